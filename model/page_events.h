@@ -1,0 +1,36 @@
+// PageEventSink: what the B-tree tells the buffer pool and redo log.
+//
+// Every insert runs as InnoDB mini-transactions (mtr). Inside one, the tree
+// fixes pages in the buffer pool (OnPageAccess: a page that is not resident
+// must be read), marks the ones it changes (OnPageModify) and, at commit,
+// reports the redo bytes the mtr wrote (OnMtrCommit); pages modified in the
+// mtr enter the flush list with the mtr's start LSN as their oldest
+// modification, as mtr_t::commit -> add_dirty_blocks_to_flush_list does.
+//
+// The structure-only run passes no sink (nullptr) and pays nothing.
+// Implementations need not be thread-safe: one engine, one thread.
+#ifndef INNOSIM_MODEL_PAGE_EVENTS_H_
+#define INNOSIM_MODEL_PAGE_EVENTS_H_
+
+#include <cstdint>
+
+namespace innosim {
+
+class PageEventSink {
+ public:
+  virtual ~PageEventSink() = default;
+  // The page is fixed (buf_page_get) by the current mtr. `space_id` tells
+  // the index apart when several B-trees share a buffer pool.
+  virtual void OnPageAccess(uint32_t space_id, uint32_t page_no) = 0;
+  // A freshly allocated page is created in the buffer pool without a read
+  // (btr_page_alloc -> fseg_alloc_free_page with init_mtr: buf_page_create).
+  virtual void OnPageCreate(uint32_t space_id, uint32_t page_no) = 0;
+  // The current mtr modified the page.
+  virtual void OnPageModify(uint32_t space_id, uint32_t page_no) = 0;
+  // The current mtr commits having generated `redo_bytes` of log.
+  virtual void OnMtrCommit(uint64_t redo_bytes) = 0;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_PAGE_EVENTS_H_

@@ -1,0 +1,59 @@
+// KeyStream: the primary keys of one workload, in insertion order.
+//
+// A stream is deterministic: the same spec (name, seed, rows_per_ms,
+// start_ms, path) yields the same keys, byte for byte. Streams are created by
+// MakeKeyStream from a StreamSpec; bad specs come back as an absl::Status with
+// a one-line message saying what was wrong and how to mend it.
+//
+// Streams (see docs/key-streams.md):
+//   uuidv4          RFC 9562 version 4, 122 random bits.
+//   uuidv7-random   48-bit ms from the synthetic clock, the other 74 bits random.
+//   uuidv7-counter  RFC 9562 method 2: 12-bit rand_a counter reset each ms,
+//                   carrying into the next ms at 4096.
+//   uuidv7-subms    RFC 9562 method 3: rand_a holds the sub-ms fraction,
+//                   monotonic (as PostgreSQL 18 makes it).
+//   autoinc         BIGINT 1, 2, 3, ... (8-byte key).
+//   file:PATH       keys read from a file (binary 16- or 8-byte big-endian
+//                   records, or one textual UUID per line).
+// Synthetic clock: ms(i) = start_ms + i / rows_per_ms.
+//
+// Not thread-safe; one stream per thread.
+#ifndef INNOSIM_SIM_KEY_STREAM_H_
+#define INNOSIM_SIM_KEY_STREAM_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "model/key.h"
+
+namespace innosim {
+
+struct StreamSpec {
+  std::string name;                 // "uuidv4", ..., or "file:PATH"
+  uint64_t seed = 1;                // PRNG seed (random bits)
+  uint64_t rows_per_ms = 482;       // synthetic clock rate (uuidv7-*)
+  uint64_t start_ms = 1767225600000;  // 2026-01-01T00:00:00Z
+};
+
+class KeyStream {
+ public:
+  virtual ~KeyStream() = default;
+  // Writes the next key; returns false when a finite stream (file) is exhausted.
+  // A file stream that hits a malformed record stops and reports it in status().
+  virtual bool Next(Key* out) = 0;
+  // Width of the key column in bytes: 16 (BINARY(16)) or 8 (BIGINT).
+  virtual int key_width() const = 0;
+  // OK unless the stream stopped on bad input.
+  virtual absl::Status status() const { return absl::OkStatus(); }
+};
+
+absl::StatusOr<std::unique_ptr<KeyStream>> MakeKeyStream(const StreamSpec& spec);
+
+// True if `name` is a known generator name or a "file:" spec.
+bool IsKnownStreamName(const std::string& name);
+
+}  // namespace innosim
+
+#endif  // INNOSIM_SIM_KEY_STREAM_H_
