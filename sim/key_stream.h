@@ -13,11 +13,16 @@
 //   uuidv7-subms    RFC 9562 method 3: rand_a holds the sub-ms fraction,
 //                   monotonic (as PostgreSQL 18 makes it).
 //   autoinc         BIGINT 1, 2, 3, ... (8-byte key).
-//   file:PATH       keys read from a file (binary 16- or 8-byte big-endian
-//                   records, or one textual UUID per line).
+//   file:PATH       keys read from a file: one textual UUID per line if the
+//                   file starts with printable text, else binary 16-byte
+//                   big-endian records (sim/file_key_stream.h).
+//   file16:PATH     binary 16-byte big-endian records (BINARY(16)).
+//   file8:PATH      binary 8-byte big-endian records (BIGINT UNSIGNED).
 // Synthetic clock: ms(i) = start_ms + i / rows_per_ms.
 //
-// Not thread-safe; one stream per thread.
+// Text and raw forms of a key (FormatUuid, ParseUuid, KeyBytes): sim/uuid.h.
+//
+// Not thread-safe; one stream per thread. Next() does not allocate.
 #ifndef INNOSIM_SIM_KEY_STREAM_H_
 #define INNOSIM_SIM_KEY_STREAM_H_
 

@@ -1,0 +1,541 @@
+#include "model/btree.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_format.h"
+
+namespace innosim {
+
+BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, const IndexSegments& segs,
+             const RecordSizes& sizes, bool clustered, uint32_t space_id, PageEventSink* sink)
+    : profile_(profile),
+      space_(space),
+      store_(store),
+      sizes_(sizes),
+      clustered_(clustered),
+      space_id_(space_id),
+      sink_(sink),
+      page_size_(space->page_size()),
+      // dict_index_get_space_reserve (include/dict0dict.ic): UNIV_PAGE_SIZE / 16.
+      space_reserve_(space->page_size() / 16),
+      // BTR_CUR_PAGE_REORGANIZE_LIMIT (btr/btr0cur.cc): UNIV_PAGE_SIZE / 32.
+      reorganize_limit_(space->page_size() / 32),
+      // BTR_CUR_PAGE_COMPRESS_LIMIT (include/btr0cur.h):
+      // UNIV_PAGE_SIZE * merge_threshold / 100.
+      compress_limit_(space->page_size() * profile.merge_threshold_pct / 100) {
+  top_seg_ = segs.top;
+  leaf_seg_ = segs.leaf;
+  root_ = segs.root_page;
+  P(root_).Create(root_, 0, sizes_.leaf, page_size_, store_->pool());
+  counters_.pages_allocated = 1;
+}
+
+uint32_t BTree::height() const { return static_cast<uint32_t>(P(root_).level()) + 1; }
+
+uint64_t BTree::size() const {
+  return space_->Usage(leaf_seg_).reserved + space_->Usage(top_seg_).reserved;
+}
+
+uint64_t BTree::n_leaf_pages() const {
+  // dict_stats_analyze_index promotes 0 to 1.
+  return std::max<uint64_t>(1, space_->Usage(leaf_seg_).used);
+}
+
+int BTree::NonLeafCursor(const IndexPage& p, const Key& k) const {
+  int c = p.SearchLE(k);
+  // The first record of the leftmost page of a non-leaf level carries
+  // REC_INFO_MIN_REC_FLAG and compares smaller than any key.
+  if (c < 0 && p.prev() == kFilNull && p.n_recs() > 0) c = 0;
+  return c;
+}
+
+uint32_t BTree::SearchToLevel(const Key& k, uint32_t level) {
+  uint32_t page_no = root_;
+  Access(page_no);
+  for (;;) {
+    const IndexPage& p = P(page_no);
+    if (p.level() <= level) return page_no;
+    const int c = std::max(NonLeafCursor(p, k), 0);
+    page_no = p.child(c);
+    Access(page_no);
+  }
+}
+
+absl::Status BTree::Insert(const Key& key) {
+  const uint32_t leaf = SearchToLevel(key, 0);
+  bool duplicate = false;
+  const int cursor = P(leaf).SearchInsertCursor(key, &duplicate);
+  if (duplicate) {
+    CommitMtr();
+    return absl::AlreadyExistsError("duplicate key");
+  }
+  if (!OptimisticInsert(leaf, cursor, key, 0)) {
+    CommitMtr();  // the BTR_MODIFY_LEAF mtr ends with DB_FAIL
+    // row_ins_clust_index_entry retries in BTR_MODIFY_TREE mode: the same
+    // search, the same optimistic attempt (failing the same way), then the
+    // pessimistic insert. fsp_reserve_free_extents(tree_height / 16 + 3)
+    // comes first for an undo-logged insert (btr_cur_pessimistic_insert).
+    SearchToLevel(key, 0);
+    space_->ReserveFreeExtents(height() / 16 + 3);
+    PessimisticInsert(leaf, cursor, key, 0);
+  }
+  CommitMtr();
+  return absl::OkStatus();
+}
+
+bool BTree::OptimisticInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child) {
+  IndexPage& p = P(page_no);
+  const uint32_t rec_size = p.rec_size();
+  const uint32_t max_size = p.MaxInsertSizeAfterReorganize(1);
+  if (p.HasGarbage()) {
+    if ((max_size < rec_size || max_size < reorganize_limit_) && p.n_recs() > 1 &&
+        p.MaxInsertSize(1) < rec_size) {
+      return false;
+    }
+  } else if (max_size < rec_size) {
+    return false;
+  }
+  // The 1/16 reserve for future updates: only on clustered leaves, only when
+  // the insert looks sequential to the split heuristics.
+  int dummy = 0;
+  if (p.is_leaf() && clustered_ && p.n_recs() >= 2 && space_reserve_ + rec_size > max_size &&
+      (SplitRecToRight(p, cursor, &dummy) || SplitRecToLeft(p, cursor, &dummy))) {
+    return false;
+  }
+  if (!p.InsertAfter(cursor, key, child, store_->pool())) {
+    // page_cur_tuple_insert found no room at the heap top and no reusable
+    // free record, but the checks above say it fits after a reorganize.
+    Reorganize(page_no);
+    P(page_no).InsertAfter(cursor, key, child, store_->pool());
+  }
+  Modify(page_no);
+  return true;
+}
+
+void BTree::Reorganize(uint32_t page_no) {
+  if (profile_.reorg_counting == ReorgCounting::kAttemptAtStart) ++counters_.index_page_reorg_attempts;
+  P(page_no).Reorganize(store_->pool());
+  if (profile_.reorg_counting == ReorgCounting::kBothOnSuccess) ++counters_.index_page_reorg_attempts;
+  ++counters_.index_page_reorg_successful;
+  Modify(page_no);
+}
+
+void BTree::PessimisticInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child) {
+  if (page_no == root_) {
+    RootRaiseAndInsert(key, child);
+  } else {
+    SplitAndInsert(page_no, cursor, key, child);
+  }
+}
+
+void BTree::InsertOnNonLeafLevel(uint32_t level, const Key& key, uint32_t child) {
+  const uint32_t page_no = SearchToLevel(key, level);
+  const int cursor = NonLeafCursor(P(page_no), key);
+  if (!OptimisticInsert(page_no, cursor, key, child)) {
+    PessimisticInsert(page_no, cursor, key, child);
+  }
+}
+
+uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
+  // btr_page_alloc: leaf pages from the leaf segment, the others from the
+  // non-leaf segment; the caller has reserved (has_done_reservation = TRUE).
+  const uint32_t page_no = space_->AllocPage(level == 0 ? leaf_seg_ : top_seg_, hint, dir, true);
+  P(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool());
+  ++counters_.pages_allocated;
+  if (sink_ != nullptr) sink_->OnPageCreate(space_id_, page_no);
+  Modify(page_no);
+  return page_no;
+}
+
+void BTree::FreePage(uint32_t page_no) {
+  IndexPage& p = P(page_no);
+  space_->FreePage(p.level() == 0 ? leaf_seg_ : top_seg_, page_no);
+  p.Release(store_->pool());
+  ++counters_.pages_freed;
+}
+
+void BTree::RootRaiseAndInsert(const Key& key, uint32_t child) {
+  ++counters_.root_raises;
+  IndexPage& root = P(root_);
+  const uint16_t level = root.level();
+  // A new page at the root's level takes all the root's records
+  // (page_copy_rec_list_end onto an empty page: the bulk path).
+  const uint32_t new_no = AllocPage(0, FspDirection::kNoDir, level);
+  IndexPage& np = P(new_no);
+  np.CopyEndToCreated(P(root_), 0, store_->pool());
+  // btr_page_empty, one level up, then the node pointer to the new page
+  // (carrying REC_INFO_MIN_REC_FLAG) through page_cur_tuple_insert.
+  IndexPage& r = P(root_);
+  r.Empty(static_cast<uint16_t>(level + 1), sizes_.node_ptr, store_->pool());
+  r.InsertAfter(-1, Key{}, new_no, store_->pool());
+  r.SetMinRecMark();
+  Modify(root_);
+  // Reposition on the new page and split it: LAST_INSERT is NULL after the
+  // bulk copy, so this is always a middle split.
+  const IndexPage& n2 = P(new_no);
+  int cursor;
+  if (level == 0) {
+    bool dup = false;
+    cursor = n2.SearchInsertCursor(key, &dup);
+  } else {
+    cursor = NonLeafCursor(n2, key);
+  }
+  SplitAndInsert(new_no, cursor, key, child);
+}
+
+void BTree::GetFather(uint32_t page_no, uint32_t* parent, int* pos) {
+  const IndexPage& p = P(page_no);
+  // btr_page_get_father_node_ptr: search level + 1 with the child's first
+  // record, PAGE_CUR_LE.
+  const Key& first = p.key(0);
+  const uint32_t parent_no = SearchToLevel(first, p.level() + 1u);
+  const IndexPage& pp = P(parent_no);
+  int c = std::max(NonLeafCursor(pp, first), 0);
+  // The node pointer may carry a smaller key than the child's first record;
+  // a search by the first record still lands on it. Guard against stale
+  // equal keys by checking the child number around the position.
+  if (pp.child(c) != page_no) {
+    for (int i = 0; i < pp.n_recs(); ++i) {
+      if (pp.child(i) == page_no) {
+        c = i;
+        break;
+      }
+    }
+  }
+  *parent = parent_no;
+  *pos = c;
+}
+
+bool BTree::InsertIntoRightSibling(uint32_t page_no, int cursor, const Key& key, uint32_t child) {
+  const IndexPage& p = P(page_no);
+  const uint32_t next_no = p.next();
+  if (next_no == kFilNull || cursor != p.n_recs() - 1) return false;
+  Access(next_no);
+  uint32_t father = 0;
+  int father_pos = 0;
+  GetFather(next_no, &father, &father_pos);
+  IndexPage& next = P(next_no);
+  const int next_cursor = next.is_leaf() ? -1 : NonLeafCursor(next, key);
+  // page_cur_tuple_insert: free-list head or heap top, no reorganize, no
+  // reserve test.
+  if (!next.InsertAfter(next.is_leaf() ? next_cursor : next.SearchLE(key), key, child, store_->pool())) {
+    return false;
+  }
+  Modify(next_no);
+  ++counters_.right_sibling_inserts;
+  const uint16_t level = next.level();
+  // The parent's node pointer to the next page must now carry the new first
+  // key: delete it (which may compress the parent), then insert a new one.
+  const bool compressed = PessimisticDeleteNodePtr(father, father_pos);
+  if (!compressed) {
+    // btr_cur_compress_if_useful on the father cursor: the page that held
+    // the deleted node pointer, wherever a merge attempt left it.
+    CompressIfUseful(father);
+  }
+  InsertOnNonLeafLevel(level + 1u, key, next_no);
+  return true;
+}
+
+bool BTree::PessimisticDeleteNodePtr(uint32_t page_no, int pos) {
+  IndexPage& p = P(page_no);
+  if (p.n_recs() < 2 && page_no != root_) {
+    // btr_discard_page: not reached by insert-only loads (a parent page
+    // always keeps more than one node pointer there).
+    p.DeleteRec(pos, store_->pool());
+    Modify(page_no);
+    return false;
+  }
+  if (pos == 0 && p.level() > 0 && p.prev() != kFilNull && p.n_recs() > 1) {
+    // Deleting the first node pointer of a page that is not the leftmost:
+    // the grandparent's pointer to this page must take the new first key.
+    const Key next_key = p.key(1);
+    NodePtrDelete(page_no);
+    InsertOnNonLeafLevel(P(page_no).level() + 1u, next_key, page_no);
+  }
+  P(page_no).DeleteRec(pos, store_->pool());
+  // On the leftmost page the next record inherits the min-rec mark.
+  if (pos == 0 && P(page_no).level() > 0 && P(page_no).prev() == kFilNull && P(page_no).n_recs() > 0) {
+    P(page_no).SetMinRecMark();
+  }
+  Modify(page_no);
+  return CompressIfUseful(page_no);
+}
+
+void BTree::NodePtrDelete(uint32_t page_no) {
+  uint32_t father = 0;
+  int pos = 0;
+  GetFather(page_no, &father, &pos);
+  const bool compressed = PessimisticDeleteNodePtr(father, pos);
+  if (!compressed) CompressIfUseful(father);
+}
+
+bool BTree::CompressIfUseful(uint32_t page_no) {
+  const IndexPage& p = P(page_no);
+  if (!p.in_use()) return false;
+  // btr_cur_compress_recommendation: under MERGE_THRESHOLD, or alone on its
+  // level; never the root.
+  if (p.DataSize() < compress_limit_ || (p.next() == kFilNull && p.prev() == kFilNull)) {
+    if (page_no == root_) return false;
+    return Compress(page_no);
+  }
+  return false;
+}
+
+bool BTree::CanMergeWithPage(uint32_t page_no, uint32_t merge_no) {
+  if (merge_no == kFilNull) return false;
+  Access(merge_no);
+  const IndexPage& p = P(page_no);
+  const uint32_t n_recs = static_cast<uint32_t>(p.n_recs());
+  const uint32_t data_size = p.DataSize();
+  if (data_size > P(merge_no).MaxInsertSizeAfterReorganize(n_recs)) return false;
+  if (data_size > P(merge_no).MaxInsertSize(n_recs)) {
+    // The records fit only after reorganizing the merge page.
+    Reorganize(merge_no);
+    if (data_size > P(merge_no).MaxInsertSize(n_recs)) return false;
+  }
+  return true;
+}
+
+bool BTree::Compress(uint32_t page_no) {
+  ++counters_.index_page_merge_attempts;
+  const uint32_t left_no = P(page_no).prev();
+  const uint32_t right_no = P(page_no).next();
+  if (left_no == kFilNull && right_no == kFilNull) {
+    // btr_lift_page_up: the only page of a level below the root. An
+    // insert-only load never leaves a level with a single page.
+    return false;
+  }
+  uint32_t father = 0;
+  int father_pos = 0;
+  GetFather(page_no, &father, &father_pos);
+  const bool is_left = CanMergeWithPage(page_no, left_no);
+  if (!is_left && !CanMergeWithPage(page_no, right_no)) return false;
+  IndexPage& p = P(page_no);
+  if (is_left) {
+    // page_copy_rec_list_start onto the left page, unlink, drop the node
+    // pointer of this page.
+    P(left_no).AppendAllFrom(p, store_->pool());
+    Modify(left_no);
+    P(left_no).set_next(p.next());
+    if (p.next() != kFilNull) {
+      P(p.next()).set_prev(left_no);
+      Modify(p.next());
+    }
+    NodePtrDelete(page_no);
+  } else {
+    uint32_t father2 = 0;
+    int father2_pos = 0;
+    GetFather(right_no, &father2, &father2_pos);
+    P(right_no).PrependAllFrom(p, store_->pool());
+    Modify(right_no);
+    P(right_no).set_prev(p.prev());
+    if (p.prev() != kFilNull) {
+      P(p.prev()).set_next(right_no);
+      Modify(p.prev());
+    }
+    // This page's node pointer now points at the right page; the right
+    // page's own node pointer goes.
+    P(father).set_child(father_pos, right_no);
+    Modify(father);
+    const bool compressed = PessimisticDeleteNodePtr(father2, father2_pos);
+    if (!compressed) CompressIfUseful(father2);
+  }
+  FreePage(page_no);
+  ++counters_.index_page_merge_successful;
+  return true;
+}
+
+void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child) {
+  if (profile_.split_counting == SplitCounting::kAtEntryWithShortcut) ++counters_.index_page_splits;
+  int n_iterations = 0;
+  for (;;) {
+    // Try the right sibling first (every iteration starts at func_start).
+    if (InsertIntoRightSibling(page_no, cursor, key, child)) return;
+
+    IndexPage& page = P(page_no);
+    const uint16_t level = page.level();
+    const SplitDecision d = DecideSplit(page, cursor, n_iterations, RecSizeAt(level));
+    switch (d.kind) {
+      case SplitDecision::Kind::kToRight: ++counters_.splits_to_right; break;
+      case SplitDecision::Kind::kToLeft: ++counters_.splits_to_left; break;
+      case SplitDecision::Kind::kMiddle: ++counters_.splits_middle; break;
+      case SplitDecision::Kind::kSure: ++counters_.splits_sure; break;
+    }
+    const uint32_t hint = d.direction == FspDirection::kDown ? page_no - 1 : page_no + 1;
+    const uint32_t new_no = AllocPage(hint, d.direction, level);
+
+    // First record of the upper half (its key goes into the parent) and the
+    // first record that moves.
+    Key first_key;
+    int move_limit;
+    if (d.split_rec != kNoSplitRec) {
+      first_key = P(page_no).key(d.split_rec);
+      move_limit = d.split_rec;
+    } else if (!d.insert_left) {
+      first_key = key;
+      move_limit = cursor + 1;
+    } else {
+      first_key = P(page_no).key(0);
+      move_limit = cursor + 1;
+    }
+
+    // btr_attach_half_pages.
+    const uint32_t lower = d.direction == FspDirection::kDown ? new_no : page_no;
+    const uint32_t upper = d.direction == FspDirection::kDown ? page_no : new_no;
+    if (d.direction == FspDirection::kDown) {
+      uint32_t father = 0;
+      int pos = 0;
+      GetFather(page_no, &father, &pos);
+      P(father).set_child(pos, new_no);
+      Modify(father);
+    }
+    InsertOnNonLeafLevel(level + 1u, first_key, upper);
+    const uint32_t prev_no = P(page_no).prev();
+    const uint32_t next_no = P(page_no).next();
+    if (prev_no != kFilNull && d.direction == FspDirection::kDown) {
+      P(prev_no).set_next(lower);
+      Modify(prev_no);
+    }
+    if (next_no != kFilNull && d.direction == FspDirection::kUp) {
+      P(next_no).set_prev(upper);
+      Modify(next_no);
+    }
+    P(lower).set_prev(d.direction == FspDirection::kDown ? prev_no : P(lower).prev());
+    P(lower).set_next(upper);
+    P(upper).set_prev(lower);
+    P(upper).set_next(d.direction == FspDirection::kDown ? P(upper).next() : next_no);
+
+    // Move the records.
+    if (d.direction == FspDirection::kDown) {
+      P(new_no).AppendStartFrom(P(page_no), move_limit, store_->pool());
+      P(page_no).DeleteStart(move_limit, store_->pool());
+    } else {
+      P(new_no).CopyEndToCreated(P(page_no), move_limit, store_->pool());
+      P(page_no).DeleteEnd(move_limit, store_->pool());
+    }
+    Modify(page_no);
+
+    // Insert the tuple on its half; reorganize once if needed, else retry
+    // with the sure split on that page.
+    const uint32_t target = d.insert_left ? lower : upper;
+    IndexPage& t = P(target);
+    int c;
+    if (t.is_leaf()) {
+      bool dup = false;
+      c = t.SearchInsertCursor(key, &dup);
+    } else {
+      c = NonLeafCursor(t, key);
+    }
+    bool ok = t.InsertAfter(c, key, child, store_->pool());
+    if (!ok) {
+      Reorganize(target);
+      ok = P(target).InsertAfter(c, key, child, store_->pool());
+    }
+    if (ok) {
+      Modify(target);
+      break;
+    }
+    ++n_iterations;
+    page_no = target;
+    cursor = c;
+  }
+  if (profile_.split_counting == SplitCounting::kAtExitWithoutShortcut) ++counters_.index_page_splits;
+}
+
+std::vector<LevelCensus> BTree::Census() const {
+  std::vector<LevelCensus> out;
+  uint32_t leftmost = root_;
+  for (;;) {
+    const IndexPage& first = P(leftmost);
+    LevelCensus lc;
+    lc.level = first.level();
+    for (uint32_t pn = leftmost; pn != kFilNull; pn = P(pn).next()) {
+      const IndexPage& p = P(pn);
+      ++lc.pages;
+      lc.records += static_cast<uint64_t>(p.n_recs());
+      lc.data_bytes += p.DataSize();
+      lc.usable_bytes += FreeSpaceOfEmpty(page_size_);
+      const size_t n = static_cast<size_t>(p.n_recs());
+      if (lc.records_histogram.size() <= n) lc.records_histogram.resize(n + 1, 0);
+      ++lc.records_histogram[n];
+    }
+    out.push_back(std::move(lc));
+    if (first.level() == 0) break;
+    leftmost = first.child(0);
+  }
+  return out;
+}
+
+void BTree::ForEachKey(const std::function<void(const Key&)>& f) const {
+  uint32_t pn = root_;
+  while (P(pn).level() > 0) pn = P(pn).child(0);
+  for (; pn != kFilNull; pn = P(pn).next()) {
+    const IndexPage& p = P(pn);
+    for (int i = 0; i < p.n_recs(); ++i) f(p.key(i));
+  }
+}
+
+std::string BTree::Verify() const {
+  // Every page, level by level, along the sibling links.
+  uint32_t leftmost = root_;
+  uint64_t pages_seen = 0;
+  uint64_t leaf_pages = 0;
+  for (;;) {
+    const IndexPage& first = P(leftmost);
+    const uint16_t level = first.level();
+    if (first.prev() != kFilNull) return absl::StrFormat("level %u: leftmost page %u has a prev", level, leftmost);
+    uint32_t prev = kFilNull;
+    bool have_last = false;
+    Key last_key;
+    for (uint32_t pn = leftmost; pn != kFilNull; pn = P(pn).next()) {
+      const IndexPage& p = P(pn);
+      ++pages_seen;
+      if (level == 0) ++leaf_pages;
+      if (p.level() != level) return absl::StrFormat("page %u: level %u on level %u", pn, p.level(), level);
+      if (p.prev() != prev) return absl::StrFormat("page %u: prev %u, expected %u", pn, p.prev(), prev);
+      if (p.page_no() != pn) return absl::StrFormat("page %u: page number %u", pn, p.page_no());
+      if (std::string e = p.Verify(); !e.empty()) return e;
+      if (p.n_recs() == 0 && pn != root_) return absl::StrFormat("page %u: empty non-root page", pn);
+      if (p.rec_size() != RecSizeAt(level)) return absl::StrFormat("page %u: record size %u", pn, p.rec_size());
+      if (p.n_recs() > 0) {
+        // Keys sorted across pages.
+        if (have_last && !(last_key < p.key(0))) return absl::StrFormat("page %u: first key not above previous page", pn);
+        last_key = p.key(p.n_recs() - 1);
+        have_last = true;
+      }
+      if (level > 0) {
+        // Parent separators: each node pointer's key is <= its child's first
+        // key (the leftmost page's first one stands for minus infinity), and
+        // the child's last key is below the next node pointer's key.
+        for (int i = 0; i < p.n_recs(); ++i) {
+          const IndexPage& c = P(p.child(i));
+          if (c.level() + 1 != level) return absl::StrFormat("page %u: child %u at level %u", pn, p.child(i), c.level());
+          if (c.n_recs() == 0) return absl::StrFormat("page %u: child %u is empty", pn, p.child(i));
+          const bool min_rec = i == 0 && p.prev() == kFilNull;
+          if (!min_rec && c.key(0) < p.key(i)) {
+            return absl::StrFormat("page %u: node pointer %d above child %u's first key", pn, i, p.child(i));
+          }
+          if (i + 1 < p.n_recs() && !(c.key(c.n_recs() - 1) < p.key(i + 1))) {
+            return absl::StrFormat("page %u: child %u reaches past node pointer %d", pn, p.child(i), i + 1);
+          }
+          if (i + 1 < p.n_recs() && c.next() != p.child(i + 1)) {
+            return absl::StrFormat("page %u: child %u's next is not child %d", pn, p.child(i), i + 1);
+          }
+        }
+      }
+      prev = pn;
+    }
+    if (level == 0) break;
+    leftmost = first.child(0);
+  }
+  // Segments: what the tree uses is what the segments say is used.
+  const SegmentUsage leaf = space_->Usage(leaf_seg_);
+  const SegmentUsage top = space_->Usage(top_seg_);
+  if (leaf.reserved < leaf.used || top.reserved < top.used) return "a segment has reserved < used pages";
+  if (std::string e = space_->Verify(); !e.empty()) return "tablespace: " + e;
+  (void)leaf_pages;
+  (void)pages_seen;
+  return "";
+}
+
+}  // namespace innosim

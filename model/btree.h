@@ -1,0 +1,197 @@
+// BTree: one InnoDB index (clustered or secondary) and its insert path.
+//
+// Insert() follows row_ins -> btr_cur_optimistic_insert ->
+// btr_cur_pessimistic_insert -> btr_root_raise_and_insert /
+// btr_page_split_and_insert (btr/btr0cur.cc, btr/btr0btr.cc): descend with
+// PAGE_CUR_LE, insert if the page has room (with the 1/16 reserve on
+// clustered leaves that look sequential), reorganize when the record fits
+// only after a reorganize, otherwise try the right sibling, then split by the
+// heuristics of split_rules.h; node pointers go into the parent through the
+// same code, and a full root is raised. The right-sibling shortcut deletes and
+// re-inserts the parent's node pointer, which may merge (btr_compress) an
+// under-filled parent into a sibling, reorganizing the sibling first when
+// needed: the only merges and reorganizations of an insert-only load.
+//
+// Pages come from a Tablespace through two file segments (leaf, non-leaf)
+// and live in a PageStore shared by the table's indexes. Every page the tree
+// fixes or changes is reported to an optional PageEventSink.
+//
+// Not thread-safe: one engine per thread.
+#ifndef INNOSIM_MODEL_BTREE_H_
+#define INNOSIM_MODEL_BTREE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "model/engine_profile.h"
+#include "model/index_page.h"
+#include "model/key.h"
+#include "model/page_events.h"
+#include "model/page_pool.h"
+#include "model/record_format.h"
+#include "model/split_rules.h"
+#include "model/tablespace.h"
+
+namespace innosim {
+
+// The pages of one tablespace, indexed by page number.
+class PageStore {
+ public:
+  IndexPage& page(uint32_t page_no) {
+    if (page_no >= pages_.size()) pages_.resize(static_cast<size_t>(page_no) + 1024);
+    return pages_[page_no];
+  }
+  const IndexPage& page(uint32_t page_no) const { return pages_[page_no]; }
+  PagePool& pool() { return pool_; }
+  const PagePool& pool() const { return pool_; }
+  size_t capacity() const { return pages_.size(); }
+
+ private:
+  std::vector<IndexPage> pages_;
+  PagePool pool_;
+};
+
+// INNODB_METRICS counters of the index module, under their own names, plus
+// the events behind them.
+struct IndexCounters {
+  uint64_t index_page_splits = 0;
+  uint64_t index_page_reorg_attempts = 0;
+  uint64_t index_page_reorg_successful = 0;
+  uint64_t index_page_merge_attempts = 0;
+  uint64_t index_page_merge_successful = 0;
+  // Not INNODB_METRICS counters; what the splits were.
+  uint64_t splits_to_right = 0;       // btr_page_get_split_rec_to_right fired
+  uint64_t splits_to_left = 0;        // btr_page_get_split_rec_to_left fired
+  uint64_t splits_middle = 0;         // page_get_middle_rec
+  uint64_t splits_sure = 0;           // btr_page_get_split_rec (retry)
+  uint64_t right_sibling_inserts = 0; // btr_insert_into_right_sibling succeeded
+  uint64_t root_raises = 0;           // btr_root_raise_and_insert
+  uint64_t pages_allocated = 0;
+  uint64_t pages_freed = 0;
+};
+
+// What one level of the tree holds.
+struct LevelCensus {
+  uint32_t level = 0;
+  uint64_t pages = 0;
+  uint64_t records = 0;
+  uint64_t data_bytes = 0;    // sum of page_get_data_size
+  uint64_t usable_bytes = 0;  // pages x page_get_free_space_of_empty
+  std::vector<uint64_t> records_histogram;  // index: records on a page
+};
+
+class BTree {
+ public:
+  // Takes over an index created by btr_create (see CreateFilePerTableLayout
+  // in tablespace.h): its segments and its empty root page.
+  BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, const IndexSegments& segs,
+        const RecordSizes& sizes, bool clustered, uint32_t space_id, PageEventSink* sink);
+
+  // Inserts one entry. Returns AlreadyExists for a duplicate key
+  // (DB_DUPLICATE_KEY); the tree is unchanged then.
+  absl::Status Insert(const Key& key);
+
+  uint32_t root() const { return root_; }
+  uint32_t height() const;                 // levels, 1 for a lone root
+  const IndexCounters& counters() const { return counters_; }
+  SegmentUsage leaf_segment() const { return space_->Usage(leaf_seg_); }
+  SegmentUsage top_segment() const { return space_->Usage(top_seg_); }
+  // mysql.innodb_index_stats: size = reserved pages of both segments,
+  // n_leaf_pages = used pages of the leaf segment.
+  uint64_t size() const;
+  uint64_t n_leaf_pages() const;
+  const RecordSizes& record_sizes() const { return sizes_; }
+
+  // Walks each level from its leftmost page along FIL_PAGE_NEXT.
+  std::vector<LevelCensus> Census() const;
+  // Calls f for every key in order (leaf level, left to right).
+  void ForEachKey(const std::function<void(const Key&)>& f) const;
+  // Checks every invariant; "" if all hold, else the first violation.
+  std::string Verify() const;
+
+ private:
+  struct Path {
+    uint32_t pages[16];
+    int height = 0;
+  };
+
+  // btr_cur_search_to_nth_level with PAGE_CUR_LE: the page at `level` whose
+  // key range holds k. Fixes every page on the way.
+  uint32_t SearchToLevel(const Key& k, uint32_t level);
+  // Cursor on a page for inserting k: last record < k on a leaf; last
+  // record <= k on a non-leaf page, the leftmost page's first record
+  // standing for minus infinity (REC_INFO_MIN_REC_FLAG).
+  int NonLeafCursor(const IndexPage& p, const Key& k) const;
+
+  // btr_cur_optimistic_insert; false for DB_FAIL.
+  bool OptimisticInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child);
+  // btr_cur_pessimistic_insert.
+  void PessimisticInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child);
+  // btr_insert_on_non_leaf_level.
+  void InsertOnNonLeafLevel(uint32_t level, const Key& key, uint32_t child);
+  // btr_root_raise_and_insert.
+  void RootRaiseAndInsert(const Key& key, uint32_t child);
+  // btr_page_split_and_insert.
+  void SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child);
+  // btr_insert_into_right_sibling; false if it did not apply or fit.
+  bool InsertIntoRightSibling(uint32_t page_no, int cursor, const Key& key, uint32_t child);
+  // btr_page_get_father: the parent page and the position of the node
+  // pointer to `page_no` in it.
+  void GetFather(uint32_t page_no, uint32_t* parent, int* pos);
+  // btr_cur_pessimistic_delete of a node pointer; true if the page was
+  // compressed (merged away).
+  bool PessimisticDeleteNodePtr(uint32_t page_no, int pos);
+  // btr_node_ptr_delete: removes the parent's pointer to page_no.
+  void NodePtrDelete(uint32_t page_no);
+  // btr_cur_compress_if_useful / btr_cur_compress_recommendation / btr_compress.
+  bool CompressIfUseful(uint32_t page_no);
+  bool Compress(uint32_t page_no);
+  // btr_can_merge_with_page; may reorganize the merge page.
+  bool CanMergeWithPage(uint32_t page_no, uint32_t merge_page_no);
+  // btr_page_reorganize_low with its counters.
+  void Reorganize(uint32_t page_no);
+  // btr_page_alloc + btr_page_create / btr_page_free.
+  uint32_t AllocPage(uint32_t hint, FspDirection dir, uint16_t level);
+  void FreePage(uint32_t page_no);
+
+  uint32_t RecSizeAt(uint16_t level) const { return level == 0 ? sizes_.leaf : sizes_.node_ptr; }
+  IndexPage& P(uint32_t page_no) { return store_->page(page_no); }
+  const IndexPage& P(uint32_t page_no) const { return store_->page(page_no); }
+
+  // Page traffic for the buffer pool and the redo log.
+  void Access(uint32_t page_no) {
+    if (sink_ != nullptr) sink_->OnPageAccess(space_id_, page_no);
+  }
+  void Modify(uint32_t page_no) {
+    if (sink_ != nullptr) sink_->OnPageModify(space_id_, page_no);
+  }
+  void CommitMtr() {
+    if (sink_ != nullptr) sink_->OnMtrCommit(mtr_redo_);
+    mtr_redo_ = 0;
+  }
+
+  EngineProfile profile_;
+  Tablespace* space_;
+  PageStore* store_;
+  RecordSizes sizes_;
+  bool clustered_;
+  uint32_t space_id_;
+  PageEventSink* sink_;
+  uint64_t mtr_redo_ = 0;
+
+  Tablespace::SegmentId top_seg_ = 0;
+  Tablespace::SegmentId leaf_seg_ = 0;
+  uint32_t root_ = kFilNull;
+  uint32_t page_size_;
+  uint32_t space_reserve_;       // dict_index_get_space_reserve
+  uint32_t reorganize_limit_;    // BTR_CUR_PAGE_REORGANIZE_LIMIT
+  uint32_t compress_limit_;      // BTR_CUR_PAGE_COMPRESS_LIMIT
+  IndexCounters counters_;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_BTREE_H_

@@ -1,0 +1,500 @@
+#include "model/buffer_pool.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace innosim {
+namespace {
+
+// include/buf0lru.h (MySQL 8.0): BUF_LRU_OLD_RATIO_DIV, BUF_LRU_OLD_RATIO_MIN,
+// BUF_LRU_OLD_TOLERANCE, BUF_LRU_NON_OLD_MIN_LEN, BUF_LRU_OLD_MIN_LEN.
+constexpr uint64_t kOldRatioDiv = 1024;
+constexpr uint64_t kOldRatioMin = 51;
+constexpr uint64_t kOldTolerance = 20;
+constexpr uint64_t kNonOldMinLen = 5;
+constexpr uint64_t kOldMinLen = 512;
+// buf/buf0lru.cc: BUF_LRU_SEARCH_SCAN_THRESHOLD (tail pages scanned for a
+// clean victim before a single-page flush) and include/buf0lru.h
+// BUF_LRU_MIN_LEN (the LRU batch never shrinks the LRU below this).
+constexpr uint64_t kSearchScanThreshold = 100;
+constexpr uint64_t kLruMinLen = 256;
+
+}  // namespace
+
+BufferPool::BufferPool(const Options& options) {
+  const uint64_t n = std::max<uint64_t>(options.n_frames, 1);
+  frames_.resize(n);
+  // All frames start on the free list (buf_pool_init -> buf_chunk_init).
+  for (uint64_t i = n; i-- > 0;) {
+    frames_[i].lru_next = free_head_;
+    free_head_ = static_cast<int32_t>(i);
+  }
+  free_len_ = n;
+  // buf_LRU_old_ratio_update_instance: ratio = pct * DIV / 100, clamped.
+  uint64_t ratio = uint64_t{options.old_blocks_pct} * kOldRatioDiv / 100;
+  ratio = std::clamp<uint64_t>(ratio, kOldRatioMin, kOldRatioDiv);
+  lru_old_ratio_ = static_cast<uint32_t>(ratio);
+  old_threshold_ms_ = options.old_blocks_time_ms;
+  spaces_.reserve(8);
+}
+
+int32_t BufferPool::Lookup(uint32_t space_id, uint32_t page_no) const {
+  if (last_space_ < spaces_.size() && spaces_[last_space_].space_id == space_id) {
+    const auto& v = spaces_[last_space_].frame_of_page;
+    return page_no < v.size() ? v[page_no] : -1;
+  }
+  for (size_t i = 0; i < spaces_.size(); ++i) {
+    if (spaces_[i].space_id == space_id) {
+      last_space_ = i;
+      const auto& v = spaces_[i].frame_of_page;
+      return page_no < v.size() ? v[page_no] : -1;
+    }
+  }
+  return -1;
+}
+
+int32_t& BufferPool::Slot(uint32_t space_id, uint32_t page_no) {
+  size_t i = last_space_;
+  if (i >= spaces_.size() || spaces_[i].space_id != space_id) {
+    for (i = 0; i < spaces_.size(); ++i) {
+      if (spaces_[i].space_id == space_id) break;
+    }
+    if (i == spaces_.size()) {
+      spaces_.push_back(SpacePages{space_id, {}});
+      spaces_.back().frame_of_page.reserve(1024);
+    }
+    last_space_ = i;
+  }
+  auto& v = spaces_[i].frame_of_page;
+  if (page_no >= v.size()) {
+    // Grows geometrically; amortised O(1).
+    size_t want = std::max<size_t>(page_no + 1, v.size() * 2);
+    v.resize(want, -1);
+  }
+  return v[page_no];
+}
+
+// ---------------------------------------------------------------------------
+// LRU list (buf/buf0lru.cc)
+
+void BufferPool::LruOldAdjustLen() {
+  // buf_LRU_old_adjust_len.
+  if (lru_old_ < 0) return;
+  uint64_t old_len = lru_old_len_;
+  const uint64_t new_len = std::min(lru_len_ * lru_old_ratio_ / kOldRatioDiv,
+                                    lru_len_ - (kOldTolerance + kNonOldMinLen));
+  for (;;) {
+    const int32_t old = lru_old_;
+    if (old_len + kOldTolerance < new_len) {
+      lru_old_ = frames_[old].lru_prev;
+      old_len = ++lru_old_len_;
+      frames_[lru_old_].old = true;
+    } else if (old_len > new_len + kOldTolerance) {
+      lru_old_ = frames_[old].lru_next;
+      old_len = --lru_old_len_;
+      frames_[old].old = false;
+    } else {
+      return;
+    }
+  }
+}
+
+void BufferPool::LruOldInit() {
+  // buf_LRU_old_init: all blocks old, then adjust.
+  for (int32_t f = lru_tail_; f >= 0; f = frames_[f].lru_prev) frames_[f].old = true;
+  lru_old_ = lru_head_;
+  lru_old_len_ = lru_len_;
+  LruOldAdjustLen();
+}
+
+void BufferPool::LruAddBlock(int32_t f, bool old) {
+  // buf_LRU_add_block_low.
+  Frame& fr = frames_[f];
+  if (!old || lru_len_ < kOldMinLen) {
+    fr.lru_prev = -1;
+    fr.lru_next = lru_head_;
+    if (lru_head_ >= 0) frames_[lru_head_].lru_prev = f;
+    lru_head_ = f;
+    if (lru_tail_ < 0) lru_tail_ = f;
+    fr.freed_page_clock = freed_page_clock_ & ((1u << 31) - 1);
+  } else {
+    // UT_LIST_INSERT(LRU, LRU_old, bpage): right after LRU_old.
+    Frame& o = frames_[lru_old_];
+    fr.lru_prev = lru_old_;
+    fr.lru_next = o.lru_next;
+    if (o.lru_next >= 0) {
+      frames_[o.lru_next].lru_prev = f;
+    } else {
+      lru_tail_ = f;
+    }
+    o.lru_next = f;
+    ++lru_old_len_;
+  }
+  ++lru_len_;
+  if (lru_len_ > kOldMinLen) {
+    fr.old = old;
+    LruOldAdjustLen();
+  } else if (lru_len_ == kOldMinLen) {
+    LruOldInit();
+  } else {
+    fr.old = lru_old_ >= 0;
+  }
+}
+
+void BufferPool::LruRemoveBlock(int32_t f) {
+  // buf_LRU_remove_block.
+  Frame& fr = frames_[f];
+  if (f == lru_old_) {
+    const int32_t prev = fr.lru_prev;
+    lru_old_ = prev;
+    if (prev >= 0) frames_[prev].old = true;
+    ++lru_old_len_;
+  }
+  if (fr.lru_prev >= 0) {
+    frames_[fr.lru_prev].lru_next = fr.lru_next;
+  } else {
+    lru_head_ = fr.lru_next;
+  }
+  if (fr.lru_next >= 0) {
+    frames_[fr.lru_next].lru_prev = fr.lru_prev;
+  } else {
+    lru_tail_ = fr.lru_prev;
+  }
+  fr.lru_prev = fr.lru_next = -1;
+  --lru_len_;
+  if (lru_len_ < kOldMinLen) {
+    if (lru_old_ >= 0 || lru_old_len_ != 0) {
+      for (int32_t g = lru_head_; g >= 0; g = frames_[g].lru_next) frames_[g].old = false;
+    }
+    fr.old = false;
+    lru_old_ = -1;
+    lru_old_len_ = 0;
+    return;
+  }
+  if (fr.old) --lru_old_len_;
+  fr.old = false;
+  LruOldAdjustLen();
+}
+
+bool BufferPool::PeekIfYoung(const Frame& fr) const {
+  // buf_page_peek_if_young: the page is in the first quarter... of the young
+  // sublist when fewer than curr_size * (DIV - ratio) / (DIV * 4) pages
+  // were freed since it was made young.
+  return (freed_page_clock_ & ((1u << 31) - 1)) <
+         fr.freed_page_clock +
+             frames_.size() * (kOldRatioDiv - lru_old_ratio_) / (kOldRatioDiv * 4);
+}
+
+bool BufferPool::PeekIfTooOld(const Frame& fr, uint64_t now_ms) const {
+  // buf_page_peek_if_too_old.
+  if (freed_page_clock_ == 0) return false;  // no eviction yet
+  if (old_threshold_ms_ != 0 && fr.old) {
+    return fr.access_time > 0 && (now_ms + 1) - fr.access_time >= old_threshold_ms_;
+  }
+  return !PeekIfYoung(fr);
+}
+
+void BufferPool::Touch(int32_t f, uint64_t now_ms) {
+  Frame& fr = frames_[f];
+  fr.fix_mtr = mtr_seq_;
+  // buf_page_set_accessed (first access only), then
+  // buf_page_make_young_if_needed (Buf_fetch::single_page).
+  if (fr.access_time == 0) fr.access_time = now_ms + 1;
+  if (PeekIfTooOld(fr, now_ms)) {
+    // buf_LRU_make_block_young.
+    if (fr.old) ++stats_.made_young;
+    LruRemoveBlock(f);
+    LruAddBlock(f, false);
+  } else if (fr.old && freed_page_clock_ != 0) {
+    ++stats_.not_made_young;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Flush list (buf/buf0flu.cc)
+
+void BufferPool::FlushListAddHead(int32_t f) {
+  Frame& fr = frames_[f];
+  fr.fl_prev = -1;
+  fr.fl_next = flush_head_;
+  if (flush_head_ >= 0) frames_[flush_head_].fl_prev = f;
+  flush_head_ = f;
+  if (flush_tail_ < 0) flush_tail_ = f;
+  ++flush_len_;
+}
+
+void BufferPool::FlushListRemove(int32_t f) {
+  Frame& fr = frames_[f];
+  if (fr.fl_prev >= 0) {
+    frames_[fr.fl_prev].fl_next = fr.fl_next;
+  } else {
+    flush_head_ = fr.fl_next;
+  }
+  if (fr.fl_next >= 0) {
+    frames_[fr.fl_next].fl_prev = fr.fl_prev;
+  } else {
+    flush_tail_ = fr.fl_prev;
+  }
+  fr.fl_prev = fr.fl_next = -1;
+  --flush_len_;
+}
+
+void BufferPool::WritePage(int32_t f) {
+  Frame& fr = frames_[f];
+  assert(fr.oldest_modification != 0);
+  FlushListRemove(f);
+  fr.oldest_modification = 0;
+  ++stats_.pages_written;
+}
+
+void BufferPool::Evict(int32_t f) {
+  // buf_LRU_free_page -> buf_LRU_block_remove_hashed (freed_page_clock++)
+  // -> the frame goes to the free list.
+  Frame& fr = frames_[f];
+  assert(fr.oldest_modification == 0);
+  LruRemoveBlock(f);
+  Slot(fr.space_id, fr.page_no) = -1;
+  ++freed_page_clock_;
+  ++stats_.evicted;
+  fr.in_use = false;
+  fr.access_time = 0;
+  fr.lru_next = free_head_;
+  free_head_ = f;
+  ++free_len_;
+}
+
+int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
+  // buf_LRU_get_free_block.
+  for (;;) {
+    if (free_head_ >= 0) {
+      const int32_t f = free_head_;
+      free_head_ = frames_[f].lru_next;
+      frames_[f].lru_next = -1;
+      --free_len_;
+      return f;
+    }
+    // buf_LRU_scan_and_free_block(scan_all=false): a clean, unfixed page
+    // among the last BUF_LRU_SEARCH_SCAN_THRESHOLD pages of the LRU.
+    uint64_t scanned = 0;
+    int32_t victim = -1;
+    for (int32_t g = lru_tail_; g >= 0 && scanned < kSearchScanThreshold;
+         g = frames_[g].lru_prev, ++scanned) {
+      if (frames_[g].oldest_modification == 0 && !Fixed(g)) {
+        victim = g;
+        break;
+      }
+    }
+    if (victim >= 0) {
+      Evict(victim);
+      continue;
+    }
+    // buf_flush_single_page_from_LRU: the first page from the tail that is
+    // clean (freed) or dirty (written, then freed). Fixed pages are skipped.
+    for (int32_t g = lru_tail_; g >= 0; g = frames_[g].lru_prev) {
+      if (Fixed(g)) continue;
+      if (frames_[g].oldest_modification != 0) {
+        WritePage(g);
+        ++stats_.single_page_written;
+      }
+      victim = g;
+      break;
+    }
+    // Every resident page fixed by the current mtr: the pool is too small
+    // for one mini-transaction, which InnoDB does not allow either.
+    assert(victim >= 0);
+    if (victim < 0) return -1;
+    Evict(victim);
+  }
+}
+
+void BufferPool::Install(int32_t f, uint32_t space_id, uint32_t page_no, bool old,
+                         uint64_t now_ms) {
+  Frame& fr = frames_[f];
+  fr.space_id = space_id;
+  fr.page_no = page_no;
+  fr.oldest_modification = 0;
+  fr.fl_prev = fr.fl_next = -1;
+  fr.in_use = true;
+  fr.access_time = 0;
+  Slot(space_id, page_no) = f;
+  LruAddBlock(f, old);
+  fr.fix_mtr = mtr_seq_;
+  fr.access_time = now_ms + 1;  // buf_page_set_accessed on this first fix
+}
+
+void BufferPool::Fix(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
+  const int32_t f = Lookup(space_id, page_no);
+  if (f >= 0) {
+    Touch(f, now_ms);
+    return;
+  }
+  // buf_read_page -> buf_page_init_for_read -> buf_LRU_add_block(old=true).
+  const int32_t g = GetFreeFrame(now_ms);
+  ++stats_.reads;
+  Install(g, space_id, page_no, /*old=*/true, now_ms);
+}
+
+void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
+  const int32_t f = Lookup(space_id, page_no);
+  if (f >= 0) {
+    Touch(f, now_ms);
+    return;
+  }
+  // buf_page_create -> buf_LRU_add_block(old=false).
+  const int32_t g = GetFreeFrame(now_ms);
+  ++stats_.created;
+  Install(g, space_id, page_no, /*old=*/false, now_ms);
+}
+
+void BufferPool::MarkDirty(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn,
+                           uint64_t now_ms) {
+  int32_t f = Lookup(space_id, page_no);
+  if (f < 0) {
+    Fix(space_id, page_no, now_ms);
+    f = Lookup(space_id, page_no);
+  } else {
+    frames_[f].fix_mtr = mtr_seq_;
+  }
+  Frame& fr = frames_[f];
+  if (fr.oldest_modification == 0) {
+    // buf_flush_note_modification -> buf_flush_insert_into_flush_list.
+    fr.oldest_modification = mtr_start_lsn == 0 ? 1 : mtr_start_lsn;
+    FlushListAddHead(f);
+  }
+}
+
+uint64_t BufferPool::FlushListBatch(uint64_t max_pages, uint64_t lsn_limit) {
+  // buf_flush_flush_list_batch: from the tail while count < min_n and
+  // oldest_modification < lsn_limit.
+  uint64_t count = 0;
+  while (count < max_pages && flush_tail_ >= 0 &&
+         frames_[flush_tail_].oldest_modification < lsn_limit) {
+    WritePage(flush_tail_);
+    ++count;
+  }
+  stats_.flush_list_written += count;
+  return count;
+}
+
+uint64_t BufferPool::CountFlushListUpTo(uint64_t target_lsn, uint64_t max) const {
+  uint64_t n = 0;
+  for (int32_t f = flush_tail_; f >= 0 && n < max; f = frames_[f].fl_prev) {
+    if (frames_[f].oldest_modification > target_lsn) break;
+    ++n;
+  }
+  return n;
+}
+
+uint64_t BufferPool::LruBatch(uint64_t scan_depth, uint64_t free_target) {
+  // buf_flush_LRU_list -> buf_flush_LRU_list_batch.
+  uint64_t written = 0, evicted = 0, scanned = 0;
+  int32_t f = lru_tail_;
+  while (f >= 0 && written + evicted < scan_depth && free_len_ < free_target &&
+         lru_len_ > kLruMinLen) {
+    const int32_t prev = frames_[f].lru_prev;
+    if (!Fixed(f)) {
+      if (frames_[f].oldest_modification != 0) {
+        // Written with BUF_FLUSH_LRU; freed at I/O completion.
+        WritePage(f);
+        ++written;
+      } else {
+        ++evicted;
+      }
+      Evict(f);
+    }
+    ++scanned;
+    f = prev;
+  }
+  stats_.lru_batch_written += written;
+  return written;
+}
+
+uint64_t BufferPool::FlushAllDirty() {
+  uint64_t n = 0;
+  while (flush_tail_ >= 0) {
+    WritePage(flush_tail_);
+    ++n;
+  }
+  stats_.flush_list_written += n;
+  return n;
+}
+
+bool BufferPool::IsDirty(uint32_t space_id, uint32_t page_no) const {
+  const int32_t f = Lookup(space_id, page_no);
+  return f >= 0 && frames_[f].oldest_modification != 0;
+}
+
+bool BufferPool::IsOld(uint32_t space_id, uint32_t page_no) const {
+  const int32_t f = Lookup(space_id, page_no);
+  return f >= 0 && frames_[f].old;
+}
+
+int64_t BufferPool::LruPosition(uint32_t space_id, uint32_t page_no) const {
+  const int32_t target = Lookup(space_id, page_no);
+  if (target < 0) return -1;
+  int64_t pos = 0;
+  for (int32_t f = lru_head_; f >= 0; f = frames_[f].lru_next, ++pos) {
+    if (f == target) return pos;
+  }
+  return -1;
+}
+
+std::vector<uint64_t> BufferPool::FlushListOldestFirst() const {
+  std::vector<uint64_t> out;
+  for (int32_t f = flush_tail_; f >= 0; f = frames_[f].fl_prev) out.push_back(frames_[f].page_no);
+  return out;
+}
+
+bool BufferPool::Validate() const {
+  // LRU links, length and the old sublist.
+  uint64_t n = 0, old = 0;
+  int32_t prev = -1;
+  bool seen_old_boundary = false;
+  for (int32_t f = lru_head_; f >= 0; f = frames_[f].lru_next) {
+    const Frame& fr = frames_[f];
+    if (!fr.in_use || fr.lru_prev != prev) return false;
+    if (f == lru_old_) seen_old_boundary = true;
+    if (fr.old) {
+      ++old;
+      if (!seen_old_boundary) return false;  // old pages only after LRU_old
+    } else if (seen_old_boundary) {
+      return false;
+    }
+    if (Lookup(fr.space_id, fr.page_no) != f) return false;
+    prev = f;
+    ++n;
+  }
+  if (prev != lru_tail_ || n != lru_len_ || old != lru_old_len_) return false;
+  if (lru_len_ >= kOldMinLen) {
+    const uint64_t want = std::min(lru_len_ * lru_old_ratio_ / kOldRatioDiv,
+                                   lru_len_ - (kOldTolerance + kNonOldMinLen));
+    if (lru_old_len_ + kOldTolerance < want || lru_old_len_ > want + kOldTolerance) return false;
+  } else if (lru_old_ >= 0 || lru_old_len_ != 0) {
+    return false;
+  }
+  // Free list.
+  uint64_t nf = 0;
+  for (int32_t f = free_head_; f >= 0; f = frames_[f].lru_next) {
+    if (frames_[f].in_use) return false;
+    ++nf;
+  }
+  if (nf != free_len_ || nf + n != frames_.size()) return false;
+  // Flush list: ordered by oldest_modification, newest at the head.
+  uint64_t nd = 0;
+  prev = -1;
+  uint64_t last = UINT64_MAX;
+  for (int32_t f = flush_head_; f >= 0; f = frames_[f].fl_next) {
+    const Frame& fr = frames_[f];
+    if (fr.fl_prev != prev || fr.oldest_modification == 0 || !fr.in_use) return false;
+    if (fr.oldest_modification > last) return false;
+    last = fr.oldest_modification;
+    prev = f;
+    ++nd;
+  }
+  if (prev != flush_tail_ || nd != flush_len_) return false;
+  uint64_t dirty = 0;
+  for (const Frame& fr : frames_) dirty += (fr.in_use && fr.oldest_modification != 0);
+  return dirty == flush_len_;
+}
+
+}  // namespace innosim

@@ -1,0 +1,189 @@
+// BufferPool: which pages are resident, which are dirty, and in what order
+// InnoDB would evict and flush them.
+//
+// The model follows MySQL 8.0/8.4 buf0buf.cc / buf0lru.cc / buf0flu.cc:
+//  * a free list of unused frames;
+//  * the LRU list with the midpoint insertion strategy: a page read from disk
+//    enters at the head of the "old" sublist (buf_LRU_add_block(old=true));
+//    a created page enters at the head (buf_page_create ->
+//    buf_LRU_add_block(old=false)); the old sublist is kept at
+//    innodb_old_blocks_pct of the list within BUF_LRU_OLD_TOLERANCE
+//    (buf_LRU_old_adjust_len); a page is made young on access when
+//    buf_page_peek_if_too_old() says so: never before the first eviction
+//    (freed_page_clock == 0), an old page only when accessed at least
+//    innodb_old_blocks_time ms after its first access, a young page when it
+//    has fallen into the last quarter of the young sublist;
+//  * the flush list of dirty pages ordered by oldest_modification (newest at
+//    the head, oldest at the tail; buf_flush_insert_into_flush_list);
+//  * a free frame is found as buf_LRU_get_free_block does: the free list,
+//    else a clean unfixed page among the last BUF_LRU_SEARCH_SCAN_THRESHOLD
+//    of the LRU, else buf_flush_single_page_from_LRU writes the first dirty
+//    unfixed page from the tail and frees it. A dirty page is never evicted
+//    without being written.
+//
+// One buffer-pool instance is modelled (see docs/flushing.md); the free-page
+// target of the LRU batch is innodb_lru_scan_depth x instances.
+//
+// Every hot-path call (Fix, Create, MarkDirty, CommitMtr) is O(1) amortised
+// and allocates nothing (except when a space's page table must grow).
+// Not thread-safe.
+#ifndef INNOSIM_MODEL_BUFFER_POOL_H_
+#define INNOSIM_MODEL_BUFFER_POOL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace innosim {
+
+class BufferPool {
+ public:
+  struct Options {
+    // Frames: innodb_buffer_pool_size / innodb_page_size.
+    uint64_t n_frames = 8192;
+    // innodb_old_blocks_pct (5..95).
+    uint32_t old_blocks_pct = 37;
+    // innodb_old_blocks_time, ms.
+    uint32_t old_blocks_time_ms = 1000;
+  };
+
+  // Status counters, named after InnoDB's.
+  struct Stats {
+    uint64_t reads = 0;                // Innodb_buffer_pool_reads
+    uint64_t pages_written = 0;        // Innodb_pages_written (all writes)
+    uint64_t lru_batch_written = 0;    // buffer_LRU_batch_flush_total_pages
+    uint64_t single_page_written = 0;  // buffer_LRU_single_flush_num_scan-ish:
+                                       // writes by user threads needing a frame
+    uint64_t flush_list_written = 0;   // flush-list batch writes
+    uint64_t evicted = 0;              // pages freed from the LRU
+    uint64_t made_young = 0;           // Innodb_buffer_pool_pages_made_young
+    uint64_t not_made_young = 0;       // Innodb_buffer_pool_pages_made_not_young
+    uint64_t created = 0;              // buf_page_create without a read
+  };
+
+  explicit BufferPool(const Options& options);
+
+  // --- Hot path ------------------------------------------------------------
+  // buf_page_get: the page is fixed by the current mtr. A page not resident
+  // is read (stats().reads++) into a free frame, entering the LRU at the
+  // midpoint. `now_ms` is the simulated clock.
+  void Fix(uint32_t space_id, uint32_t page_no, uint64_t now_ms);
+  // buf_page_create: a freshly allocated page gets a frame without a read
+  // and enters the LRU at the head. If already resident, it is just fixed.
+  void Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms);
+  // The current mtr modified the page; `mtr_start_lsn` becomes its
+  // oldest_modification if it was clean (buf_flush_note_modification). The
+  // page is fixed (and read if needed) first.
+  void MarkDirty(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms);
+  // The current mtr committed: its pages are unfixed.
+  void CommitMtr() { ++mtr_seq_; }
+
+  // --- Page cleaner --------------------------------------------------------
+  // oldest_modification of the flush-list tail, or 0 when no page is dirty
+  // (buf_pool_get_oldest_modification_approx).
+  uint64_t OldestModification() const {
+    return flush_tail_ < 0 ? 0 : frames_[flush_tail_].oldest_modification;
+  }
+  // buf_flush_do_batch(BUF_FLUSH_LIST, max_pages, lsn_limit): writes up to
+  // `max_pages` pages from the flush-list tail whose oldest_modification is
+  // below `lsn_limit`. Returns pages written.
+  uint64_t FlushListBatch(uint64_t max_pages, uint64_t lsn_limit);
+  // Pages from the flush-list tail with oldest_modification <= target_lsn,
+  // counting at most `max` (the scan in set_flush_target_by_lsn).
+  uint64_t CountFlushListUpTo(uint64_t target_lsn, uint64_t max) const;
+  // buf_flush_LRU_list_batch: from the LRU tail, scanning at most
+  // `scan_depth` pages while the free list is shorter than `free_target` and
+  // the LRU longer than BUF_LRU_MIN_LEN: clean pages are freed, dirty ones
+  // written and freed. Returns pages written.
+  uint64_t LruBatch(uint64_t scan_depth, uint64_t free_target);
+
+  // --- Observers -----------------------------------------------------------
+  uint64_t n_frames() const { return frames_.size(); }
+  uint64_t dirty_pages() const { return flush_len_; }
+  uint64_t lru_len() const { return lru_len_; }
+  uint64_t lru_old_len() const { return lru_old_len_; }
+  uint64_t free_len() const { return free_len_; }
+  // buf_get_modified_ratio_pct: 100 * dirty / (1 + LRU + free).
+  double ModifiedRatioPct() const {
+    return 100.0 * static_cast<double>(flush_len_) /
+           static_cast<double>(1 + lru_len_ + free_len_);
+  }
+  const Stats& stats() const { return stats_; }
+  bool IsResident(uint32_t space_id, uint32_t page_no) const { return Lookup(space_id, page_no) >= 0; }
+  bool IsDirty(uint32_t space_id, uint32_t page_no) const;
+  bool IsOld(uint32_t space_id, uint32_t page_no) const;
+  // Position from the LRU head (0 = most recently made young), or -1.
+  int64_t LruPosition(uint32_t space_id, uint32_t page_no) const;
+  // Page numbers of `space_id` on the flush list, tail (oldest) first.
+  std::vector<uint64_t> FlushListOldestFirst() const;
+  // Checks every invariant (list lengths and links, old-sublist length,
+  // flush-list order, map consistency). O(n).
+  bool Validate() const;
+
+  // Writes every dirty page (the shutdown sweep); returns pages written.
+  uint64_t FlushAllDirty();
+
+ private:
+  struct Frame {
+    uint32_t space_id = 0;
+    uint32_t page_no = 0;
+    int32_t lru_prev = -1;  // toward the head (young end)
+    int32_t lru_next = -1;  // toward the tail (old end)
+    int32_t fl_prev = -1;   // toward the head (newest)
+    int32_t fl_next = -1;   // toward the tail (oldest)
+    uint64_t oldest_modification = 0;  // 0 = clean
+    uint64_t fix_mtr = 0;              // == mtr_seq_ while fixed
+    uint64_t access_time = 0;          // simulated ms + 1; 0 = never
+    uint32_t freed_page_clock = 0;
+    bool old = false;
+    bool in_use = false;
+  };
+  struct SpacePages {
+    uint32_t space_id = 0;
+    std::vector<int32_t> frame_of_page;  // -1 = not resident
+  };
+
+  int32_t Lookup(uint32_t space_id, uint32_t page_no) const;
+  int32_t& Slot(uint32_t space_id, uint32_t page_no);
+  int32_t GetFreeFrame(uint64_t now_ms);
+  void Install(int32_t f, uint32_t space_id, uint32_t page_no, bool old, uint64_t now_ms);
+  void Evict(int32_t f);
+  void WritePage(int32_t f);
+  bool Fixed(int32_t f) const { return frames_[f].fix_mtr == mtr_seq_; }
+  void Touch(int32_t f, uint64_t now_ms);
+
+  // LRU (buf0lru.cc).
+  void LruAddBlock(int32_t f, bool old);
+  void LruRemoveBlock(int32_t f);
+  void LruOldAdjustLen();
+  void LruOldInit();
+  bool PeekIfYoung(const Frame& fr) const;
+  bool PeekIfTooOld(const Frame& fr, uint64_t now_ms) const;
+
+  // Flush list.
+  void FlushListAddHead(int32_t f);
+  void FlushListRemove(int32_t f);
+
+  std::vector<Frame> frames_;
+  std::vector<SpacePages> spaces_;
+  mutable size_t last_space_ = 0;
+
+  int32_t free_head_ = -1;  // singly linked through lru_next
+  uint64_t free_len_ = 0;
+
+  int32_t lru_head_ = -1, lru_tail_ = -1, lru_old_ = -1;
+  uint64_t lru_len_ = 0, lru_old_len_ = 0;
+  uint32_t lru_old_ratio_ = 378;
+  uint32_t old_threshold_ms_ = 1000;
+  uint32_t freed_page_clock_ = 0;
+
+  int32_t flush_head_ = -1, flush_tail_ = -1;
+  uint64_t flush_len_ = 0;
+
+  uint64_t mtr_seq_ = 1;
+  Stats stats_;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_BUFFER_POOL_H_

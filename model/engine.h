@@ -1,0 +1,86 @@
+// Engine: the model's public surface. One table in one file-per-table
+// tablespace, its clustered index and its secondary indexes, driven by
+// InsertRow; counters and a page census come out.
+//
+//   Engine e(EngineProfile::MySQL84(), Seed000Table(16));
+//   for (...) e.InsertRow(key);
+//   EngineReport r = e.Report();   // index_page_splits, size, leaf_fill...
+//
+// Pure computation: no I/O. Not thread-safe; run one engine per thread.
+#ifndef INNOSIM_MODEL_ENGINE_H_
+#define INNOSIM_MODEL_ENGINE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "model/btree.h"
+#include "model/engine_profile.h"
+#include "model/key.h"
+#include "model/page_events.h"
+#include "model/record_format.h"
+#include "model/tablespace.h"
+
+namespace innosim {
+
+// The figures of one index, as the server reports them.
+struct IndexReport {
+  std::string name;
+  IndexCounters counters;
+  uint64_t size = 0;          // mysql.innodb_index_stats 'size' (reserved pages)
+  uint64_t n_leaf_pages = 0;  // mysql.innodb_index_stats 'n_leaf_pages'
+  uint64_t used_pages = 0;    // pages in use by the tree, both segments
+  uint32_t height = 0;
+  double leaf_fill = 0;       // used bytes / usable bytes on leaf pages
+  std::vector<LevelCensus> levels;  // root level first
+};
+
+struct EngineReport {
+  uint64_t rows = 0;
+  IndexReport primary;
+  std::vector<IndexReport> secondary;
+  uint64_t data_length = 0;   // PRIMARY size x page size
+  uint64_t index_length = 0;  // secondary sizes x page size
+  uint64_t data_free = 0;     // DATA_FREE
+  uint64_t file_size = 0;     // FSP_SIZE x page size
+  size_t model_bytes = 0;     // memory the model holds for pages
+};
+
+class Engine {
+ public:
+  Engine(const EngineProfile& profile, const TableDef& table, PageEventSink* sink = nullptr);
+
+  // Inserts one row with primary key `pk` into the clustered index.
+  // AlreadyExists on a duplicate key (the tree is unchanged then).
+  absl::Status InsertRow(const Key& pk);
+  // Inserts an entry of secondary index `index`: its key columns followed by
+  // the PK, encoded as one ordered Key by the caller.
+  absl::Status InsertSecondary(size_t index, const Key& entry);
+
+  EngineReport Report() const;
+  std::string Verify() const;
+
+  const BTree& primary() const { return *primary_; }
+  const BTree& secondary(size_t i) const { return *secondary_[i]; }
+  size_t n_secondary() const { return secondary_.size(); }
+  const Tablespace& tablespace() const { return space_; }
+  const EngineProfile& profile() const { return profile_; }
+  uint64_t rows() const { return rows_; }
+
+ private:
+  IndexReport ReportIndex(const BTree& t, const std::string& name) const;
+
+  EngineProfile profile_;
+  TableDef table_;
+  Tablespace space_;
+  PageStore store_;
+  std::unique_ptr<BTree> primary_;
+  std::vector<std::unique_ptr<BTree>> secondary_;
+  uint64_t rows_ = 0;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_ENGINE_H_

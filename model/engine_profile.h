@@ -1,0 +1,71 @@
+// EngineProfile: the server-specific rules and defaults the model follows.
+//
+// Two profiles exist: "mysql-8.4" (what seed 000 measured) and
+// "mariadb-10.11" (the server the tests run here). They share InnoDB's page
+// format and split heuristics and differ where the servers' code differs;
+// each field names the source of its value. A server's actual settings (read
+// by the adapter or given with --set) override the defaults.
+//
+// Value type; no thread-safety concerns.
+#ifndef INNOSIM_MODEL_ENGINE_PROFILE_H_
+#define INNOSIM_MODEL_ENGINE_PROFILE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/tablespace.h"
+
+namespace innosim {
+
+// Where index_page_splits is incremented.
+enum class SplitCounting : uint8_t {
+  // MySQL: MONITOR_INC(MONITOR_INDEX_SPLIT) at the exit of
+  // btr_page_split_and_insert (btr/btr0btr.cc); the right-sibling shortcut,
+  // which returns early, is not counted.
+  kAtExitWithoutShortcut,
+  // MariaDB 10.6+: buf_pool.pages_split++ at the entry of
+  // btr_page_split_and_insert (btr/btr0btr.cc), before the shortcut is tried.
+  kAtEntryWithShortcut,
+};
+
+// When index_page_reorg_attempts is incremented.
+enum class ReorgCounting : uint8_t {
+  // MySQL btr_page_reorganize_low: attempts at the start, successes at the end.
+  kAttemptAtStart,
+  // MariaDB btr_page_reorganize_low: both counters together, on success.
+  kBothOnSuccess,
+};
+
+struct EngineProfile {
+  std::string name;
+  // innodb_page_size (server default 16384, both servers' documentation).
+  uint32_t page_size = 16384;
+  SplitCounting split_counting = SplitCounting::kAtExitWithoutShortcut;
+  ReorgCounting reorg_counting = ReorgCounting::kAttemptAtStart;
+  AllocationPolicy allocation = AllocationPolicy::kMySQL84;
+  // innodb_segment_reserve_factor: 12.5 by default (MySQL 8.4 manual; the
+  // FSEG_RESERVE_PCT_DFLT of include/fsp0fsp.h). MariaDB has no such variable:
+  // its fsp0fsp.cc keeps the fixed 1/8 (FSEG_FILLFACTOR-era rule).
+  double segment_reserve_pct = 12.5;
+  // MERGE_THRESHOLD default 50 (% of the page), dict_index_t::merge_threshold
+  // (DICT_INDEX_MERGE_THRESHOLD_DEFAULT in include/dict0mem.h), used by
+  // BTR_CUR_PAGE_COMPRESS_LIMIT in btr_cur_compress_recommendation.
+  uint32_t merge_threshold_pct = 50;
+
+  static EngineProfile MySQL84();
+  static EngineProfile MariaDB1011();
+  // "mysql-8.4" or "mariadb-10.11"; nullopt for anything else.
+  static std::optional<EngineProfile> ByName(std::string_view name);
+  static std::vector<std::string> Names();
+};
+
+// True for the page sizes InnoDB supports: 4, 8, 16, 32 and 64 KiB
+// (innodb_page_size documentation).
+bool IsSupportedPageSize(uint64_t page_size);
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_ENGINE_PROFILE_H_

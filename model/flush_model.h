@@ -1,0 +1,113 @@
+// FlushModel: the PageEventSink that turns the B-tree's page traffic into
+// InnoDB's page writes, doublewrite writes and physical reads.
+//
+// It ties together a BufferPool (residency, LRU, flush list), a RedoLog
+// (LSN, checkpoint, capacity thresholds) and a PageCleaner (adaptive, LRU
+// and sync flushing), configured from ServerSettings.
+//
+//   FlushModel flush(settings);
+//   tree.set_sink(&flush);
+//   for (uint64_t i = 0; i < rows; ++i) {
+//     tree.Insert(key);                       // calls OnPage* / OnMtrCommit
+//     flush.Tick(double(i + 1) / rows_per_sec);
+//   }
+//   flush.FlushAll();                         // wait until no dirty pages
+//   uint64_t written = flush.counters().pages_written;
+//
+// The simulated insert rate (rows_per_sec) is an input: the page cleaner's
+// once-per-second decisions depend on it. docs/flushing.md explains why.
+//
+// Hot-path calls are O(1) and allocate nothing. Not thread-safe.
+#ifndef INNOSIM_MODEL_FLUSH_MODEL_H_
+#define INNOSIM_MODEL_FLUSH_MODEL_H_
+
+#include <cstdint>
+
+#include "model/buffer_pool.h"
+#include "model/page_cleaner.h"
+#include "model/page_events.h"
+#include "model/redo_log.h"
+#include "model/server_settings.h"
+
+namespace innosim {
+
+class FlushModel : public PageEventSink {
+ public:
+  // Status counters under InnoDB's names.
+  struct Counters {
+    uint64_t Innodb_pages_written = 0;
+    uint64_t Innodb_dblwr_pages_written = 0;  // = pages written when
+                                              // innodb_doublewrite=ON
+    uint64_t Innodb_buffer_pool_reads = 0;
+    uint64_t peak_dirty_pages = 0;
+    // Where the writes came from.
+    uint64_t adaptive_flush_pages = 0;  // page_recommendation batches
+    uint64_t sync_flush_pages = 0;      // sync / furious flushing
+    uint64_t async_flush_pages = 0;     // MariaDB buf_flush_async_lsn
+    uint64_t lru_flush_pages = 0;       // page cleaner LRU batch
+    uint64_t single_page_flushes = 0;   // user threads needing a free frame
+    uint64_t final_flush_pages = 0;     // FlushAll()
+    uint64_t redo_bytes = 0;            // data bytes of all mtrs
+  };
+  // One point of the time series.
+  struct Sample {
+    double seconds = 0;
+    uint64_t lsn = 0;
+    uint64_t checkpoint_lsn = 0;
+    uint64_t checkpoint_age = 0;  // lsn - AvailableForCheckpoint (what the
+                                  // next checkpoint would leave)
+    uint64_t dirty_pages = 0;
+    uint64_t pages_written = 0;
+    uint64_t buffer_pool_reads = 0;
+  };
+
+  explicit FlushModel(const ServerSettings& settings);
+
+  // PageEventSink.
+  void OnPageAccess(uint32_t space_id, uint32_t page_no) override {
+    pool_.Fix(space_id, page_no, now_ms_);
+  }
+  void OnPageCreate(uint32_t space_id, uint32_t page_no) override {
+    pool_.Create(space_id, page_no, now_ms_);
+  }
+  void OnPageModify(uint32_t space_id, uint32_t page_no) override {
+    // The LSN does not move inside an mtr: the current LSN is the mtr's
+    // start LSN, the oldest_modification a clean page receives.
+    pool_.MarkDirty(space_id, page_no, log_.lsn(), now_ms_);
+    if (pool_.dirty_pages() > peak_dirty_) peak_dirty_ = pool_.dirty_pages();
+  }
+  void OnMtrCommit(uint64_t redo_bytes) override {
+    log_.Append(redo_bytes);
+    pool_.CommitMtr();
+  }
+
+  // Advances the simulated clock (seconds since the start of the load); runs
+  // the page cleaner at each whole second passed, and checks redo pressure.
+  void Tick(double now_seconds);
+  // Flushes until no dirty page remains (the seed's "wait until dirty pages
+  // are 0"); the writes are counted.
+  void FlushAll();
+
+  Counters counters() const;
+  Sample Snapshot() const;
+
+  const BufferPool& buffer_pool() const { return pool_; }
+  const RedoLog& redo_log() const { return log_; }
+  const PageCleaner& page_cleaner() const { return cleaner_; }
+  const ServerSettings& settings() const { return settings_; }
+
+ private:
+  ServerSettings settings_;
+  BufferPool pool_;
+  RedoLog log_;
+  PageCleaner cleaner_;
+  uint64_t now_ms_ = 0;
+  double now_s_ = 0;
+  double next_iteration_s_ = 1;
+  uint64_t peak_dirty_ = 0;
+  uint64_t final_flush_pages_ = 0;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_FLUSH_MODEL_H_

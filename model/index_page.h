@@ -1,0 +1,193 @@
+// IndexPage: one B-tree page in the COMPACT format, with InnoDB's exact byte
+// accounting (page/page0page.cc, page/page0cur.cc, include/page0page.ic).
+//
+// What is kept is what decides InnoDB's behaviour: the page header fields
+// (PAGE_HEAP_TOP, PAGE_N_HEAP, PAGE_FREE as a count, PAGE_GARBAGE,
+// PAGE_LAST_INSERT, PAGE_DIRECTION, PAGE_N_DIRECTION, PAGE_N_RECS,
+// PAGE_LEVEL, PAGE_N_DIR_SLOTS), the sibling links, the directory slots with
+// the n_owned of each, and the records' keys in key order (plus child page
+// numbers on non-leaf pages). Record bytes other than the key are not stored:
+// every record of a page has the same size (see record_format.h), so the
+// free list is a count and any freed record is reused byte for byte.
+//
+// Records are addressed by their ordinal among the user records, 0..n_recs-1;
+// -1 stands for the infimum. PAGE_LAST_INSERT is kept as such an ordinal and
+// moved along when records are inserted before it.
+//
+// Not thread-safe.
+#ifndef INNOSIM_MODEL_INDEX_PAGE_H_
+#define INNOSIM_MODEL_INDEX_PAGE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "model/key.h"
+#include "model/page_pool.h"
+
+namespace innosim {
+
+// FIL_NULL (include/fil0fil.h): "no page".
+inline constexpr uint32_t kFilNull = 0xFFFFFFFF;
+// PAGE_NEW_SUPREMUM_END (include/page0page.h): end of the supremum record of
+// a compact page, where the user-record heap starts.
+inline constexpr uint32_t kPageNewSupremumEnd = 120;
+// PAGE_DIR = FIL_PAGE_DATA_END (include/page0page.h): the 8-byte trailer.
+inline constexpr uint32_t kPageDir = 8;
+// PAGE_DIR_SLOT_SIZE (include/page0page.h).
+inline constexpr uint32_t kPageDirSlotSize = 2;
+// PAGE_DIR_SLOT_MIN_N_OWNED / PAGE_DIR_SLOT_MAX_N_OWNED (include/page0page.h).
+inline constexpr uint32_t kDirSlotMinNOwned = 4;
+inline constexpr uint32_t kDirSlotMaxNOwned = 8;
+
+// PAGE_DIRECTION values (include/page0types.h).
+enum class PageDirection : uint8_t {
+  kLeft = 1,
+  kRight = 2,
+  kSameRec = 3,
+  kSamePage = 4,
+  kNoDirection = 5,
+};
+
+// page_get_free_space_of_empty(comp=true): the usable bytes of an empty
+// compact page: page size - PAGE_NEW_SUPREMUM_END - PAGE_DIR - 2 slots.
+constexpr uint32_t FreeSpaceOfEmpty(uint32_t page_size) {
+  return page_size - kPageNewSupremumEnd - kPageDir - 2 * kPageDirSlotSize;
+}
+
+// page_dir_calc_reserved_space: directory bytes reserved for n records.
+constexpr uint32_t DirReservedSpace(uint32_t n_recs) {
+  return (kPageDirSlotSize * n_recs + kDirSlotMinNOwned - 1) / kDirSlotMinNOwned;
+}
+
+class IndexPage {
+ public:
+  IndexPage() = default;
+
+  // page_create + btr_page_create: an empty page of `level` whose records
+  // are `rec_size` bytes. Releases any records it held.
+  void Create(uint32_t page_no, uint16_t level, uint32_t rec_size, uint32_t page_size,
+              PagePool& pool);
+  // Returns the record storage to the pool (page freed).
+  void Release(PagePool& pool);
+
+  // --- Space (include/page0page.ic) ---
+  // page_get_data_size: HEAP_TOP - PAGE_NEW_SUPREMUM_END - PAGE_GARBAGE.
+  uint32_t DataSize() const { return heap_top_ - kPageNewSupremumEnd - garbage_; }
+  // page_get_max_insert_size(page, n): room at the heap top right now.
+  uint32_t MaxInsertSize(uint32_t n) const;
+  // page_get_max_insert_size_after_reorganize(page, n).
+  uint32_t MaxInsertSizeAfterReorganize(uint32_t n) const;
+  bool HasGarbage() const { return garbage_ != 0; }
+
+  // --- Record operations ---
+  // page_cur_insert_rec_low: inserts after record `cursor` (-1 = infimum).
+  // Reuses the head of PAGE_FREE if it is large enough, else allocates from
+  // the heap; returns false (nothing changed) if neither has room.
+  bool InsertAfter(int cursor, const Key& key, uint32_t child, PagePool& pool);
+  // page_copy_rec_list_end_to_created_page: this page is freshly created;
+  // copies src's records [from, n_recs) with the bulk directory layout.
+  void CopyEndToCreated(const IndexPage& src, int from, PagePool& pool);
+  // page_copy_rec_list_start: appends src's records [0, to) one at a time.
+  void AppendStartFrom(const IndexPage& src, int to, PagePool& pool);
+  // page_copy_rec_list_end_no_locks-style append of all of src's records
+  // after this page's last record, one at a time (merge into the left page).
+  void AppendAllFrom(const IndexPage& src, PagePool& pool) { AppendStartFrom(src, src.n_recs_, pool); }
+  // page_copy_rec_list_end onto a non-empty page: inserts all of src's
+  // records before this page's first record, one at a time (merge right).
+  void PrependAllFrom(const IndexPage& src, PagePool& pool);
+  // page_delete_rec_list_end: deletes records [from, n_recs); they go to
+  // PAGE_FREE as garbage and the directory is truncated.
+  void DeleteEnd(int from, PagePool& pool);
+  // page_delete_rec_list_start: deletes records [0, to) one by one.
+  void DeleteStart(int to, PagePool& pool);
+  // page_cur_delete_rec.
+  void DeleteRec(int pos, PagePool& pool);
+  // btr_page_reorganize_low's effect: records re-inserted in key order.
+  void Reorganize(PagePool& pool);
+  // btr_page_empty: page_create again, keeping the page number.
+  void Empty(uint16_t level, uint32_t rec_size, PagePool& pool);
+
+  // --- Search ---
+  // Ordinal of the last record with key <= k, -1 if none (PAGE_CUR_LE).
+  int SearchLE(const Key& k) const;
+  // Ordinal of the last record with key < k (the insert cursor for a new
+  // unique key), and whether k itself is present.
+  int SearchInsertCursor(const Key& k, bool* duplicate) const;
+
+  // --- Accessors ---
+  uint32_t page_no() const { return page_no_; }
+  uint16_t level() const { return level_; }
+  bool is_leaf() const { return level_ == 0; }
+  uint32_t rec_size() const { return rec_size_; }
+  int n_recs() const { return n_recs_; }
+  uint32_t n_heap() const { return n_heap_; }
+  uint32_t heap_top() const { return heap_top_; }
+  uint32_t garbage() const { return garbage_; }
+  uint32_t n_free() const { return n_free_; }
+  int last_insert() const { return last_insert_; }
+  PageDirection direction() const { return direction_; }
+  uint32_t n_direction() const { return n_direction_; }
+  uint32_t n_dir_slots() const { return n_slots_; }
+  uint32_t slot_n_owned(uint32_t slot) const { return slots_[slot]; }
+  const Key& key(int i) const { return keys_[i]; }
+  uint32_t child(int i) const { return children_[i]; }
+  void set_child(int i, uint32_t c) { children_[i] = c; }
+  // btr_set_min_rec_mark: the first node pointer of the leftmost page of a
+  // non-leaf level compares below every key; it is stored as the smallest
+  // key so that the page stays sorted.
+  void SetMinRecMark() { keys_[0] = Key{}; }
+  const Key* keys() const { return keys_; }
+  uint32_t prev() const { return prev_; }
+  uint32_t next() const { return next_; }
+  void set_prev(uint32_t p) { prev_ = p; }
+  void set_next(uint32_t n) { next_ = n; }
+  uint32_t page_size() const { return page_size_; }
+  bool in_use() const { return keys_ != nullptr || page_size_ != 0; }
+
+  // Checks the page's own invariants; "" if all hold, else what is wrong.
+  // (Key order is checked from the record after a min-rec-marked one.)
+  std::string Verify() const;
+
+ private:
+  // Record storage: keys[cap], children[cap] (non-leaf only), slots[...].
+  void Reserve(int n, PagePool& pool);
+  void ShrinkToFit(PagePool& pool);
+  void Reallocate(uint32_t cap, PagePool& pool);
+  size_t BlockBytes(uint32_t cap) const;
+  uint32_t SlotCapacity(uint32_t cap) const { return cap / 2 + 4; }
+  // Directory: the slot owning list position `list_pos` (0 = infimum,
+  // 1..n_recs user records, n_recs + 1 = supremum), and the records owned
+  // by slots before it.
+  uint32_t OwnerSlot(uint32_t list_pos, uint32_t* owned_before) const;
+  void InsertSlot(uint32_t at, uint8_t n_owned);
+  void EraseSlot(uint32_t at);
+  void BulkDirectory();
+  // The direction bookkeeping of page_cur_insert_rec_low for an insert at
+  // ordinal `pos` (after cursor pos - 1), before n_recs is incremented.
+  void UpdateDirection(int pos);
+
+  Key* keys_ = nullptr;
+  uint32_t* children_ = nullptr;
+  uint8_t* slots_ = nullptr;
+  uint32_t cap_ = 0;
+
+  uint32_t page_no_ = kFilNull;
+  uint32_t prev_ = kFilNull;
+  uint32_t next_ = kFilNull;
+  uint32_t page_size_ = 0;
+  uint32_t rec_size_ = 0;
+  uint32_t heap_top_ = kPageNewSupremumEnd;
+  uint32_t garbage_ = 0;
+  uint32_t n_heap_ = 2;
+  uint32_t n_free_ = 0;
+  int n_recs_ = 0;
+  int last_insert_ = -1;
+  uint32_t n_direction_ = 0;
+  uint16_t n_slots_ = 0;
+  uint16_t level_ = 0;
+  PageDirection direction_ = PageDirection::kNoDirection;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_INDEX_PAGE_H_

@@ -1,0 +1,324 @@
+#include "model/page_cleaner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace innosim {
+namespace {
+constexpr uint64_t kLsnMax = std::numeric_limits<uint64_t>::max();
+
+// PCT_IO(p) = (ulint)(srv_io_capacity * ((double)(p) / 100.0)) (buf0flu.cc).
+uint64_t PctIo(uint64_t io_capacity, uint64_t pct) {
+  return static_cast<uint64_t>(static_cast<double>(io_capacity) * (static_cast<double>(pct) / 100.0));
+}
+}  // namespace
+
+PageCleaner::PageCleaner(const ServerSettings& s, BufferPool* pool, RedoLog* log)
+    : settings_(s),
+      pool_(pool),
+      log_(log),
+      io_capacity_(std::max<uint64_t>(s.innodb_io_capacity, 1)),
+      io_capacity_max_(s.EffectiveIoCapacityMax()),
+      instances_(s.EffectiveBufferPoolInstances()) {
+  // The coordinator thread started with the server: Adaptive_flush
+  // initialize() has already recorded the LSN and time of its first pass.
+  prev_lsn_ = log_->lsn();
+  prev_time_ = 0;
+}
+
+uint64_t PageCleaner::MySqlPctForDirty(double dirty_pct, double max_dirty_pct, double lwm_pct) {
+  if (dirty_pct == 0.0) return 0;
+  if (lwm_pct == 0) return dirty_pct >= max_dirty_pct ? 100 : 0;
+  if (dirty_pct >= lwm_pct) return static_cast<uint64_t>((dirty_pct * 100) / (max_dirty_pct + 1));
+  return 0;
+}
+
+uint64_t PageCleaner::MySqlPctForLsn(uint64_t age, uint64_t limit_for_free_check,
+                                     uint64_t limit_for_dirty_page_age,
+                                     double adaptive_flushing_lwm, bool adaptive_flushing,
+                                     uint64_t io_capacity, uint64_t io_capacity_max) {
+  // srv_adaptive_flushing_lwm is a ulong: integer arithmetic.
+  const uint64_t af_lwm =
+      (static_cast<uint64_t>(adaptive_flushing_lwm) * limit_for_free_check) / 100;
+  if (age < af_lwm) return 0;
+  if (age < limit_for_dirty_page_age && !adaptive_flushing) return 0;
+  const double f = (static_cast<double>(age) * 100.0) / static_cast<double>(limit_for_dirty_page_age);
+  // (srv_max_io_capacity / srv_io_capacity) is an integer division.
+  const uint64_t ratio = io_capacity_max / io_capacity;
+  return static_cast<uint64_t>((static_cast<double>(ratio) * (f * std::sqrt(f))) / 7.5);
+}
+
+uint64_t PageCleaner::MariaDbPctForLsn(uint64_t age, uint64_t log_capacity,
+                                       uint64_t max_modified_age_async,
+                                       double adaptive_flushing_lwm, uint64_t io_capacity,
+                                       uint64_t io_capacity_max) {
+  // [Ma] buf0flu.cc af_get_pct_for_lsn.
+  const uint64_t af_lwm =
+      static_cast<uint64_t>(adaptive_flushing_lwm * static_cast<double>(log_capacity) / 100);
+  if (age < af_lwm) return 0;
+  const double f = static_cast<double>(age) * 100.0 / static_cast<double>(max_modified_age_async);
+  const uint64_t ratio = io_capacity_max / io_capacity;
+  return static_cast<uint64_t>((static_cast<double>(ratio) * f * std::sqrt(f)) / 7.5);
+}
+
+uint64_t PageCleaner::MySqlPagesToFlush(bool sync, uint64_t pct_total, uint64_t page_avg_rate,
+                                        uint64_t pages_counted, uint64_t scan_factor,
+                                        uint64_t io_capacity, uint64_t io_capacity_max) {
+  uint64_t sum_pages_for_lsn = pages_counted / scan_factor;
+  if (sum_pages_for_lsn < 1) sum_pages_for_lsn = 1;
+  const uint64_t sum_pages_max = io_capacity_max * 2;
+  const uint64_t pages_for_lsn = std::min(sum_pages_for_lsn, sum_pages_max);
+  if (sync) return std::max(pages_for_lsn, io_capacity);
+  uint64_t n = (PctIo(io_capacity, pct_total) + page_avg_rate + pages_for_lsn) / 3;
+  return std::min(n, io_capacity_max);
+}
+
+// ---------------------------------------------------------------------------
+// MySQL
+
+void PageCleaner::SetAverage() {
+  // Adaptive_flush::set_average.
+  ++n_iterations_;
+  sum_pages_ += prev_iter_pages_flushed_;
+  double elapsed = cur_iter_time_ - prev_time_;
+  if (elapsed < 1) elapsed = 1;
+  const double avg_loops = static_cast<double>(settings_.innodb_flushing_avg_loops);
+  if (static_cast<double>(n_iterations_) < avg_loops && elapsed < avg_loops) return;
+  page_avg_rate_ = static_cast<uint64_t>(
+      (static_cast<double>(sum_pages_) / elapsed + static_cast<double>(page_avg_rate_)) / 2);
+  const uint64_t lsn_rate = static_cast<uint64_t>(static_cast<double>(cur_iter_lsn_ - prev_lsn_) / elapsed);
+  lsn_avg_rate_ = (lsn_avg_rate_ + lsn_rate) / 2;
+  prev_lsn_ = cur_iter_lsn_;
+  prev_time_ = cur_iter_time_;
+  n_iterations_ = 0;
+  sum_pages_ = 0;
+}
+
+uint64_t PageCleaner::PageRecommendation(uint64_t last_pages, bool sync, uint64_t sync_limit,
+                                         double now_s, uint64_t* requested_total) {
+  *requested_total = 0;
+  // initialize().
+  const uint64_t cur_lsn = log_->lsn();
+  if (prev_lsn_ == 0) {
+    prev_lsn_ = cur_lsn;
+    prev_time_ = now_s;
+    return 0;
+  }
+  prev_iter_pages_flushed_ = last_pages;
+  cur_iter_lsn_ = cur_lsn;
+  cur_iter_time_ = now_s;
+  const bool skip_lsn = prev_lsn_ == cur_iter_lsn_ && !sync;
+  SetAverage();
+  if (skip_lsn) return 0;
+
+  // set_flush_target_by_lsn.
+  const uint64_t oldest = pool_->OldestModification();
+  const uint64_t age = cur_iter_lsn_ > oldest ? cur_iter_lsn_ - oldest : 0;
+  const MySqlRedoLimits& lim = log_->mysql();
+  const uint64_t pct_for_dirty =
+      MySqlPctForDirty(pool_->ModifiedRatioPct(), settings_.innodb_max_dirty_pages_pct,
+                       settings_.innodb_max_dirty_pages_pct_lwm);
+  const uint64_t pct_for_lsn = MySqlPctForLsn(
+      age, lim.limit_for_free_check, lim.limit_for_dirty_page_age,
+      settings_.innodb_adaptive_flushing_lwm, settings_.innodb_adaptive_flushing, io_capacity_,
+      io_capacity_max_);
+  const uint64_t pct_total = std::max(pct_for_dirty, pct_for_lsn);
+  const uint64_t scan_factor = sync ? 1 : kLsnScanFactor;
+  const uint64_t target_lsn = sync ? sync_limit : oldest + lsn_avg_rate_ * kLsnScanFactor;
+  // pages_for_lsn_max per instance = (sum_pages_max / instances) *
+  // scan_factor * 2; the single modelled list scans the sum over instances.
+  const uint64_t sum_pages_max = io_capacity_max_ * 2;
+  const uint64_t scan_max = (sum_pages_max / instances_) * scan_factor * 2 * instances_;
+  const uint64_t counted = pool_->CountFlushListUpTo(target_lsn, scan_max);
+  const uint64_t n = MySqlPagesToFlush(sync, pct_total, page_avg_rate_, counted, scan_factor,
+                                       io_capacity_, io_capacity_max_);
+  // Per-instance requests: n / instances + 1 each, or (pct_for_lsn > 30)
+  // proportional to each instance's old pages, + 1 each.
+  *requested_total = pct_for_lsn > 30 ? n + instances_ : instances_ * (n / instances_ + 1);
+  stats_.last_n_to_flush = n;
+  stats_.last_pct_for_dirty = pct_for_dirty;
+  stats_.last_pct_for_lsn = pct_for_lsn;
+  return n;
+}
+
+uint64_t PageCleaner::LruBatch() {
+  // buf_flush_LRU_list per instance: scan_depth = min(innodb_lru_scan_depth,
+  // LRU length), free target innodb_lru_scan_depth.
+  const uint64_t depth = settings_.innodb_lru_scan_depth * instances_;
+  const uint64_t written = pool_->LruBatch(std::min(depth, pool_->lru_len()), depth);
+  stats_.lru_pages += written;
+  return written;
+}
+
+void PageCleaner::MySqlSyncLoop(double now_s) {
+  if (in_sync_loop_) return;
+  in_sync_loop_ = true;
+  for (;;) {
+    const uint64_t sync_lsn = log_->MySqlSyncFlushLsn(pool_->OldestModification());
+    if (sync_lsn == 0) break;
+    // buf_flush_page_coordinator_thread: lsn_limit += lsn_avg_rate * scan factor.
+    const uint64_t lsn_limit = sync_lsn + lsn_avg_rate_ * kLsnScanFactor;
+    ++stats_.sync_iterations;
+    LruBatch();
+    uint64_t requested = 0;
+    const uint64_t n = PageRecommendation(last_pages_, true, lsn_limit, now_s, &requested);
+    last_pages_ = 0;
+    const uint64_t flushed = pool_->FlushListBatch(requested, lsn_limit);
+    if (n != 0) last_pages_ = flushed;
+    stats_.sync_pages += flushed;
+    log_->Checkpoint(pool_->OldestModification());
+    if (flushed == 0) break;
+  }
+  in_sync_loop_ = false;
+}
+
+void PageCleaner::MySqlIteration(double now_s) {
+  ++stats_.iterations;
+  if (settings_.innodb_flush_sync && log_->MySqlSyncFlushLsn(pool_->OldestModification()) != 0) {
+    MySqlSyncLoop(now_s);
+  } else {
+    LruBatch();
+    uint64_t requested = 0;
+    const uint64_t n = PageRecommendation(last_pages_, false, kLsnMax, now_s, &requested);
+    last_pages_ = 0;
+    const uint64_t flushed = n != 0 ? pool_->FlushListBatch(requested, kLsnMax) : 0;
+    if (n != 0) last_pages_ = flushed;
+    stats_.adaptive_pages += flushed;
+  }
+  // log_checkpointer: a checkpoint every innodb_log_checkpoint_every (1 s).
+  log_->Checkpoint(pool_->OldestModification());
+}
+
+// ---------------------------------------------------------------------------
+// MariaDB
+
+uint64_t PageCleaner::MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age) {
+  // [Ma] page_cleaner_flush_pages_recommendation.
+  const MariaDbRedoLimits& lim = log_->mariadb();
+  const double dirty_pct = pool_->ModifiedRatioPct();
+  const uint64_t dirty_blocks = pool_->dirty_pages();
+  const uint64_t pct_for_lsn =
+      MariaDbPctForLsn(age, lim.log_capacity, lim.max_modified_age_async,
+                       settings_.innodb_adaptive_flushing_lwm, io_capacity_, io_capacity_max_);
+  stats_.last_pct_for_lsn = pct_for_lsn;
+  prev_iter_pages_flushed_ = last_pages;
+  cur_iter_lsn_ = log_->lsn();
+  cur_iter_time_ = now_s;
+  if (mariadb_first_ || pct_for_lsn == 0) {
+    mariadb_first_ = false;
+    prev_lsn_ = cur_iter_lsn_;
+    prev_time_ = now_s;
+    n_iterations_ = 0;
+    sum_pages_ = 0;
+    uint64_t n = static_cast<uint64_t>(static_cast<double>(io_capacity_) * dirty_pct /
+                                       settings_.innodb_max_dirty_pages_pct);
+    if (n < dirty_blocks) n = std::min<uint64_t>(io_capacity_, dirty_blocks);
+    stats_.last_n_to_flush = n;
+    return n;
+  }
+  SetAverage();
+  uint64_t pct_for_dirty;
+  if (settings_.innodb_max_dirty_pages_pct_lwm == 0) {
+    pct_for_dirty = dirty_pct >= settings_.innodb_max_dirty_pages_pct ? 100 : 0;
+  } else {
+    pct_for_dirty = static_cast<uint64_t>(dirty_pct / settings_.innodb_max_dirty_pages_pct);
+  }
+  stats_.last_pct_for_dirty = pct_for_dirty;
+  const uint64_t pct_total = std::max(pct_for_dirty, pct_for_lsn);
+  const uint64_t oldest = pool_->OldestModification();
+  const uint64_t target = oldest + lsn_avg_rate_ * kLsnScanFactor;
+  const uint64_t pages_for_lsn = pool_->CountFlushListUpTo(target, io_capacity_max_) / kLsnScanFactor;
+  uint64_t n = (PctIo(io_capacity_, pct_total) + page_avg_rate_ + pages_for_lsn) / 3;
+  n = std::min(n, io_capacity_max_);
+  stats_.last_n_to_flush = n;
+  return n;
+}
+
+void PageCleaner::MariaDbIteration(double now_s) {
+  ++stats_.iterations;
+  const uint64_t oldest = pool_->OldestModification();
+  if (oldest == 0) {
+    log_->Checkpoint(0);
+    return;
+  }
+  if (async_lsn_ != 0) {
+    // buf_flush_async_lsn: buf_flush_list(io_capacity_max, lsn).
+    const uint64_t n = pool_->FlushListBatch(io_capacity_max_, async_lsn_);
+    stats_.async_pages += n;
+    const uint64_t o = pool_->OldestModification();
+    if (o == 0 || o >= async_lsn_) async_lsn_ = 0;
+    log_->Checkpoint(o);
+    return;
+  }
+  const uint64_t lsn = log_->lsn();
+  const uint64_t age = lsn - oldest;
+  const double dirty_pct = pool_->ModifiedRatioPct();
+  const MariaDbRedoLimits& lim = log_->mariadb();
+  uint64_t n = 0;
+  const bool af_needed_for_redo =
+      static_cast<double>(age) > settings_.innodb_adaptive_flushing_lwm / 100.0 *
+                                     static_cast<double>(lim.log_capacity);
+  if (af_needed_for_redo && settings_.innodb_adaptive_flushing) {
+    n = MariaDbRecommendation(now_s, last_pages_, age);
+  } else if (settings_.innodb_max_dirty_pages_pct_lwm != 0) {
+    if (dirty_pct < settings_.innodb_max_dirty_pages_pct_lwm) return;
+    n = io_capacity_;
+  } else {
+    if (dirty_pct < settings_.innodb_max_dirty_pages_pct) return;
+    n = io_capacity_;
+  }
+  const uint64_t flushed = n ? pool_->FlushListBatch(n, kLsnMax) : 0;
+  last_pages_ = flushed;
+  stats_.adaptive_pages += flushed;
+  if (flushed) log_->Checkpoint(pool_->OldestModification());
+}
+
+// ---------------------------------------------------------------------------
+
+void PageCleaner::RunIteration(double now_s) {
+  if (settings_.flavor == ServerFlavor::kMySql84) {
+    MySqlIteration(now_s);
+  } else {
+    MariaDbIteration(now_s);
+  }
+}
+
+void PageCleaner::CheckRedoPressure(double now_s) {
+  const uint64_t oldest = pool_->OldestModification();
+  if (oldest == 0) return;
+  if (settings_.flavor == ServerFlavor::kMySql84) {
+    if (settings_.innodb_flush_sync) {
+      if (log_->MySqlSyncFlushLsn(oldest) != 0) MySqlSyncLoop(now_s);
+      return;
+    }
+    // innodb_flush_sync=OFF: user threads stop in log_free_check once the
+    // checkpoint age passes limit_for_free_check and request a checkpoint
+    // at current - limit; the model has no stalled time, so the pages up to
+    // that LSN are written at once.
+    const uint64_t age = log_->lsn() - log_->AvailableForCheckpoint(oldest);
+    if (age > log_->mysql().limit_for_free_check) {
+      const uint64_t target = log_->lsn() - log_->mysql().limit_for_free_check;
+      stats_.sync_pages += pool_->FlushListBatch(kLsnMax, target + RedoLog::kFlushOrderLag);
+      log_->Checkpoint(pool_->OldestModification());
+    }
+    return;
+  }
+  // MariaDB log_close() at mtr commit: checkpoint age against the limits.
+  const uint64_t lsn = log_->lsn();
+  const uint64_t ckpt_age = lsn - log_->last_checkpoint_lsn();
+  const MariaDbRedoLimits& lim = log_->mariadb();
+  if (ckpt_age <= lim.max_modified_age_async) return;
+  if (ckpt_age <= lim.max_checkpoint_age || !settings_.innodb_flush_sync) {
+    async_lsn_ = std::max(async_lsn_, lsn);  // buf_flush_ahead(lsn, false)
+    return;
+  }
+  // PAGE_FLUSH_SYNC -> buf_flush_ahead(lsn, true) -> the cleaner runs
+  // buf_flush_sync_for_checkpoint(lsn): every page modified before lsn.
+  ++stats_.sync_iterations;
+  stats_.sync_pages += pool_->FlushListBatch(kLsnMax, lsn);
+  async_lsn_ = 0;
+  log_->Checkpoint(pool_->OldestModification());
+}
+
+}  // namespace innosim

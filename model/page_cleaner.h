@@ -1,0 +1,135 @@
+// PageCleaner: decides how many dirty pages InnoDB writes each second, and
+// when redo pressure forces more.
+//
+// MySQL 8.4 (buf/buf0flu.cc, buf_flush_page_coordinator_thread):
+//   * once per second: an LRU batch (buf_flush_LRU_list: up to
+//     innodb_lru_scan_depth pages from the LRU tail while the free list is
+//     short), then n = Adaptive_flush::page_recommendation() pages from the
+//     flush-list tail (oldest modification first);
+//   * page_recommendation: set_average() every innodb_flushing_avg_loops
+//     iterations (or seconds), get_pct_for_dirty(), get_pct_for_lsn(),
+//     pages_for_lsn from the flush list up to oldest + lsn_avg_rate *
+//     buf_flush_lsn_scan_factor, n = (PCT_IO(max pct) + page_avg_rate +
+//     pages_for_lsn) / 3 capped at innodb_io_capacity_max;
+//   * sync flush: when log_sync_flush_lsn() is non-zero (innodb_flush_sync),
+//     the coordinator loops without sleeping, each pass flushing
+//     max(pages_for_lsn, io_capacity) pages below the sync limit, until the
+//     oldest page is young enough again. Not capped by io_capacity_max.
+// MariaDB 10.11 (buf_flush_page_cleaner, [Ma] buf/buf0flu.cc): furious
+//   flushing beyond max_checkpoint_age, async flushing (io_capacity_max per
+//   second) beyond max_modified_age_async, otherwise
+//   page_cleaner_flush_pages_recommendation when the age passes
+//   innodb_adaptive_flushing_lwm % of the log capacity, or io_capacity pages
+//   when the dirty ratio passes innodb_max_dirty_pages_pct.
+//
+// Simulated time: the model assumes page writes take no simulated time (the
+// insert rate is an input; docs/flushing.md). RunIteration() is called at
+// each whole simulated second; CheckRedoPressure() after each row stands for
+// the checkpointer and user threads waking the cleaner (log_request_sync_flush,
+// buf_flush_ahead), which in the server happens within the second.
+//
+// Not thread-safe.
+#ifndef INNOSIM_MODEL_PAGE_CLEANER_H_
+#define INNOSIM_MODEL_PAGE_CLEANER_H_
+
+#include <cstdint>
+
+#include "model/buffer_pool.h"
+#include "model/redo_log.h"
+#include "model/server_settings.h"
+
+namespace innosim {
+
+class PageCleaner {
+ public:
+  // buf/buf0flu.cc: `const ulint buf_flush_lsn_scan_factor = 3;` (MySQL);
+  // the same constant in MariaDB's buf0flu.cc.
+  static constexpr uint64_t kLsnScanFactor = 3;
+
+  struct Stats {
+    uint64_t iterations = 0;         // once-per-second passes
+    uint64_t sync_iterations = 0;    // passes in sync (furious) mode
+    uint64_t adaptive_pages = 0;     // flush-list pages by page_recommendation
+    uint64_t sync_pages = 0;         // pages written in sync/furious mode
+    uint64_t async_pages = 0;        // MariaDB async (buf_flush_async_lsn)
+    uint64_t lru_pages = 0;          // written by the LRU batch
+    // Last recommendation's inputs, for the time series and tests.
+    uint64_t last_n_to_flush = 0;
+    uint64_t last_pct_for_dirty = 0;
+    uint64_t last_pct_for_lsn = 0;
+  };
+
+  PageCleaner(const ServerSettings& settings, BufferPool* pool, RedoLog* log);
+
+  // One coordinator pass at whole simulated second `now_s`.
+  void RunIteration(double now_s);
+  // Cheap check after each row: starts sync (MySQL) or furious/async
+  // (MariaDB) flushing when redo requires it.
+  void CheckRedoPressure(double now_s);
+
+  // --- Formulas, exposed for tests ----------------------------------------
+  // MySQL Adaptive_flush::get_pct_for_dirty.
+  static uint64_t MySqlPctForDirty(double dirty_pct, double max_dirty_pct, double lwm_pct);
+  // MySQL Adaptive_flush::get_pct_for_lsn.
+  static uint64_t MySqlPctForLsn(uint64_t age, uint64_t limit_for_free_check,
+                                 uint64_t limit_for_dirty_page_age, double adaptive_flushing_lwm,
+                                 bool adaptive_flushing, uint64_t io_capacity,
+                                 uint64_t io_capacity_max);
+  // MariaDB af_get_pct_for_lsn.
+  static uint64_t MariaDbPctForLsn(uint64_t age, uint64_t log_capacity,
+                                   uint64_t max_modified_age_async, double adaptive_flushing_lwm,
+                                   uint64_t io_capacity, uint64_t io_capacity_max);
+  // The page count of set_flush_target_by_lsn given its inputs:
+  // sync ? max(pages_for_lsn, io) : min((PCT_IO(pct) + page_avg_rate +
+  // pages_for_lsn) / 3, io_max), where pages_for_lsn = max(counted /
+  // scan_factor, 1) capped at 2 * io_max.
+  static uint64_t MySqlPagesToFlush(bool sync, uint64_t pct_total, uint64_t page_avg_rate,
+                                    uint64_t pages_counted, uint64_t scan_factor,
+                                    uint64_t io_capacity, uint64_t io_capacity_max);
+
+  const Stats& stats() const { return stats_; }
+  uint64_t page_avg_rate() const { return page_avg_rate_; }
+  uint64_t lsn_avg_rate() const { return lsn_avg_rate_; }
+
+ private:
+  // MySQL.
+  void MySqlIteration(double now_s);
+  void MySqlSyncLoop(double now_s);
+  uint64_t PageRecommendation(uint64_t last_pages, bool sync, uint64_t sync_limit, double now_s,
+                              uint64_t* requested_total);
+  void SetAverage();
+  uint64_t LruBatch();
+  // MariaDB.
+  void MariaDbIteration(double now_s);
+  uint64_t MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age);
+
+  ServerSettings settings_;
+  BufferPool* pool_;
+  RedoLog* log_;
+  uint64_t io_capacity_;
+  uint64_t io_capacity_max_;
+  uint64_t instances_;
+
+  // Adaptive_flush namespace state.
+  uint64_t prev_lsn_ = 0;
+  double prev_time_ = 0;
+  uint64_t n_iterations_ = 0;
+  uint64_t sum_pages_ = 0;
+  uint64_t page_avg_rate_ = 0;
+  uint64_t lsn_avg_rate_ = 0;
+  uint64_t prev_iter_pages_flushed_ = 0;
+  uint64_t cur_iter_lsn_ = 0;
+  double cur_iter_time_ = 0;
+  uint64_t last_pages_ = 0;
+  bool in_sync_loop_ = false;
+
+  // MariaDB buf_flush_async_lsn / buf_flush_sync_lsn.
+  uint64_t async_lsn_ = 0;
+  bool mariadb_first_ = true;
+
+  Stats stats_;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_PAGE_CLEANER_H_

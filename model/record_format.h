@@ -1,0 +1,75 @@
+// Table and index definitions, and the byte size of their records in the
+// COMPACT / DYNAMIC row formats (rec_get_converted_size_comp in
+// rem/rem0rec.cc; see docs/record-format.md for worked examples).
+//
+// Every column the model supports has a fixed stored length: fixed-width
+// types by definition, VARCHAR through the payload length the workload
+// writes. So every record of one index level has the same size, which the
+// index pages rely on.
+//
+// Value types; no thread-safety concerns.
+#ifndef INNOSIM_MODEL_RECORD_FORMAT_H_
+#define INNOSIM_MODEL_RECORD_FORMAT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace innosim {
+
+struct ColumnDef {
+  std::string name;
+  std::string type;          // as written, for display: "BINARY(16)", "BIGINT", ...
+  uint32_t stored_bytes = 0; // bytes the column occupies in a record
+  uint32_t max_bytes = 0;    // maximum byte length (decides 1- or 2-byte lengths)
+  bool variable = false;     // needs a length byte in the record header
+  bool nullable = false;
+};
+
+struct IndexDef {
+  std::string name;                 // "PRIMARY", "idx_created", ...
+  std::vector<uint32_t> columns;    // positions in TableDef::columns, key order
+  bool unique = false;
+};
+
+struct TableDef {
+  std::string name;
+  std::vector<ColumnDef> columns;
+  IndexDef primary;                 // the clustered index
+  std::vector<IndexDef> secondary;  // secondary indexes (entries: key + PK)
+};
+
+// Sizes of the records of one B-tree.
+struct RecordSizes {
+  uint32_t leaf = 0;          // a leaf record
+  uint32_t node_ptr = 0;      // a node pointer (key prefix + 4-byte child)
+  uint32_t key_bytes = 0;     // bytes of the key fields compared in the tree
+};
+
+// REC_N_NEW_EXTRA_BYTES: the fixed part of a COMPACT record header
+// (include/rem0rec.h).
+inline constexpr uint32_t kRecNewExtraBytes = 5;
+// DATA_TRX_ID_LEN and DATA_ROLL_PTR_LEN (include/data0type.h): the hidden
+// system columns of every clustered-index leaf record.
+inline constexpr uint32_t kDataTrxIdLen = 6;
+inline constexpr uint32_t kDataRollPtrLen = 7;
+// REC_NODE_PTR_SIZE (include/rem0rec.h): the child page number of a node
+// pointer.
+inline constexpr uint32_t kRecNodePtrSize = 4;
+
+// Record sizes of the clustered index: leaf = PK columns + DB_TRX_ID +
+// DB_ROLL_PTR + other columns; node pointer = PK columns + child page no.
+RecordSizes ClusteredRecordSizes(const TableDef& table);
+// Record sizes of a secondary index: leaf = key columns + PK columns not
+// already in the key; node pointer = the same fields (n_uniq of a non-unique
+// secondary index includes the PK) + child page no.
+RecordSizes SecondaryRecordSizes(const TableDef& table, const IndexDef& index);
+
+// The seed-000 table: id BINARY(16) (or BIGINT AUTO_INCREMENT when
+// key_width == 8), payload CHAR(100) CHARACTER SET ascii, created BIGINT, all
+// NOT NULL.
+TableDef Seed000Table(int key_width);
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_RECORD_FORMAT_H_

@@ -1,0 +1,40 @@
+// innosim bench: innosim against absl::btree_set on the same keys.
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "sim/cli/commands.h"
+#include "sim/count.h"
+#include "tools/bench.h"
+
+namespace innosim::cli {
+
+void AddBench(CLI::App& app, Registry& reg) {
+  auto* sub = app.add_subcommand("bench", "Time and peak memory of innosim vs absl::btree_set on the same keys");
+  struct Opts {
+    std::string stream, rows, rows_per_ms = "482";
+    uint64_t seed = 1;
+  };
+  auto o = std::make_shared<Opts>();
+  sub->add_option("--stream", o->stream, "key stream")->required();
+  sub->add_option("--rows", o->rows, "rows (e.g. 10M)")->required();
+  sub->add_option("--rows-per-ms", o->rows_per_ms, "synthetic clock rate")->capture_default_str();
+  sub->add_option("--seed", o->seed, "random seed")->capture_default_str();
+  reg.Add(sub, [o]() {
+    RunSpec spec;
+    absl::StatusOr<uint64_t> n = ParseCount(o->rows);
+    if (!n.ok()) return Fail(2, absl::StrCat("--rows: ", n.status().message()));
+    absl::StatusOr<uint64_t> r = ParseCount(o->rows_per_ms);
+    if (!r.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", r.status().message()));
+    spec.rows = *n;
+    spec.stream.name = o->stream;
+    spec.stream.seed = o->seed;
+    spec.stream.rows_per_ms = *r;
+    absl::StatusOr<BenchResult> b = RunBench(spec);
+    if (!b.ok()) return Fail(2, std::string(b.status().message()));
+    std::cout << BenchReport(*b);
+    return 0;
+  });
+}
+
+}  // namespace innosim::cli

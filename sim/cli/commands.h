@@ -1,0 +1,37 @@
+// The innosim subcommands. Each Add* registers its options on the app and a
+// handler in the registry; Dispatch runs the handler of the chosen
+// subcommand and returns the process exit code (0 ok, 1 a result outside
+// its tolerance, 2 bad input, 3 a failure of the outside world).
+#ifndef INNOSIM_SIM_CLI_COMMANDS_H_
+#define INNOSIM_SIM_CLI_COMMANDS_H_
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "CLI/CLI.hpp"
+
+namespace innosim::cli {
+
+class Registry {
+ public:
+  void Add(CLI::App* sub, std::function<int()> handler) { handlers_[sub] = std::move(handler); }
+  int Dispatch(CLI::App& app);
+
+ private:
+  std::map<CLI::App*, std::function<int()>> handlers_;
+};
+
+void AddRun(CLI::App& app, Registry& reg);
+void AddSweep(CLI::App& app, Registry& reg);
+void AddExperiment(CLI::App& app, Registry& reg);
+void AddBench(CLI::App& app, Registry& reg);
+void AddIbd(CLI::App& app, Registry& reg);
+void AddMeasure(CLI::App& app, Registry& reg);
+
+// One-line error to stderr, returns the exit code.
+int Fail(int code, const std::string& message);
+
+}  // namespace innosim::cli
+
+#endif  // INNOSIM_SIM_CLI_COMMANDS_H_

@@ -1,0 +1,209 @@
+#include "sim/experiment.h"
+
+#include <chrono>
+#include <cmath>
+#include <toml++/toml.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "sim/count.h"
+#include "sim/report.h"
+
+namespace innosim {
+namespace {
+
+// Reads a count given as a number or as a string with a suffix ("10M").
+absl::StatusOr<uint64_t> CountField(const toml::node& n, const std::string& where) {
+  if (auto v = n.value<int64_t>()) {
+    if (*v <= 0) return absl::InvalidArgumentError(absl::StrCat(where, " must be positive"));
+    return static_cast<uint64_t>(*v);
+  }
+  if (auto s = n.value<std::string>()) {
+    absl::StatusOr<uint64_t> c = ParseCount(*s);
+    if (!c.ok()) return absl::InvalidArgumentError(absl::StrCat(where, ": ", c.status().message()));
+    return *c;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(where, " must be a number or a string like \"10M\""));
+}
+
+absl::Status ApplySettings(const toml::table& t, RunSpec* spec, const std::string& where) {
+  if (auto n = t.get("rows")) {
+    absl::StatusOr<uint64_t> c = CountField(*n, where + ".rows");
+    if (!c.ok()) return c.status();
+    spec->rows = *c;
+  }
+  if (auto n = t.get("rows_per_ms")) {
+    absl::StatusOr<uint64_t> c = CountField(*n, where + ".rows_per_ms");
+    if (!c.ok()) return c.status();
+    spec->stream.rows_per_ms = *c;
+  }
+  if (auto v = t["seed"].value<int64_t>()) spec->stream.seed = static_cast<uint64_t>(*v);
+  if (auto v = t["stream"].value<std::string>()) spec->stream.name = *v;
+  if (auto v = t["profile"].value<std::string>()) spec->profile = *v;
+  if (auto v = t["page_size"].value<int64_t>()) spec->page_size = static_cast<uint32_t>(*v);
+  if (auto v = t["label"].value<std::string>()) spec->label = *v;
+  return absl::OkStatus();
+}
+
+bool SameConfig(const RunSpec& a, const RunSpec& b) {
+  return a.stream.name == b.stream.name && a.stream.seed == b.stream.seed &&
+         a.stream.rows_per_ms == b.stream.rows_per_ms && a.stream.start_ms == b.stream.start_ms &&
+         a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size;
+}
+
+}  // namespace
+
+absl::StatusOr<Experiment> LoadExperiment(const std::string& path) {
+  toml::table doc;
+  try {
+    doc = toml::parse_file(path);
+  } catch (const toml::parse_error& err) {
+    const auto& src = err.source();
+    return absl::InvalidArgumentError(absl::StrFormat("%s:%d:%d: %s", path, src.begin.line, src.begin.column,
+                                                      std::string(err.description())));
+  }
+  Experiment e;
+  e.name = doc["name"].value_or(std::string());
+  e.source = doc["source"].value_or(std::string());
+  e.description = doc["description"].value_or(std::string());
+  RunSpec defaults;
+  if (const toml::table* d = doc["defaults"].as_table()) {
+    if (absl::Status s = ApplySettings(*d, &defaults, path + ": [defaults]"); !s.ok()) return s;
+  }
+  const toml::array* runs = doc["run"].as_array();
+  if (runs == nullptr || runs->empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": no [[run]] entries: add at least one run"));
+  }
+  int i = 0;
+  for (const toml::node& node : *runs) {
+    ++i;
+    const toml::table* t = node.as_table();
+    const std::string where = absl::StrCat(path, ": run ", i);
+    if (t == nullptr) return absl::InvalidArgumentError(where + " is not a table");
+    ExperimentRun run;
+    run.spec = defaults;
+    if (absl::Status s = ApplySettings(*t, &run.spec, where); !s.ok()) return s;
+    if (run.spec.label.empty()) run.spec.label = run.spec.stream.name;
+    if (absl::Status s = ValidateRunSpec(run.spec); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", s.message()));
+    }
+    if (const toml::table* pub = (*t)["published"].as_table()) {
+      for (const auto& [k, v] : *pub) {
+        std::optional<double> d = v.value<double>();
+        if (!d) return absl::InvalidArgumentError(absl::StrCat(where, ": published.", std::string(k.str()), " must be a number"));
+        run.published.emplace_back(std::string(k.str()), *d);
+      }
+    }
+    if (const toml::table* tol = (*t)["tolerance"].as_table()) {
+      for (const auto& [k, v] : *tol) {
+        std::optional<double> d = v.value<double>();
+        if (!d) return absl::InvalidArgumentError(absl::StrCat(where, ": tolerance.", std::string(k.str()), " must be a number"));
+        run.tolerance[std::string(k.str())] = *d;
+      }
+    }
+    e.runs.push_back(std::move(run));
+  }
+  return e;
+}
+
+absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
+                                               std::optional<uint64_t> rows_override) {
+  ExperimentResult out;
+  out.experiment = e;
+  if (rows_override) {
+    for (ExperimentRun& r : out.experiment.runs) r.spec.rows = *rows_override;
+  }
+  // Simulate each distinct configuration once.
+  std::vector<RunSpec> distinct;
+  std::vector<size_t> which;
+  for (const ExperimentRun& r : out.experiment.runs) {
+    size_t k = 0;
+    while (k < distinct.size() && !SameConfig(distinct[k], r.spec)) ++k;
+    if (k == distinct.size()) distinct.push_back(r.spec);
+    which.push_back(k);
+  }
+  out.distinct_runs = distinct.size();
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<absl::StatusOr<RunResult>> results = RunMany(distinct, threads);
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (const absl::StatusOr<RunResult>& r : results) {
+    if (!r.ok()) return r.status();
+  }
+  for (size_t i = 0; i < out.experiment.runs.size(); ++i) {
+    const ExperimentRun& run = out.experiment.runs[i];
+    RunResult rr = *results[which[i]];
+    rr.spec.label = run.spec.label;
+    const nlohmann::ordered_json j = RunToJson(rr);
+    for (const auto& [metric, published] : run.published) {
+      ComparisonRow row;
+      row.label = run.spec.label;
+      row.metric = metric;
+      row.published = published;
+      if (!j.contains(metric) || !j[metric].is_number()) {
+        return absl::InvalidArgumentError(absl::StrCat(e.name, ": run '", run.spec.label, "' publishes '", metric,
+                                                       "', which innosim does not produce: use a field of `innosim run --json`"));
+      }
+      row.simulated = j[metric].get<double>();
+      row.rel_error = published != 0 ? (row.simulated - published) / published : 0;
+      if (auto it = run.tolerance.find(metric); it != run.tolerance.end()) {
+        row.tolerance = it->second;
+        row.ok = std::fabs(row.rel_error) <= it->second;
+        out.all_ok = out.all_ok && row.ok;
+      }
+      out.rows.push_back(row);
+    }
+    out.results.push_back(std::move(rr));
+  }
+  return out;
+}
+
+namespace {
+
+std::string FormatValue(const std::string& metric, double v) {
+  if (metric == "data_length" || metric == "index_length") return absl::StrFormat("%.3f GB", v / 1e9);
+  if (metric == "leaf_fill") return absl::StrFormat("%.1f%%", 100 * v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return absl::StrFormat("%d", static_cast<int64_t>(v));
+  return absl::StrFormat("%.3f", v);
+}
+
+std::string Verdict(const ComparisonRow& row) {
+  if (!row.tolerance) return "(info)";
+  return absl::StrFormat("%s (within %.1f%%)", row.ok ? "ok" : "MISS", 100 * *row.tolerance);
+}
+
+}  // namespace
+
+std::string ExperimentTable(const ExperimentResult& r) {
+  std::string s;
+  absl::StrAppendFormat(&s, "experiment %s: %d runs (%d distinct) simulated in %.1f s\n", r.experiment.name,
+                        r.experiment.runs.size(), r.distinct_runs, r.wall_s);
+  if (!r.experiment.source.empty()) absl::StrAppendFormat(&s, "published figures: %s\n", r.experiment.source);
+  absl::StrAppendFormat(&s, "\n%-28s %-28s %14s %14s %9s  %s\n", "run", "metric", "simulated", "published", "error",
+                        "verdict");
+  for (const ComparisonRow& row : r.rows) {
+    absl::StrAppendFormat(&s, "%-28s %-28s %14s %14s %+8.2f%%  %s\n", row.label, row.metric,
+                          FormatValue(row.metric, row.simulated), FormatValue(row.metric, row.published),
+                          100 * row.rel_error, Verdict(row));
+  }
+  absl::StrAppendFormat(&s, "\n%s\n", r.all_ok ? "every figure with a tolerance is within it"
+                                                : "some figures are outside their tolerance (MISS)");
+  return s;
+}
+
+std::string ExperimentMarkdown(const ExperimentResult& r, const std::string& command) {
+  std::string s;
+  absl::StrAppendFormat(&s, "### %s\n\n", r.experiment.name);
+  if (!r.experiment.description.empty()) absl::StrAppendFormat(&s, "%s\n\n", r.experiment.description);
+  if (!r.experiment.source.empty()) absl::StrAppendFormat(&s, "Published figures: %s.\n\n", r.experiment.source);
+  absl::StrAppendFormat(&s, "Regenerate with `%s`. %d runs (%d distinct configurations) simulated in %.1f s.\n\n",
+                        command, r.experiment.runs.size(), r.distinct_runs, r.wall_s);
+  s += "| run | metric | simulated | published | error | verdict |\n|---|---|---:|---:|---:|---|\n";
+  for (const ComparisonRow& row : r.rows) {
+    absl::StrAppendFormat(&s, "| %s | `%s` | %s | %s | %+.2f%% | %s |\n", row.label, row.metric,
+                          FormatValue(row.metric, row.simulated), FormatValue(row.metric, row.published),
+                          100 * row.rel_error, Verdict(row));
+  }
+  return s;
+}
+
+}  // namespace innosim

@@ -1,0 +1,71 @@
+// Experiment: a declarative file (TOML) listing the runs of a published
+// experiment and the figures it published, run in parallel and compared.
+//
+//   name = "seed000"
+//   source = "shared/seeds/000_....txt, sections 6.1 and 6.3"
+//   [defaults]  rows = "10M"  profile = "mysql-8.4"  seed = 1  rows_per_ms = 482
+//   [[run]]     label = "UUIDv4"  stream = "uuidv4"
+//     [run.published]  index_page_splits = 133401  size = 152506
+//     [run.tolerance]  index_page_splits = 0.01    size = 0.01
+//
+// Runs with identical settings are simulated once. Metrics are JSON field
+// names of `innosim run --json`; a tolerance is a relative error bound
+// (0.01 = 1%), and a metric without one is shown for information.
+#ifndef INNOSIM_SIM_EXPERIMENT_H_
+#define INNOSIM_SIM_EXPERIMENT_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "sim/runner.h"
+
+namespace innosim {
+
+struct ExperimentRun {
+  RunSpec spec;
+  std::vector<std::pair<std::string, double>> published;  // file order
+  std::map<std::string, double> tolerance;
+};
+
+struct Experiment {
+  std::string name;
+  std::string source;
+  std::string description;
+  std::vector<ExperimentRun> runs;
+};
+
+absl::StatusOr<Experiment> LoadExperiment(const std::string& path);
+
+struct ComparisonRow {
+  std::string label;
+  std::string metric;
+  double simulated = 0;
+  double published = 0;
+  double rel_error = 0;              // (simulated - published) / published
+  std::optional<double> tolerance;   // bound, if the experiment sets one
+  bool ok = true;                    // within tolerance (true if none)
+};
+
+struct ExperimentResult {
+  Experiment experiment;
+  std::vector<RunResult> results;  // one per experiment run
+  std::vector<ComparisonRow> rows;
+  double wall_s = 0;
+  size_t distinct_runs = 0;
+  bool all_ok = true;
+};
+
+// Runs every distinct configuration, `threads` at a time (0 = all cores).
+// `rows_override` replaces every run's row count (for quick checks).
+absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
+                                               std::optional<uint64_t> rows_override);
+
+std::string ExperimentTable(const ExperimentResult& r);
+std::string ExperimentMarkdown(const ExperimentResult& r, const std::string& command);
+
+}  // namespace innosim
+
+#endif  // INNOSIM_SIM_EXPERIMENT_H_

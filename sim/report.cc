@@ -1,0 +1,104 @@
+#include "sim/report.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace innosim {
+
+nlohmann::ordered_json RunToJson(const RunResult& r) {
+  const IndexReport& p = r.report.primary;
+  const IndexCounters& c = p.counters;
+  nlohmann::ordered_json j;
+  j["stream"] = r.spec.stream.name;
+  j["rows"] = r.report.rows;
+  j["rows_per_ms"] = r.spec.stream.rows_per_ms;
+  j["seed"] = r.spec.stream.seed;
+  j["profile"] = r.spec.profile;
+  j["page_size"] = r.spec.page_size;
+  j["table"] = r.table;
+  j["index_page_splits"] = c.index_page_splits;
+  j["index_page_reorg_attempts"] = c.index_page_reorg_attempts;
+  j["index_page_reorg_successful"] = c.index_page_reorg_successful;
+  j["index_page_merge_attempts"] = c.index_page_merge_attempts;
+  j["index_page_merge_successful"] = c.index_page_merge_successful;
+  j["n_leaf_pages"] = p.n_leaf_pages;
+  j["size"] = p.size;
+  j["data_length"] = r.report.data_length;
+  j["index_length"] = r.report.index_length;
+  j["data_free"] = r.report.data_free;
+  j["height"] = p.height;
+  j["leaf_fill"] = p.leaf_fill;
+  j["splits"] = {{"to_right", c.splits_to_right}, {"to_left", c.splits_to_left},
+                 {"middle", c.splits_middle}, {"sure", c.splits_sure},
+                 {"right_sibling_inserts", c.right_sibling_inserts}, {"root_raises", c.root_raises}};
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (const LevelCensus& lc : p.levels) {
+    levels.push_back({{"level", lc.level},
+                      {"pages", lc.pages},
+                      {"records", lc.records},
+                      {"fill", lc.usable_bytes ? static_cast<double>(lc.data_bytes) / lc.usable_bytes : 0.0}});
+  }
+  j["levels"] = levels;
+  j["elapsed_s"] = r.elapsed_s;
+  return j;
+}
+
+std::string RunSummary(const RunResult& r) {
+  const IndexReport& p = r.report.primary;
+  const IndexCounters& c = p.counters;
+  std::string s;
+  absl::StrAppendFormat(&s, "innosim run: %s, %d rows, rows_per_ms %d, seed %d, profile %s, page size %d\n",
+                        r.spec.stream.name, r.report.rows, r.spec.stream.rows_per_ms, r.spec.stream.seed,
+                        r.spec.profile, r.spec.page_size);
+  absl::StrAppendFormat(&s, "table: %s\n\n", r.table);
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", "index_page_splits", c.index_page_splits);
+  absl::StrAppendFormat(&s, "    %-26s %14d\n", "to the right", c.splits_to_right);
+  absl::StrAppendFormat(&s, "    %-26s %14d\n", "to the left", c.splits_to_left);
+  absl::StrAppendFormat(&s, "    %-26s %14d\n", "at the middle", c.splits_middle);
+  absl::StrAppendFormat(&s, "    %-26s %14d  (not counted as splits by MySQL)\n", "into the right sibling",
+                        c.right_sibling_inserts);
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", "index_page_reorg_attempts", c.index_page_reorg_attempts);
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", "index_page_merge_attempts", c.index_page_merge_attempts);
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", "n_leaf_pages", p.n_leaf_pages);
+  absl::StrAppendFormat(&s, "  %-28s %14d  (pages reserved by PRIMARY)\n", "size", p.size);
+  absl::StrAppendFormat(&s, "  %-28s %14d  (%.2f GB)\n", "DATA_LENGTH", r.report.data_length,
+                        r.report.data_length / 1e9);
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", "height", p.height);
+  absl::StrAppendFormat(&s, "  %-28s %13.1f%%\n", "leaf_fill", 100.0 * p.leaf_fill);
+  s += "\n  level      pages        records    fill\n";
+  for (const LevelCensus& lc : p.levels) {
+    absl::StrAppendFormat(&s, "  %5d %10d %14d  %5.1f%%\n", lc.level, lc.pages, lc.records,
+                          lc.usable_bytes ? 100.0 * lc.data_bytes / lc.usable_bytes : 0.0);
+  }
+  absl::StrAppendFormat(&s, "\n  simulated in %.2f s\n", r.elapsed_s);
+  return s;
+}
+
+absl::Status WriteFileAtomically(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot write ", path, ": ", std::strerror(errno),
+                                                     " (check that the folder exists and is writable)"));
+    }
+    out << content;
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      return absl::InternalError(absl::StrCat("writing ", path, " failed: ", std::strerror(errno)));
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return absl::InternalError(absl::StrCat("cannot rename into ", path, ": ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace innosim

@@ -1,0 +1,97 @@
+#include "sim/runner.h"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace innosim {
+
+absl::Status ValidateRunSpec(const RunSpec& spec) {
+  if (spec.rows == 0) return absl::InvalidArgumentError("--rows must be at least 1 (e.g. --rows 10M)");
+  if (!IsKnownStreamName(spec.stream.name)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown stream '", spec.stream.name,
+        "': use uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc or file:PATH"));
+  }
+  if (spec.stream.rows_per_ms == 0) {
+    return absl::InvalidArgumentError("--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
+  }
+  if (!IsSupportedPageSize(spec.page_size)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "page size ", spec.page_size, " is not supported: use 4096, 8192, 16384, 32768 or 65536"));
+  }
+  if (!EngineProfile::ByName(spec.profile)) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown profile '", spec.profile, "': use ",
+                                                   absl::StrJoin(EngineProfile::Names(), " or ")));
+  }
+  return absl::OkStatus();
+}
+
+std::string TableSql(const TableDef& t) {
+  std::vector<std::string> cols;
+  for (const ColumnDef& c : t.columns) {
+    cols.push_back(absl::StrCat(c.name, " ", c.type, c.nullable ? "" : " NOT NULL"));
+  }
+  std::vector<std::string> pk;
+  for (uint32_t c : t.primary.columns) pk.push_back(t.columns[c].name);
+  cols.push_back(absl::StrCat("PRIMARY KEY (", absl::StrJoin(pk, ", "), ")"));
+  for (const IndexDef& ix : t.secondary) {
+    std::vector<std::string> k;
+    for (uint32_t c : ix.columns) k.push_back(t.columns[c].name);
+    cols.push_back(absl::StrCat(ix.unique ? "UNIQUE KEY " : "KEY ", ix.name, " (", absl::StrJoin(k, ", "), ")"));
+  }
+  return absl::StrCat("CREATE TABLE ", t.name, " (", absl::StrJoin(cols, ", "), ") ENGINE=InnoDB");
+}
+
+absl::StatusOr<RunResult> Run(const RunSpec& spec) {
+  if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
+  if (!stream.ok()) return stream.status();
+  KeyStream& ks = **stream;
+  EngineProfile profile = *EngineProfile::ByName(spec.profile);
+  profile.page_size = spec.page_size;
+  RunResult result;
+  result.spec = spec;
+  if (result.spec.label.empty()) result.spec.label = spec.stream.name;
+  result.key_width = ks.key_width();
+  const TableDef table = Seed000Table(result.key_width);
+  result.table = TableSql(table);
+  Engine engine(profile, table);
+  const auto t0 = std::chrono::steady_clock::now();
+  Key key;
+  for (uint64_t i = 0; i < spec.rows; ++i) {
+    if (!ks.Next(&key)) {
+      if (!ks.status().ok()) return ks.status();
+      return absl::InvalidArgumentError(absl::StrCat("the stream ended after ", i, " of ", spec.rows,
+                                                     " rows: lower --rows or give a longer key file"));
+    }
+    absl::Status s = engine.InsertRow(key);
+    if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, ": duplicate primary key in the stream (",
+                                                     "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
+    }
+  }
+  result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.report = engine.Report();
+  return result;
+}
+
+std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads) {
+  std::vector<absl::StatusOr<RunResult>> results(specs.size(), absl::UnknownError("not run"));
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min<int>(threads, static_cast<int>(specs.size()));
+  std::atomic<size_t> next{0};
+  auto worker = [&]() {
+    for (size_t i = next++; i < specs.size(); i = next++) results[i] = Run(specs[i]);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  return results;
+}
+
+}  // namespace innosim

@@ -1,0 +1,171 @@
+#include "model/buffer_pool.h"
+
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace innosim {
+namespace {
+
+constexpr uint32_t kSpace = 7;
+
+BufferPool MakePool(uint64_t frames) {
+  BufferPool::Options o;
+  o.n_frames = frames;
+  o.old_blocks_pct = 37;
+  o.old_blocks_time_ms = 1000;
+  return BufferPool(o);
+}
+
+TEST(BufferPoolTest, ReadPageCountsAReadAndEntersAtTheMidpoint) {
+  BufferPool pool = MakePool(2000);
+  for (uint32_t p = 0; p < 1000; ++p) {
+    pool.Fix(kSpace, p, 0);
+    pool.CommitMtr();
+  }
+  EXPECT_EQ(pool.stats().reads, 1000u);
+  // Old sublist = 37% of the LRU within BUF_LRU_OLD_TOLERANCE (20).
+  const double old_share = static_cast<double>(pool.lru_old_len()) / pool.lru_len();
+  EXPECT_NEAR(old_share, 378.0 / 1024, 20.0 / 1000 + 0.001);
+  // The next page read goes right behind the old-sublist boundary: about
+  // 63% down the list, and it is old.
+  pool.Fix(kSpace, 5000, 0);
+  pool.CommitMtr();
+  EXPECT_TRUE(pool.IsOld(kSpace, 5000));
+  const double pos = static_cast<double>(pool.LruPosition(kSpace, 5000)) / pool.lru_len();
+  EXPECT_NEAR(pos, 1 - 378.0 / 1024, 0.03);
+  EXPECT_TRUE(pool.Validate());
+}
+
+TEST(BufferPoolTest, CreatedPageEntersAtTheHeadWithoutARead) {
+  BufferPool pool = MakePool(2000);
+  for (uint32_t p = 0; p < 1000; ++p) pool.Fix(kSpace, p, 0);
+  pool.CommitMtr();
+  pool.Create(kSpace, 9000, 0);
+  pool.CommitMtr();
+  EXPECT_EQ(pool.stats().reads, 1000u);
+  EXPECT_EQ(pool.LruPosition(kSpace, 9000), 0);
+  EXPECT_FALSE(pool.IsOld(kSpace, 9000));
+}
+
+TEST(BufferPoolTest, OldPageIsMadeYoungOnlyAfterOldBlocksTime) {
+  BufferPool pool = MakePool(1000);
+  // Fill the pool and start evicting (freed_page_clock > 0).
+  for (uint32_t p = 0; p < 1200; ++p) {
+    pool.Fix(kSpace, p, 0);
+    pool.CommitMtr();
+  }
+  ASSERT_GT(pool.stats().evicted, 0u);
+  pool.Fix(kSpace, 5000, 10'000);  // first access at t = 10 s
+  pool.CommitMtr();
+  ASSERT_TRUE(pool.IsOld(kSpace, 5000));
+  pool.Fix(kSpace, 5000, 10'999);  // 999 ms later: stays old
+  pool.CommitMtr();
+  EXPECT_TRUE(pool.IsOld(kSpace, 5000));
+  EXPECT_GT(pool.LruPosition(kSpace, 5000), 0);
+  pool.Fix(kSpace, 5000, 11'000);  // 1000 ms after the first access
+  pool.CommitMtr();
+  EXPECT_FALSE(pool.IsOld(kSpace, 5000));
+  EXPECT_EQ(pool.LruPosition(kSpace, 5000), 0);
+  EXPECT_TRUE(pool.Validate());
+}
+
+TEST(BufferPoolTest, NoPageIsMadeYoungBeforeTheFirstEviction) {
+  BufferPool pool = MakePool(2000);
+  for (uint32_t p = 0; p < 1000; ++p) pool.Fix(kSpace, p, 0);
+  pool.CommitMtr();
+  const int64_t before = pool.LruPosition(kSpace, 10);
+  pool.Fix(kSpace, 10, 60'000);
+  pool.CommitMtr();
+  EXPECT_EQ(pool.LruPosition(kSpace, 10), before);
+  EXPECT_EQ(pool.stats().made_young, 0u);
+}
+
+TEST(BufferPoolTest, FlushListIsOrderedByOldestModification) {
+  BufferPool pool = MakePool(100);
+  const uint32_t order[] = {5, 3, 9, 1, 7};
+  uint64_t lsn = 1000;
+  for (uint32_t p : order) {
+    pool.MarkDirty(kSpace, p, lsn, 0);
+    pool.CommitMtr();
+    lsn += 100;
+  }
+  // Re-modifying a dirty page keeps its oldest_modification.
+  pool.MarkDirty(kSpace, 5, lsn, 0);
+  pool.CommitMtr();
+  EXPECT_EQ(pool.FlushListOldestFirst(), (std::vector<uint64_t>{5, 3, 9, 1, 7}));
+  EXPECT_EQ(pool.OldestModification(), 1000u);
+  // A batch writes from the tail, oldest first, below the LSN limit.
+  EXPECT_EQ(pool.FlushListBatch(10, 1250), 3u);
+  EXPECT_EQ(pool.FlushListOldestFirst(), (std::vector<uint64_t>{1, 7}));
+  EXPECT_EQ(pool.CountFlushListUpTo(1300, 10), 1u);
+  EXPECT_EQ(pool.stats().pages_written, 3u);
+  EXPECT_TRUE(pool.Validate());
+}
+
+// Property: random fixes, creates and modifications on a pool smaller than
+// the working set. No dirty page ever leaves the pool without a write, and
+// the lists stay consistent.
+TEST(BufferPoolTest, NoDirtyPageIsEvictedWithoutAWrite) {
+  BufferPool pool = MakePool(600);
+  std::mt19937_64 rng(42);
+  std::vector<char> dirty(3000, 0);  // shadow: dirty as far as we know
+  uint64_t lsn = 100;
+  for (int op = 0; op < 20000; ++op) {
+    const uint64_t written_before = pool.stats().pages_written;
+    const uint32_t page = static_cast<uint32_t>(rng() % 3000);
+    const int kind = static_cast<int>(rng() % 4);
+    if (kind == 0) {
+      pool.Create(kSpace, page, op);
+    } else if (kind == 1) {
+      pool.Fix(kSpace, page, op);
+    } else {
+      pool.Fix(kSpace, page, op);
+      pool.MarkDirty(kSpace, page, lsn, op);
+      dirty[page] = 1;
+    }
+    pool.CommitMtr();
+    lsn += 50;
+    if (op % 97 == 0) pool.LruBatch(64, 100);
+    if (op % 131 == 0) pool.FlushListBatch(20, lsn);
+    // Every page that stopped being dirty was written.
+    uint64_t cleaned = 0;
+    for (uint32_t p = 0; p < dirty.size(); ++p) {
+      if (dirty[p] && !pool.IsDirty(kSpace, p)) {
+        ++cleaned;
+        dirty[p] = 0;
+      }
+    }
+    ASSERT_EQ(pool.stats().pages_written - written_before, cleaned) << "op " << op;
+    if (op % 1000 == 0) {
+      ASSERT_TRUE(pool.Validate()) << "op " << op;
+    }
+  }
+  EXPECT_GT(pool.stats().evicted, 1000u);
+  EXPECT_GT(pool.stats().single_page_written + pool.stats().lru_batch_written, 0u);
+  const uint64_t before = pool.stats().pages_written;
+  const uint64_t dirty_now = pool.dirty_pages();
+  EXPECT_EQ(pool.FlushAllDirty(), dirty_now);
+  EXPECT_EQ(pool.stats().pages_written, before + dirty_now);
+  EXPECT_EQ(pool.dirty_pages(), 0u);
+  EXPECT_TRUE(pool.Validate());
+}
+
+TEST(BufferPoolTest, PagesFixedByTheCurrentMtrAreNotEvicted) {
+  BufferPool pool = MakePool(600);
+  // Keep page 0 fixed while reading many more pages within one mtr... one
+  // mtr never fixes 600 pages, so fix page 0, then read 700 pages each in
+  // their own mtr while re-fixing 0 in each.
+  for (uint32_t p = 1; p < 1400; ++p) {
+    pool.Fix(kSpace, 0, p);
+    pool.MarkDirty(kSpace, 0, 10 + p, p);
+    pool.Fix(kSpace, p, p);
+    EXPECT_TRUE(pool.IsResident(kSpace, 0));
+    pool.CommitMtr();
+  }
+  EXPECT_TRUE(pool.Validate());
+}
+
+}  // namespace
+}  // namespace innosim

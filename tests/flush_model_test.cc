@@ -1,0 +1,164 @@
+#include "model/flush_model.h"
+
+#include <random>
+
+#include "gtest/gtest.h"
+
+namespace innosim {
+namespace {
+
+constexpr uint32_t kSpace = 3;
+
+// A synthetic driver standing in for the B-tree: each "row" fixes a root
+// page and one leaf, modifies the leaf and commits `redo_per_row` bytes.
+struct DriverResult {
+  uint64_t pages = 0;
+  FlushModel::Counters c;
+};
+
+DriverResult RunRandom(const ServerSettings& s, uint32_t pages, uint64_t rows, double rows_per_sec,
+                       uint64_t redo_per_row) {
+  FlushModel fm(s);
+  for (uint32_t p = 0; p <= pages; ++p) {
+    fm.OnPageCreate(kSpace, p);
+    fm.OnPageModify(kSpace, p);
+    fm.OnMtrCommit(64);
+  }
+  std::mt19937_64 rng(7);
+  for (uint64_t i = 0; i < rows; ++i) {
+    const uint32_t leaf = 1 + static_cast<uint32_t>(rng() % pages);
+    fm.OnPageAccess(kSpace, 0);
+    fm.OnPageAccess(kSpace, leaf);
+    fm.OnPageModify(kSpace, leaf);
+    fm.OnMtrCommit(redo_per_row);
+    fm.Tick(static_cast<double>(i + 1) / rows_per_sec);
+  }
+  fm.FlushAll();
+  return {pages, fm.counters()};
+}
+
+DriverResult RunSequential(const ServerSettings& s, uint64_t rows, uint32_t rows_per_page,
+                           double rows_per_sec, uint64_t redo_per_row) {
+  FlushModel fm(s);
+  fm.OnPageCreate(kSpace, 0);
+  fm.OnPageModify(kSpace, 0);
+  fm.OnMtrCommit(64);
+  uint32_t pages = 0;
+  for (uint64_t i = 0; i < rows; ++i) {
+    const uint32_t leaf = 1 + static_cast<uint32_t>(i / rows_per_page);
+    fm.OnPageAccess(kSpace, 0);
+    if (i % rows_per_page == 0) {
+      fm.OnPageCreate(kSpace, leaf);  // append split: new page, parent entry
+      fm.OnPageModify(kSpace, 0);
+      ++pages;
+    } else {
+      fm.OnPageAccess(kSpace, leaf);
+    }
+    fm.OnPageModify(kSpace, leaf);
+    fm.OnMtrCommit(redo_per_row);
+    fm.Tick(static_cast<double>(i + 1) / rows_per_sec);
+  }
+  fm.FlushAll();
+  return {pages, fm.counters()};
+}
+
+ServerSettings Seed000Settings() {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
+  EXPECT_TRUE(s.Set("innodb_buffer_pool_size", "1G").ok());
+  EXPECT_TRUE(s.Set("innodb_doublewrite", "0").ok());
+  return s;
+}
+
+TEST(FlushModelTest, RandomModificationsWritePagesManyTimesMoreThanAppends) {
+  const ServerSettings s = Seed000Settings();
+  // 20000 pages, 100 rows each, ~300 bytes of redo per row (the order of
+  // the MLOG_REC_INSERT + undo + amortised split of redo_format.h).
+  const DriverResult random = RunRandom(s, 20000, 2'000'000, 100'000, 300);
+  const DriverResult seq = RunSequential(s, 2'000'000, 100, 100'000, 300);
+  const double wpp_random = static_cast<double>(random.c.Innodb_pages_written) / random.pages;
+  const double wpp_seq = static_cast<double>(seq.c.Innodb_pages_written) / seq.pages;
+  EXPECT_GT(wpp_random, 4.0);
+  EXPECT_LT(wpp_seq, 1.2);
+  EXPECT_GT(wpp_random, 4 * wpp_seq);
+  // In memory: nothing is read.
+  EXPECT_EQ(random.c.Innodb_buffer_pool_reads, 0u);
+  EXPECT_EQ(seq.c.Innodb_buffer_pool_reads, 0u);
+  // Redo pressure, not the dirty-page ratio, forced the random writes.
+  EXPECT_GT(random.c.sync_flush_pages + random.c.adaptive_flush_pages, random.pages);
+}
+
+TEST(FlushModelTest, ReadsAppearOnlyWhenTheWorkingSetExceedsThePool) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
+  ASSERT_TRUE(s.Set("innodb_buffer_pool_size", "32M").ok());  // 2048 frames
+  // The page cleaner's LRU batch keeps innodb_lru_scan_depth (1024) frames
+  // free, so the working set that stays resident is 2048 - 1024 pages.
+  const DriverResult small = RunRandom(s, 900, 300'000, 50'000, 250);
+  const DriverResult large = RunRandom(s, 6000, 300'000, 50'000, 250);
+  EXPECT_EQ(small.c.Innodb_buffer_pool_reads, 0u);
+  EXPECT_GT(large.c.Innodb_buffer_pool_reads, 100'000u);  // most rows miss
+  // Evicting dirty pages costs writes (LRU batch or single-page flushes).
+  EXPECT_GT(large.c.lru_flush_pages + large.c.single_page_flushes, 0u);
+}
+
+TEST(FlushModelTest, FlushAllLeavesNoDirtyPageAndCountsTheWrites) {
+  const ServerSettings s = Seed000Settings();
+  FlushModel fm(s);
+  for (uint32_t p = 0; p < 1000; ++p) {
+    fm.OnPageCreate(kSpace, p);
+    fm.OnPageModify(kSpace, p);
+    fm.OnMtrCommit(200);
+  }
+  fm.Tick(0.5);
+  EXPECT_EQ(fm.buffer_pool().dirty_pages(), 1000u);
+  EXPECT_EQ(fm.counters().peak_dirty_pages, 1000u);
+  fm.FlushAll();
+  EXPECT_EQ(fm.buffer_pool().dirty_pages(), 0u);
+  EXPECT_EQ(fm.counters().Innodb_pages_written, 1000u);
+  EXPECT_EQ(fm.counters().final_flush_pages, 1000u);
+  EXPECT_EQ(fm.Snapshot().checkpoint_age, 0u);
+}
+
+TEST(FlushModelTest, DoublewriteDoublesWritesWithoutChangingThem) {
+  ServerSettings off = Seed000Settings();
+  ServerSettings on = off;
+  ASSERT_TRUE(on.Set("innodb_doublewrite", "ON").ok());
+  const DriverResult a = RunRandom(off, 5000, 300'000, 100'000, 300);
+  const DriverResult b = RunRandom(on, 5000, 300'000, 100'000, 300);
+  EXPECT_EQ(a.c.Innodb_pages_written, b.c.Innodb_pages_written);
+  EXPECT_EQ(a.c.Innodb_dblwr_pages_written, 0u);
+  EXPECT_EQ(b.c.Innodb_dblwr_pages_written, b.c.Innodb_pages_written);
+}
+
+TEST(FlushModelTest, MariaDbProfileAlsoSeparatesRandomFromSequential) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  ASSERT_TRUE(s.Set("innodb_buffer_pool_size", "1G").ok());
+  const DriverResult random = RunRandom(s, 20000, 1'000'000, 100'000, 300);
+  const DriverResult seq = RunSequential(s, 1'000'000, 100, 100'000, 300);
+  const double wpp_random = static_cast<double>(random.c.Innodb_pages_written) / random.pages;
+  const double wpp_seq = static_cast<double>(seq.c.Innodb_pages_written) / seq.pages;
+  EXPECT_GT(wpp_random, 2 * wpp_seq);
+}
+
+TEST(ServerSettingsTest, SetterParsesSuffixesAndReportsUnknownNames) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
+  EXPECT_TRUE(s.Set("innodb_buffer_pool_size", "4G").ok());
+  EXPECT_EQ(s.innodb_buffer_pool_size, 4ull << 30);
+  EXPECT_EQ(s.BufferPoolPages(), 262144u);
+  EXPECT_EQ(s.EffectiveBufferPoolInstances(), 8u);
+  EXPECT_TRUE(s.Set("innodb-redo-log-capacity", "200M").ok());
+  EXPECT_EQ(s.innodb_redo_log_capacity, 200ull << 20);
+  EXPECT_TRUE(s.Set("loose-innodb_doublewrite", "OFF").ok());
+  EXPECT_FALSE(s.innodb_doublewrite);
+  EXPECT_TRUE(s.Set("skip_log_bin", "").ok());
+  EXPECT_TRUE(s.Set("innodb_flush_method", "O_DIRECT").ok());
+  EXPECT_EQ(s.EffectiveIoCapacityMax(), 20000u);
+  EXPECT_EQ(s.Set("innodb_no_such_thing", "1").code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(s.Set("innodb_io_capacity", "lots").code(), absl::StatusCode::kInvalidArgument);
+  const ServerSettings m = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  EXPECT_EQ(m.innodb_io_capacity, 200u);
+  EXPECT_EQ(m.EffectiveIoCapacityMax(), 2000u);
+  EXPECT_EQ(m.innodb_lru_scan_depth, 1536u);
+}
+
+}  // namespace
+}  // namespace innosim

@@ -1,0 +1,115 @@
+#include "model/page_cleaner.h"
+
+#include <cmath>
+
+#include "gtest/gtest.h"
+
+namespace innosim {
+namespace {
+
+TEST(PageCleanerTest, PctForDirtyHandComputed) {
+  // get_pct_for_dirty with MySQL 8.4 defaults (max 90, lwm 10).
+  EXPECT_EQ(PageCleaner::MySqlPctForDirty(0.0, 90, 10), 0u);
+  EXPECT_EQ(PageCleaner::MySqlPctForDirty(5.0, 90, 10), 0u);    // below lwm
+  EXPECT_EQ(PageCleaner::MySqlPctForDirty(10.0, 90, 10), 10u);  // 1000/91
+  EXPECT_EQ(PageCleaner::MySqlPctForDirty(50.0, 90, 10), 54u);  // 5000/91
+  EXPECT_EQ(PageCleaner::MySqlPctForDirty(91.0, 90, 10), 100u);
+  // lwm = 0: all or nothing at innodb_max_dirty_pages_pct.
+  EXPECT_EQ(PageCleaner::MySqlPctForDirty(89.0, 90, 0), 0u);
+  EXPECT_EQ(PageCleaner::MySqlPctForDirty(90.0, 90, 0), 100u);
+}
+
+TEST(PageCleanerTest, PctForLsnHandComputed) {
+  const MySqlRedoLimits m = RedoLog::MySqlLimitsFor(100ull << 20, 16384, 0);
+  const uint64_t free = m.limit_for_free_check, dirty = m.limit_for_dirty_page_age;
+  // Below innodb_adaptive_flushing_lwm (10 %) of limit_for_free_check: 0.
+  EXPECT_EQ(PageCleaner::MySqlPctForLsn(free / 10 - 1, free, dirty, 10, true, 10000, 20000), 0u);
+  // age = limit_for_dirty_page_age: f = 100, (20000/10000) * 100 * 10 / 7.5.
+  EXPECT_EQ(PageCleaner::MySqlPctForLsn(dirty, free, dirty, 10, true, 10000, 20000), 266u);
+  // age = half of it: f = 50, 2 * 50 * sqrt(50) / 7.5 = 94.28.
+  EXPECT_EQ(PageCleaner::MySqlPctForLsn(dirty / 2, free, dirty, 10, true, 10000, 20000), 94u);
+  // io_capacity_max / io_capacity is an integer division: 2999/1000 = 2.
+  EXPECT_EQ(PageCleaner::MySqlPctForLsn(dirty, free, dirty, 10, true, 1000, 2999), 266u);
+  // Adaptive flushing off: nothing until limit_for_dirty_page_age.
+  EXPECT_EQ(PageCleaner::MySqlPctForLsn(dirty / 2, free, dirty, 10, false, 10000, 20000), 0u);
+  EXPECT_EQ(PageCleaner::MySqlPctForLsn(dirty, free, dirty, 10, false, 10000, 20000), 266u);
+}
+
+TEST(PageCleanerTest, PagesToFlushHandComputed) {
+  // (PCT_IO(54) + page_avg_rate + pages_for_lsn) / 3 with io_capacity 10000:
+  // (5400 + 1000 + 3000/3) / 3 = 2466.
+  EXPECT_EQ(PageCleaner::MySqlPagesToFlush(false, 54, 1000, 3000, 3, 10000, 20000), 2466u);
+  // Capped at io_capacity_max.
+  EXPECT_EQ(PageCleaner::MySqlPagesToFlush(false, 266, 30000, 200000, 3, 10000, 20000), 20000u);
+  // pages_for_lsn at least 1.
+  EXPECT_EQ(PageCleaner::MySqlPagesToFlush(false, 0, 0, 0, 3, 10000, 20000), 0u);
+  EXPECT_EQ(PageCleaner::MySqlPagesToFlush(false, 0, 2, 0, 3, 10000, 20000), 1u);
+  // Sync: max(pages_for_lsn, io_capacity), pages_for_lsn capped at 2*io_max.
+  EXPECT_EQ(PageCleaner::MySqlPagesToFlush(true, 0, 0, 500, 1, 10000, 20000), 10000u);
+  EXPECT_EQ(PageCleaner::MySqlPagesToFlush(true, 0, 0, 35000, 1, 10000, 20000), 35000u);
+  EXPECT_EQ(PageCleaner::MySqlPagesToFlush(true, 0, 0, 90000, 1, 10000, 20000), 40000u);
+}
+
+TEST(PageCleanerTest, MariaDbPctForLsnUsesMaxModifiedAgeAsync) {
+  const MariaDbRedoLimits m = RedoLog::MariaDbLimitsFor(96ull << 20, 16384);
+  // io_capacity 200, io_capacity_max 2000: ratio 10.
+  EXPECT_EQ(PageCleaner::MariaDbPctForLsn(m.log_capacity / 10 - 1, m.log_capacity,
+                                          m.max_modified_age_async, 10, 200, 2000),
+            0u);
+  // age = max_modified_age_async: 10 * 100 * 10 / 7.5 = 1333.
+  EXPECT_EQ(PageCleaner::MariaDbPctForLsn(m.max_modified_age_async, m.log_capacity,
+                                          m.max_modified_age_async, 10, 200, 2000),
+            1333u);
+}
+
+// The running average: after innodb_flushing_avg_loops one-second passes,
+// lsn_avg_rate = (0 + redo rate) / 2.
+TEST(PageCleanerTest, SetAverageEveryFlushingAvgLoops) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
+  s.innodb_buffer_pool_size = 64ull << 20;
+  BufferPool::Options o;
+  o.n_frames = s.BufferPoolPages();
+  BufferPool pool(o);
+  RedoLog log(s);
+  PageCleaner cleaner(s, &pool, &log);
+  const uint64_t per_second = 496 * 2000;  // data bytes per second
+  for (int t = 1; t <= 29; ++t) {
+    pool.MarkDirty(1, static_cast<uint32_t>(t), log.lsn(), t * 1000);
+    pool.CommitMtr();
+    log.Append(per_second);
+    cleaner.RunIteration(t);
+    EXPECT_EQ(cleaner.lsn_avg_rate(), 0u) << t;
+  }
+  log.Append(per_second);
+  cleaner.RunIteration(30);
+  // 30 s of 512 * 2000 LSN bytes per second, averaged with 0.
+  EXPECT_EQ(cleaner.lsn_avg_rate(), 512u * 2000 / 2);
+}
+
+// Sync flushing brings the oldest page age back under the sync point, even
+// beyond innodb_io_capacity_max pages.
+TEST(PageCleanerTest, SyncFlushIsNotCappedByIoCapacityMax) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
+  s.innodb_buffer_pool_size = 1ull << 30;
+  s.innodb_io_capacity = 200;
+  s.innodb_io_capacity_max = 400;
+  BufferPool::Options o;
+  o.n_frames = s.BufferPoolPages();
+  BufferPool pool(o);
+  RedoLog log(s);
+  PageCleaner cleaner(s, &pool, &log);
+  // 20000 pages dirtied one after another, 8 KiB of redo each: 160 MB.
+  for (uint32_t p = 0; p < 20000; ++p) {
+    pool.MarkDirty(1, p, log.lsn(), 0);
+    pool.CommitMtr();
+    log.Append(8192);
+  }
+  cleaner.CheckRedoPressure(0.5);
+  const uint64_t age = log.lsn() - pool.OldestModification();
+  EXPECT_LE(age, log.mysql().sync_flush_age);
+  EXPECT_GT(cleaner.stats().sync_pages, 400u);
+  EXPECT_EQ(log.MySqlSyncFlushLsn(pool.OldestModification()), 0u);
+}
+
+}  // namespace
+}  // namespace innosim

@@ -1,0 +1,107 @@
+#include "model/redo_format.h"
+
+#include <cstdio>
+
+#include "gtest/gtest.h"
+
+namespace innosim {
+namespace {
+
+TEST(RedoFormatTest, CompressedSizes) {
+  EXPECT_EQ(RedoFormat::CompressedSize(0x7F), 1u);
+  EXPECT_EQ(RedoFormat::CompressedSize(0x80), 2u);
+  EXPECT_EQ(RedoFormat::CompressedSize(16383), 2u);
+  EXPECT_EQ(RedoFormat::CompressedSize(16384), 3u);
+  EXPECT_EQ(RedoFormat::CompressedSize(0xFFFFFFFFu), 2u);  // FIL_NULL
+  EXPECT_EQ(RedoFormat::CompressedSize(0x20000000u), 5u);
+  EXPECT_EQ(RedoFormat::MuchCompressedSize(1ull << 33), 1u + 1u + 1u);
+  EXPECT_EQ(RedoFormat::VarintSize(0x407F), 2u);
+  EXPECT_EQ(RedoFormat::VarintSize(0x4080), 3u);
+}
+
+TEST(RedoFormatTest, KeyCommonPrefix) {
+  const Key a{0x0102030405060708ull, 0};
+  const Key b{0x0102030405060709ull, 0};
+  EXPECT_EQ(RedoFormat::KeyCommonPrefix(a, b, 8), 7u);
+  EXPECT_EQ(RedoFormat::KeyCommonPrefix(a, a, 8), 8u);
+  const Key c{1, 0x10};
+  const Key d{1, 0x20};
+  EXPECT_EQ(RedoFormat::KeyCommonPrefix(c, d, 16), 15u);
+}
+
+// The seed-000 table: id BINARY(16) PK, payload CHAR(100) ascii, created
+// BIGINT: 5 fields, record 5 + 16 + 6 + 7 + 100 + 8 = 142 bytes.
+TEST(RedoFormatTest, MySqlSeed000RowInsert) {
+  const RedoFormat r(ServerFlavor::kMySql84, 10, 5);
+  EXPECT_EQ(r.IndexInfo(), 16u);
+  EXPECT_EQ(r.RecordHeader(100000), 1u + 1u + 3u);
+  // Random UUID, 2 bytes in common with the predecessor: 142 - 7 = 135
+  // bytes, end_seg_len 270 (2 bytes): 5 + 16 + 2 + 2 + 135 = 160.
+  EXPECT_EQ(r.RecInsert(100000, 142, RedoFormat::Mismatch(5, 2), true), 160u);
+  // Sequential BIGINT (record 134 bytes), 7 bytes common: 134 - 12 = 122
+  // bytes: 5 + 16 + 2 + 2 + 122 = 147 (innodb-behavior.md: 145-150).
+  EXPECT_EQ(r.RecInsert(50000, 134, RedoFormat::Mismatch(5, 7), true), 147u);
+  // After the infimum: sizes differ, extra info (3 bytes).
+  EXPECT_EQ(r.RecInsert(100000, 142, 5, false), 5u + 16 + 2 + 2 + 3 + 137);
+  // Undo: header (1 + 2 + 2) + len (2) + type 1 + undo_no (2) + table_id (2)
+  // + len 1 + 16 = 29.
+  EXPECT_EQ(r.UndoInsert(16, 500, 1500), 29u);
+  EXPECT_EQ(r.MtrEnd(1), 0u);
+  EXPECT_EQ(r.MtrEnd(3), 1u);
+}
+
+TEST(RedoFormatTest, MySqlMiddleSplitIsAboutTheBytesMoved) {
+  const RedoFormat r(ServerFlavor::kMySql84, 10, 5);
+  // 57 records of 142 bytes, 2 common key bytes each.
+  const uint32_t move = r.SplitMoveEnd(100001, 100000, 57, 57 * 142, 57 * 7);
+  EXPECT_GT(move, 57u * 135);
+  EXPECT_LT(move, 57u * 142 + 200);
+  // FSP_DOWN pays a full record header and index info per record.
+  const uint32_t move_down = r.SplitMoveStart(100001, 100000, 57, 57 * 142, 57 * 7);
+  EXPECT_GT(move_down, move + 57u * 20);
+  EXPECT_EQ(r.Reorganize(100000), 5u + 16u);
+}
+
+TEST(RedoFormatTest, MariaDbPhysicalRecords) {
+  const RedoFormat r(ServerFlavor::kMariaDb1011, 5, 5);
+  EXPECT_EQ(r.IndexInfo(), 0u);
+  EXPECT_EQ(r.MtrEnd(1), 5u);
+  // §7.2: ~148-150 bytes for the random-UUID row (plus 5 per mtr).
+  const uint32_t ins = r.RecInsert(100000, 142, 5, true);
+  EXPECT_GE(ins, 143u);
+  EXPECT_LE(ins, 152u);
+  // Undo ~35-40 with its mtr end.
+  const uint32_t undo = r.UndoInsert(16, 500, 1500) + r.MtrEnd(1);
+  EXPECT_GE(undo, 33u);
+  EXPECT_LE(undo, 42u);
+  // Reorganize writes the changed heap: up to a page.
+  EXPECT_GT(r.Reorganize(100000, 15000, 200), 15000u);
+}
+
+// Prints the per-operation table quoted in docs/flushing.md.
+TEST(RedoFormatTest, PrintTable) {
+  for (ServerFlavor f : {ServerFlavor::kMySql84, ServerFlavor::kMariaDb1011}) {
+    const RedoFormat r(f, 10, 5);
+    std::printf("%s\n", std::string(ServerFlavorName(f)).c_str());
+    std::printf("  row insert uuid (142B, 2 common)   %u\n",
+                r.RecInsert(100000, 142, 7, true) + r.MtrEnd(1));
+    std::printf("  row insert bigint (134B, 7 common) %u\n",
+                r.RecInsert(50000, 134, 12, true) + r.MtrEnd(1));
+    std::printf("  undo insert (16B pk)               %u\n", r.UndoInsert(16, 500, 1500) + r.MtrEnd(1));
+    std::printf("  undo insert (8B pk)                %u\n", r.UndoInsert(8, 500, 1500) + r.MtrEnd(1));
+    std::printf("  insert trx lifecycle (2 undo pages) %u\n", r.InsertTrxLifecycle(2));
+    std::printf("  page allocate                      %u\n", r.PageAllocate(100001, false, false));
+    std::printf("  page allocate + list move          %u\n", r.PageAllocate(100001, true, false));
+    std::printf("  page allocate + new extent         %u\n", r.PageAllocate(100001, true, true));
+    std::printf("  page create (leaf)                 %u\n", r.PageCreate(100001, 0, 1500));
+    std::printf("  sibling/child link write           %u\n", r.Write4(100001, 100002));
+    std::printf("  node ptr insert (25B, 2 common)    %u\n", r.RecInsert(300, 25, 7, true));
+    std::printf("  split move end 57x142              %u\n", r.SplitMoveEnd(100001, 100000, 57, 57 * 142, 57 * 7));
+    std::printf("  split move start 57x142            %u\n", r.SplitMoveStart(100001, 100000, 57, 57 * 142, 57 * 7));
+    std::printf("  list end delete                    %u\n", r.ListDelete(100000));
+    std::printf("  reorganize (8KB heap, 64B dir)     %u\n", r.Reorganize(100000, 8192, 64));
+  }
+}
+
+}  // namespace
+}  // namespace innosim

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what innosim needs on Debian 12 (run as root, or with sudo):
+# the compiler and build tools, the libraries, and MariaDB 10.11 for the
+# adapter's tests. Packages already present are left alone. The MariaDB
+# package's own service is kept from starting (policy-rc.d): tests start a
+# private server of their own.
+set -euo pipefail
+packages=(g++ cmake ninja-build pkg-config
+          libabsl-dev libboost-container-dev libcli11-dev libgtest-dev libgmock-dev
+          libbenchmark-dev nlohmann-json3-dev libtomlplusplus-dev libmariadb-dev
+          mariadb-server mariadb-client)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -qq
+policy=/usr/sbin/policy-rc.d
+created_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null
+  $SUDO chmod +x "$policy"
+  created_policy=1
+fi
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+[ "$created_policy" -eq 0 ] || $SUDO rm -f "$policy"

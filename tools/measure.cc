@@ -1,0 +1,621 @@
+#include "tools/measure.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace innosim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kStatusNames[] = {
+    "Innodb_pages_written",
+    "Innodb_buffer_pool_reads",
+    "Innodb_dblwr_pages_written",
+};
+
+// Rows written by the server, for the "no other writer" check, in order of
+// preference: MySQL's InnoDB counter; MariaDB (10.6+ has no
+// Innodb_rows_inserted) counts handler writes to all non-temporary tables.
+constexpr const char* kRowsInsertedNames[] = {"Innodb_rows_inserted", "Handler_write"};
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+bool ValidIdentifier(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  for (char c : s) {
+    if (!(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$')) return false;
+  }
+  return true;
+}
+
+std::string Qualified(const std::string& db, const std::string& table) {
+  return absl::StrCat("`", db, "`.`", table, "`");
+}
+
+// "name IN ('a','b')" list for names we control (no quoting needed).
+std::string InList(const char* const* names, size_t n) {
+  std::string out = "(";
+  for (size_t i = 0; i < n; ++i) absl::StrAppend(&out, i ? "," : "", "'", names[i], "'");
+  out += ")";
+  return out;
+}
+
+template <size_t N>
+std::string InList(const char* const (&names)[N]) {
+  return InList(names, N);
+}
+
+absl::Status Prefix(const absl::Status& s, absl::string_view prefix) {
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat(prefix, s.message()));
+}
+
+bool ToInt(const std::string& s, int64_t* out) { return absl::SimpleAtoi(s, out); }
+
+// Case-insensitive comparison with ON/1/TRUE and OFF/0/FALSE equal.
+std::string NormalizeSetting(const std::string& v) {
+  std::string s = absl::AsciiStrToUpper(absl::StripAsciiWhitespace(v));
+  if (s == "1" || s == "TRUE" || s == "YES") return "ON";
+  if (s == "0" || s == "FALSE" || s == "NO") return "OFF";
+  return s;
+}
+
+struct Snapshot {
+  std::map<std::string, int64_t> metrics;  // present counters only
+  std::map<std::string, int64_t> status;
+};
+
+// Which INNODB_METRICS column says whether a counter is on: MySQL STATUS
+// ('enabled'/'disabled'), MariaDB ENABLED (1/0).
+absl::StatusOr<std::string> MetricsEnabledColumn(ServerConnection& conn) {
+  absl::StatusOr<std::vector<ServerConnection::Row>> rows = conn.Query(
+      "SELECT UPPER(COLUMN_NAME) FROM information_schema.COLUMNS WHERE "
+      "TABLE_SCHEMA='information_schema' AND TABLE_NAME='INNODB_METRICS' AND "
+      "UPPER(COLUMN_NAME) IN ('STATUS','ENABLED')");
+  if (!rows.ok()) return rows.status();
+  for (const auto& r : *rows) {
+    if (r[0]) return *r[0];
+  }
+  return absl::FailedPreconditionError(
+      "information_schema.INNODB_METRICS has neither STATUS nor ENABLED column");
+}
+
+// Reads the counters; turns on those that are off when `enable`.
+absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col, bool enable,
+                         std::map<std::string, int64_t>* out, std::vector<std::string>* missing) {
+  const std::string sql =
+      absl::StrCat("SELECT NAME, COUNT, ", enabled_col,
+                   " FROM information_schema.INNODB_METRICS WHERE NAME IN ",
+                   InList(kMetricCounters));
+  absl::StatusOr<std::vector<ServerConnection::Row>> rows = conn.Query(sql);
+  if (!rows.ok()) return rows.status();
+  std::vector<std::string> to_enable;
+  out->clear();
+  for (const auto& r : *rows) {
+    if (r.size() < 3 || !r[0] || !r[1]) continue;
+    int64_t v = 0;
+    if (!ToInt(*r[1], &v)) continue;
+    (*out)[*r[0]] = v;
+    const std::string on = absl::AsciiStrToLower(r[2].value_or(""));
+    if (on != "enabled" && on != "1") to_enable.push_back(*r[0]);
+  }
+  if (missing != nullptr) {
+    missing->clear();
+    for (const char* name : kMetricCounters) {
+      if (!out->count(name)) missing->push_back(name);
+    }
+  }
+  if (enable && !to_enable.empty()) {
+    for (const std::string& name : to_enable) {
+      absl::Status s = conn.Execute(absl::StrCat("SET GLOBAL innodb_monitor_enable='", name, "'"));
+      if (!s.ok()) return s;
+    }
+    return ReadMetrics(conn, enabled_col, /*enable=*/false, out, nullptr);
+  }
+  return absl::OkStatus();
+}
+
+// Reads kStatusNames and the first of kRowsInsertedNames the server has
+// (stored under "rows_inserted"; its name in *rows_inserted_name).
+absl::Status ReadStatus(ServerConnection& conn, std::map<std::string, int64_t>* out,
+                        std::string* rows_inserted_name) {
+  absl::StatusOr<std::map<std::string, std::string>> m = conn.QueryMap(
+      absl::StrCat("SHOW GLOBAL STATUS WHERE Variable_name IN ", InList(kStatusNames), " OR ",
+                   "Variable_name IN ", InList(kRowsInsertedNames)));
+  if (!m.ok()) return m.status();
+  out->clear();
+  rows_inserted_name->clear();
+  for (const char* name : kRowsInsertedNames) {
+    auto it = m->find(name);
+    int64_t v = 0;
+    if (it != m->end() && ToInt(it->second, &v)) {
+      (*out)["rows_inserted"] = v;
+      *rows_inserted_name = name;
+      break;
+    }
+  }
+  if (rows_inserted_name->empty()) {
+    return absl::FailedPreconditionError(
+        "server reports neither Innodb_rows_inserted nor Handler_write");
+  }
+  for (const char* name : kStatusNames) {
+    auto it = m->find(name);
+    int64_t v = 0;
+    if (it == m->end() || !ToInt(it->second, &v)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("server does not report global status ", name));
+    }
+    (*out)[name] = v;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> DirtyPages(ServerConnection& conn) {
+  absl::StatusOr<std::map<std::string, std::string>> m =
+      conn.QueryMap("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+  if (!m.ok()) return m.status();
+  auto it = m->find("Innodb_buffer_pool_pages_dirty");
+  int64_t v = 0;
+  if (it == m->end() || !ToInt(it->second, &v)) {
+    return absl::FailedPreconditionError(
+        "server does not report Innodb_buffer_pool_pages_dirty");
+  }
+  return v;
+}
+
+// Temporarily changed global variables, restored in reverse order.
+class GlobalOverride {
+ public:
+  explicit GlobalOverride(ServerConnection& conn) : conn_(conn) {}
+  ~GlobalOverride() { (void)Restore(); }
+
+  absl::Status Set(const std::string& name, const std::string& value) {
+    absl::StatusOr<std::string> old = conn_.QueryString(absl::StrCat("SELECT @@GLOBAL.", name));
+    if (!old.ok()) return old.status();
+    absl::Status s = conn_.Execute(absl::StrCat("SET GLOBAL ", name, "=", value));
+    if (!s.ok()) return s;
+    saved_.emplace_back(name, *old);
+    return absl::OkStatus();
+  }
+
+  absl::Status Restore() {
+    absl::Status first;
+    while (!saved_.empty()) {
+      auto [name, value] = saved_.back();
+      saved_.pop_back();
+      absl::Status s = conn_.Execute(absl::StrCat("SET GLOBAL ", name, "=", value));
+      if (first.ok() && !s.ok()) first = s;
+    }
+    return first;
+  }
+
+ private:
+  ServerConnection& conn_;
+  std::vector<std::pair<std::string, std::string>> saved_;
+};
+
+void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (size_t i = 0; i < n; ++i) {
+    out->push_back(kHex[bytes[i] >> 4]);
+    out->push_back(kHex[bytes[i] & 15]);
+  }
+}
+
+}  // namespace
+
+std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind) {
+  const char* id = kind == TableKind::kUuidBinary16
+                       ? "id BINARY(16) NOT NULL PRIMARY KEY"
+                       : "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY";
+  return absl::StrCat("CREATE TABLE ", Qualified(database, table), " (", id,
+                      ", payload CHAR(100) CHARACTER SET ascii NOT NULL"
+                      ", created BIGINT NOT NULL) ENGINE=InnoDB COMMENT='",
+                      kOwnedTableComment, "'");
+}
+
+absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result) {
+  result->version = conn.server_version();
+  absl::StatusOr<std::map<std::string, std::string>> vars = conn.QueryMap(
+      absl::StrCat("SHOW GLOBAL VARIABLES WHERE Variable_name IN ", InList(kSimulationVariables)));
+  if (!vars.ok()) return vars.status();
+  result->variables = *std::move(vars);
+  absl::StatusOr<std::string> datadir = conn.QueryString("SELECT @@datadir");
+  if (!datadir.ok()) return datadir.status();
+  result->datadir = *datadir;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
+                                      const MeasureOptions& options) {
+  MeasureResult result;
+  result.database = options.database;
+  result.table = options.table;
+  const std::string db = options.database;
+  const std::string tbl = options.table;
+  const std::string qualified = Qualified(db, tbl);
+
+  // ---- Arguments.
+  if (!ValidIdentifier(db) || !ValidIdentifier(tbl)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "database and table names must be 1-64 characters of [A-Za-z0-9_$]; got '", db, "' and '",
+        tbl, "'"));
+  }
+  if (options.rows == 0) return absl::InvalidArgumentError("rows must be at least 1");
+  if (options.batch_rows == 0) return absl::InvalidArgumentError("batch size must be at least 1");
+  const int width = stream.key_width();
+  TableKind kind;
+  if (options.kind) {
+    kind = *options.kind;
+  } else if (width == 16) {
+    kind = TableKind::kUuidBinary16;
+  } else if (width == 8) {
+    kind = TableKind::kAutoincBigint;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("unsupported key width ", width,
+                                                   " (the table takes 16- or 8-byte keys)"));
+  }
+  if ((kind == TableKind::kUuidBinary16) != (width == 16)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "stream has ", width, "-byte keys but the table kind needs ",
+        kind == TableKind::kUuidBinary16 ? "16-byte (BINARY(16))" : "8-byte (BIGINT)", " keys"));
+  }
+
+  // ---- Server: InnoDB present; information.
+  {
+    absl::StatusOr<std::vector<ServerConnection::Row>> eng = conn.Query(
+        "SELECT SUPPORT FROM information_schema.ENGINES WHERE ENGINE='InnoDB'");
+    if (!eng.ok()) return eng.status();
+    const std::string support =
+        eng->empty() ? "" : absl::AsciiStrToUpper(eng->front()[0].value_or(""));
+    if (support != "YES" && support != "DEFAULT") {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "server at ", conn.target(), " has no usable InnoDB (information_schema.ENGINES: ",
+          eng->empty() ? "no InnoDB row" : absl::StrCat("SUPPORT=", support), ")"));
+    }
+  }
+  if (absl::Status s = ReadServerInfo(conn, &result); !s.ok()) return s;
+  int64_t max_packet = 0;
+  {
+    absl::StatusOr<int64_t> mp = conn.QueryInt("SELECT @@max_allowed_packet");
+    if (!mp.ok()) return mp.status();
+    max_packet = *mp;
+    const int64_t est = static_cast<int64_t>(options.batch_rows) * 160 + 256;
+    if (est > max_packet) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a batch of ", options.batch_rows, " rows needs about ", est,
+          " bytes, above the server's max_allowed_packet (", max_packet,
+          "); use a smaller batch size"));
+    }
+  }
+
+  // ---- Step 1: database and table (marker protection).
+  if (absl::Status s = conn.Execute(absl::StrCat("CREATE DATABASE IF NOT EXISTS `", db, "`"));
+      !s.ok()) {
+    return s;
+  }
+  {
+    absl::StatusOr<std::vector<ServerConnection::Row>> existing = conn.Query(absl::StrCat(
+        "SELECT TABLE_TYPE, TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA='", db,
+        "' AND TABLE_NAME='", tbl, "'"));
+    if (!existing.ok()) return existing.status();
+    if (!existing->empty()) {
+      const auto& row = existing->front();
+      const std::string type = row[0].value_or("");
+      const std::string comment = row[1].value_or("");
+      if (type != "BASE TABLE" || comment != kOwnedTableComment) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            qualified, " already exists and was not created by innosim (no COMMENT='",
+            kOwnedTableComment, "'); it was left untouched: choose another table or database name"));
+      }
+      if (absl::Status s = conn.Execute(absl::StrCat("DROP TABLE ", qualified)); !s.ok()) return s;
+    }
+  }
+  if (absl::Status s = conn.Execute(CreateTableSql(db, tbl, kind)); !s.ok()) return s;
+  if (absl::Status s = conn.Execute("SET SESSION autocommit=1"); !s.ok()) return s;
+
+  // ---- Step 2: counters before.
+  absl::StatusOr<std::string> enabled_col = MetricsEnabledColumn(conn);
+  if (!enabled_col.ok()) return enabled_col.status();
+  Snapshot before, after;
+  std::string m_rows_name;
+  if (absl::Status s = ReadMetrics(conn, *enabled_col, /*enable=*/true, &before.metrics,
+                                   &result.missing_counters);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ReadStatus(conn, &before.status, &m_rows_name); !s.ok()) return s;
+
+  // ---- Step 3: load.
+  const std::string left = absl::StrCat("; table ", qualified, " left in place");
+  const std::string payload(100, 'x');
+  std::string insert_head = absl::StrCat(
+      "INSERT INTO ", qualified,
+      kind == TableKind::kAutoincBigint && !options.autoinc_explicit_ids
+          ? " (payload, created) VALUES "
+          : " (id, payload, created) VALUES ");
+  std::string sql;
+  sql.reserve(insert_head.size() + options.batch_rows * 200);
+  std::optional<int> expected_version = options.uuid_version;
+  uint64_t done = 0;
+  uint8_t bytes[16];
+  const auto load_start = Clock::now();
+  while (done < options.rows) {
+    const uint64_t n = std::min<uint64_t>(options.batch_rows, options.rows - done);
+    sql.assign(insert_head);
+    for (uint64_t i = 0; i < n; ++i) {
+      Key key;
+      if (!stream.Next(&key)) {
+        absl::Status st = stream.status();
+        return absl::FailedPreconditionError(absl::StrCat(
+            "load interrupted after ", done, " of ", options.rows,
+            " rows: the key stream ended after ", done + i, " keys",
+            st.ok() ? "" : absl::StrCat(" (", st.message(), ")"), left));
+      }
+      if (i) sql.push_back(',');
+      sql.push_back('(');
+      if (kind == TableKind::kUuidBinary16) {
+        key.ToBytes(bytes, 16);
+        if (!expected_version) expected_version = bytes[6] >> 4;
+        sql.append("X'");
+        AppendHex(&sql, bytes, 16);
+        sql.append("',");
+      } else if (options.autoinc_explicit_ids) {
+        if (key.hi == 0 || key.hi > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "load interrupted after ", done, " rows: key ", key.hi,
+              " does not fit a positive BIGINT", left));
+        }
+        absl::StrAppend(&sql, key.hi, ",");
+      }
+      absl::StrAppend(&sql, "'", payload, "',", done + i, ")");
+    }
+    absl::Status s = conn.Execute(sql);
+    if (!s.ok()) {
+      return Prefix(s, absl::StrCat("load interrupted after ", done, " of ", options.rows,
+                                    " rows", left, ": "));
+    }
+    done += n;
+    if (options.progress) options.progress(done);
+  }
+  result.measured.elapsed_s = Seconds(Clock::now() - load_start);
+  result.measured.rows = static_cast<int64_t>(done);
+
+  // ---- Step 4: wait for zero dirty pages.
+  const auto flush_start = Clock::now();
+  {
+    GlobalOverride overrides(conn);
+    if (options.boost_final_flush) {
+      const std::string cap = absl::StrCat(options.final_flush_io_capacity);
+      absl::Status s = overrides.Set("innodb_io_capacity_max", cap);
+      if (s.ok()) s = overrides.Set("innodb_io_capacity", cap);
+      if (s.ok()) s = overrides.Set("innodb_max_dirty_pages_pct_lwm", "0");
+      if (s.ok()) s = overrides.Set("innodb_max_dirty_pages_pct", "0");
+      if (!s.ok()) {
+        (void)overrides.Restore();
+        result.notes.push_back(absl::StrCat("final flush not boosted: ", s.message()));
+      } else {
+        result.notes.push_back(absl::StrCat(
+            "final flush boosted: innodb_io_capacity(_max)=", cap,
+            ", innodb_max_dirty_pages_pct(_lwm)=0 until dirty pages reached 0, then restored"));
+      }
+    }
+    const auto deadline = flush_start + std::chrono::seconds(options.flush_timeout_s);
+    while (true) {
+      absl::StatusOr<int64_t> dirty = DirtyPages(conn);
+      if (!dirty.ok()) return Prefix(dirty.status(), absl::StrCat("waiting for the flush", left, ": "));
+      if (*dirty == 0) break;
+      if (Clock::now() > deadline) {
+        return absl::DeadlineExceededError(absl::StrCat(
+            "dirty pages did not reach 0 within ", options.flush_timeout_s, " s (", *dirty,
+            " left; raise innodb_io_capacity or the timeout)", left));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (absl::Status s = overrides.Restore(); !s.ok()) {
+      return Prefix(s, "could not restore flushing settings after the final flush: ");
+    }
+  }
+  result.measured.flush_wait_s = Seconds(Clock::now() - flush_start);
+
+  // ---- Step 5: counters after; sizes.
+  if (absl::Status s = ReadMetrics(conn, *enabled_col, /*enable=*/false, &after.metrics, nullptr);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ReadStatus(conn, &after.status, &m_rows_name); !s.ok()) return s;
+  result.measured.rows_inserted_counter = m_rows_name;
+  auto metric_delta = [&](const char* name) -> std::optional<int64_t> {
+    auto b = before.metrics.find(name);
+    auto a = after.metrics.find(name);
+    if (b == before.metrics.end() || a == after.metrics.end()) return std::nullopt;
+    return a->second - b->second;
+  };
+  MeasuredCounters& m = result.measured;
+  m.index_page_splits = metric_delta("index_page_splits");
+  m.index_page_reorg_attempts = metric_delta("index_page_reorg_attempts");
+  m.index_page_reorg_successful = metric_delta("index_page_reorg_successful");
+  m.index_page_merge_attempts = metric_delta("index_page_merge_attempts");
+  m.index_page_merge_successful = metric_delta("index_page_merge_successful");
+  m.Innodb_pages_written = after.status["Innodb_pages_written"] - before.status["Innodb_pages_written"];
+  m.Innodb_buffer_pool_reads =
+      after.status["Innodb_buffer_pool_reads"] - before.status["Innodb_buffer_pool_reads"];
+  m.Innodb_dblwr_pages_written =
+      after.status["Innodb_dblwr_pages_written"] - before.status["Innodb_dblwr_pages_written"];
+  m.rows_inserted = after.status["rows_inserted"] - before.status["rows_inserted"];
+
+  {
+    absl::StatusOr<std::vector<ServerConnection::Row>> an =
+        conn.Query(absl::StrCat("ANALYZE TABLE ", qualified));
+    if (!an.ok()) return an.status();
+    for (const auto& r : *an) {
+      if (r.size() >= 4 && absl::AsciiStrToLower(r[2].value_or("")) == "error") {
+        return absl::InternalError(absl::StrCat("ANALYZE TABLE ", qualified, " failed: ",
+                                                r[3].value_or("")));
+      }
+    }
+  }
+  if (!conn.is_mariadb()) {
+    // MySQL 8 caches information_schema.TABLES statistics for a day by default.
+    if (absl::Status s = conn.Execute("SET SESSION information_schema_stats_expiry=0"); !s.ok()) {
+      result.notes.push_back(absl::StrCat("information_schema_stats_expiry not set: ", s.message()));
+    }
+  }
+  {
+    absl::StatusOr<std::vector<ServerConnection::Row>> t = conn.Query(absl::StrCat(
+        "SELECT DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA='", db,
+        "' AND TABLE_NAME='", tbl, "'"));
+    if (!t.ok()) return t.status();
+    if (t->empty() || !ToInt(t->front()[0].value_or(""), &m.data_length) ||
+        !ToInt(t->front()[1].value_or(""), &m.index_length)) {
+      return absl::InternalError(absl::StrCat("no sizes for ", qualified, " in information_schema.TABLES"));
+    }
+  }
+  {
+    absl::StatusOr<std::map<std::string, std::string>> st = conn.QueryMap(absl::StrCat(
+        "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='", db,
+        "' AND table_name='", tbl,
+        "' AND index_name='PRIMARY' AND stat_name IN ('size','n_leaf_pages')"));
+    if (!st.ok()) return st.status();
+    if (!ToInt((*st)["size"], &m.size) || !ToInt((*st)["n_leaf_pages"], &m.n_leaf_pages)) {
+      return absl::InternalError(absl::StrCat(
+          "mysql.innodb_index_stats has no size/n_leaf_pages for PRIMARY of ", qualified,
+          " (is innodb_stats_persistent off?)"));
+    }
+  }
+
+  // ---- Step 6: sanity checks.
+  auto check = [&result](std::string name, bool pass, std::string detail) {
+    result.sanity.push_back({std::move(name), pass, std::move(detail)});
+  };
+  {
+    std::string in = "(";
+    for (const auto& [name, value] : options.expected_settings) {
+      if (!ValidIdentifier(name)) {
+        return absl::InvalidArgumentError(absl::StrCat("bad setting name '", name, "'"));
+      }
+      absl::StrAppend(&in, in.size() > 1 ? "," : "", "'", name, "'");
+    }
+    absl::StrAppend(&in, in.size() > 1 ? "," : "", "'innodb_buffer_pool_size')");
+    absl::StatusOr<std::map<std::string, std::string>> vars =
+        conn.QueryMap(absl::StrCat("SHOW GLOBAL VARIABLES WHERE Variable_name IN ", in));
+    if (!vars.ok()) return vars.status();
+    for (const auto& [name, want] : options.expected_settings) {
+      auto it = vars->find(name);
+      if (it == vars->end()) {
+        check("setting:" + name, false, absl::StrCat("server has no variable ", name,
+                                                    " (expected ", want, ")"));
+      } else {
+        const bool ok = NormalizeSetting(it->second) == NormalizeSetting(want);
+        check("setting:" + name, ok,
+              ok ? it->second : absl::StrCat(name, "=", it->second, ", expected ", want));
+      }
+    }
+    if (options.expected_buffer_pool_bytes) {
+      const std::string got = (*vars)["innodb_buffer_pool_size"];
+      const std::string want = absl::StrCat(*options.expected_buffer_pool_bytes);
+      check("setting:innodb_buffer_pool_size", got == want,
+            got == want ? got : absl::StrCat("innodb_buffer_pool_size=", got, ", expected ", want));
+    }
+  }
+  if (kind == TableKind::kUuidBinary16) {
+    const int v = expected_version.value_or(4);
+    absl::StatusOr<int64_t> bad = conn.QueryInt(absl::StrCat(
+        "SELECT COUNT(*) FROM ", qualified, " WHERE (ASCII(SUBSTR(id,7,1)) >> 4) <> ", v));
+    if (!bad.ok()) return bad.status();
+    check("uuid_version", *bad == 0,
+          *bad == 0 ? absl::StrCat("all rows version ", v)
+                    : absl::StrCat(*bad, " rows without version nibble ", v));
+  }
+  {
+    absl::StatusOr<int64_t> count = conn.QueryInt(absl::StrCat("SELECT COUNT(*) FROM ", qualified));
+    if (!count.ok()) return count.status();
+    check("row_count", *count == m.rows,
+          absl::StrCat("COUNT(*)=", *count, ", loaded ", m.rows));
+  }
+  {
+    int64_t pool = 0;
+    ToInt(result.variables["innodb_buffer_pool_size"], &pool);
+    const int64_t table_bytes = m.data_length + m.index_length;
+    if (table_bytes <= pool) {
+      const bool ok = m.Innodb_buffer_pool_reads <= options.max_buffer_pool_reads;
+      check("buffer_pool_reads", ok,
+            absl::StrCat("Innodb_buffer_pool_reads moved by ", m.Innodb_buffer_pool_reads,
+                         ok ? "" : absl::StrCat(", more than ", options.max_buffer_pool_reads),
+                         " (table ", table_bytes, " bytes fits the ", pool, "-byte buffer pool)"));
+    } else {
+      check("buffer_pool_reads", true,
+            absl::StrCat("not applicable: table ", table_bytes, " bytes exceeds the ", pool,
+                         "-byte buffer pool (", m.Innodb_buffer_pool_reads, " reads)"));
+    }
+  }
+  {
+    const std::string dw = NormalizeSetting(result.variables["innodb_doublewrite"]);
+    if (dw == "OFF") {
+      check("doublewrite_pages", m.Innodb_dblwr_pages_written == 0,
+            absl::StrCat("Innodb_dblwr_pages_written moved by ", m.Innodb_dblwr_pages_written,
+                         " with innodb_doublewrite=OFF"));
+    } else {
+      check("doublewrite_pages", true,
+            absl::StrCat("not applicable: innodb_doublewrite=", result.variables["innodb_doublewrite"]));
+    }
+  }
+  check("no_other_writer", m.rows_inserted == m.rows,
+        absl::StrCat(m.rows_inserted_counter, " moved by ", m.rows_inserted, ", loaded ", m.rows));
+
+  result.valid = true;
+  for (const SanityCheck& c : result.sanity) result.valid = result.valid && c.pass;
+  return result;
+}
+
+nlohmann::json MeasureResultToJson(const MeasureResult& r) {
+  nlohmann::json j;
+  j["server"]["version"] = r.version;
+  j["server"]["variables"] = r.variables;
+  j["server"]["datadir"] = r.datadir;
+  j["server"]["database"] = r.database;
+  j["server"]["table"] = r.table;
+  nlohmann::json& m = j["measured"];
+  const MeasuredCounters& c = r.measured;
+  auto opt = [&m](const char* name, const std::optional<int64_t>& v) {
+    if (v) m[name] = *v;
+  };
+  opt("index_page_splits", c.index_page_splits);
+  opt("index_page_reorg_attempts", c.index_page_reorg_attempts);
+  opt("index_page_reorg_successful", c.index_page_reorg_successful);
+  opt("index_page_merge_attempts", c.index_page_merge_attempts);
+  opt("index_page_merge_successful", c.index_page_merge_successful);
+  m["n_leaf_pages"] = c.n_leaf_pages;
+  m["size"] = c.size;
+  m["data_length"] = c.data_length;
+  m["index_length"] = c.index_length;
+  m["Innodb_pages_written"] = c.Innodb_pages_written;
+  m["Innodb_buffer_pool_reads"] = c.Innodb_buffer_pool_reads;
+  m["Innodb_dblwr_pages_written"] = c.Innodb_dblwr_pages_written;
+  m[c.rows_inserted_counter.empty() ? "rows_inserted" : c.rows_inserted_counter] =
+      c.rows_inserted;
+  m["rows"] = c.rows;
+  m["elapsed_s"] = c.elapsed_s;
+  m["flush_wait_s"] = c.flush_wait_s;
+  j["missing_counters"] = r.missing_counters;
+  nlohmann::json& s = j["sanity"];
+  s = nlohmann::json::object();
+  for (const SanityCheck& chk : r.sanity) {
+    s[chk.name] = chk.pass ? std::string("pass") : "fail: " + chk.detail;
+  }
+  j["valid"] = r.valid;
+  j["notes"] = r.notes;
+  return j;
+}
+
+}  // namespace innosim

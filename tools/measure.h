@@ -1,0 +1,187 @@
+// Measure: run one key stream against a real MySQL 8.x / MariaDB 10.6+
+// server and read the counters innosim also produces (seed 000, 5.3-5.5).
+//
+// Procedure (Measure()):
+//   1. CREATE DATABASE IF NOT EXISTS; the table is created with
+//      COMMENT='innosim-owned'. An existing table of that name is dropped and
+//      recreated only if it carries that comment; otherwise it is never
+//      touched and Measure() fails (kFailedPrecondition).
+//   2. Counters before: the INNODB_METRICS counters of kMetricCounters (turned
+//      on with SET GLOBAL innodb_monitor_enable when off; a counter the server
+//      lacks is listed in missing_counters) and the global status values
+//      Innodb_pages_written, Innodb_buffer_pool_reads,
+//      Innodb_dblwr_pages_written, and Innodb_rows_inserted (MySQL) or
+//      Handler_write (MariaDB 10.6+, which dropped Innodb_rows_inserted).
+//   3. Load: multi-row INSERTs of batch_rows rows, one transaction each
+//      (autocommit), keys from the stream as X'hex' (BINARY(16)) or as the
+//      explicit BIGINT value (autoinc), payload 100 'x', created = row index.
+//   4. Wait until Innodb_buffer_pool_pages_dirty is 0. With boost_final_flush
+//      the global innodb_io_capacity(_max) are raised and
+//      innodb_max_dirty_pages_pct(_lwm) set to 0 for this wait only, then
+//      restored: this changes when pages are written, not which.
+//   5. Counters after; ANALYZE TABLE; DATA_LENGTH/INDEX_LENGTH from
+//      information_schema.TABLES, size/n_leaf_pages of PRIMARY from
+//      mysql.innodb_index_stats.
+//   6. Sanity checks (settings read back, UUID version nibble of every row,
+//      exact COUNT(*), buffer pool reads ~ 0, no doublewrite pages, no other
+//      writer); `valid` is true when all pass.
+//
+// Errors are Status values with one-line messages (see server_connection.h
+// for the code mapping). A failure after the load has started says that the
+// table is left in place.
+//
+// Thread-safety: Measure() uses the connection exclusively while it runs.
+#ifndef INNOSIM_TOOLS_MEASURE_H_
+#define INNOSIM_TOOLS_MEASURE_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
+#include "sim/key_stream.h"
+#include "tools/server_connection.h"
+
+namespace innosim {
+
+// The table comment that marks a table as created (and disposable) by innosim.
+inline constexpr char kOwnedTableComment[] = "innosim-owned";
+
+// INNODB_METRICS counters read before and after the load.
+inline constexpr const char* kMetricCounters[] = {
+    "index_page_splits",         "index_page_reorg_attempts",  "index_page_reorg_successful",
+    "index_page_merge_attempts", "index_page_merge_successful",
+};
+
+enum class TableKind {
+  kUuidBinary16,    // id BINARY(16) NOT NULL PRIMARY KEY
+  kAutoincBigint,   // id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY
+};
+
+// The CREATE TABLE statement for `kind` (seed 000's table, marked as owned).
+std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind);
+
+struct MeasureOptions {
+  std::string database = "innosim";
+  std::string table = "innosim_load";
+  // Unset: from the stream's key width (16 -> kUuidBinary16, 8 -> kAutoincBigint).
+  std::optional<TableKind> kind;
+  // Rows to load; the stream must yield at least this many keys.
+  uint64_t rows = 0;
+  uint64_t batch_rows = 1000;
+  // Autoinc only: true = insert the stream's ids explicitly (same keys as the
+  // simulator); false = leave id out and let the server assign it.
+  bool autoinc_explicit_ids = true;
+  // UUID tables: the version nibble every stored key must carry. Unset = the
+  // version of the first key of the stream.
+  std::optional<int> uuid_version;
+  // Called after each committed batch with the rows loaded so far.
+  std::function<void(uint64_t rows_done)> progress;
+
+  // Step 4: waiting for Innodb_buffer_pool_pages_dirty == 0.
+  int flush_timeout_s = 600;
+  bool boost_final_flush = true;
+  uint64_t final_flush_io_capacity = 20000;
+
+  // Sanity: Innodb_buffer_pool_reads during the run at most this many when
+  // the table fits the buffer pool (a cold pool reads a few system pages).
+  int64_t max_buffer_pool_reads = 64;
+  // Sanity: settings read back and compared (case-insensitive; ON/1 and
+  // OFF/0 are equal). Default: seed 000's fixed settings. A variable the
+  // server does not have fails its check.
+  std::map<std::string, std::string> expected_settings = {
+      {"innodb_page_size", "16384"},
+      {"innodb_doublewrite", "OFF"},
+      {"innodb_flush_log_at_trx_commit", "2"},
+      {"innodb_change_buffering", "none"},
+      {"innodb_autoinc_lock_mode", "2"},
+      {"innodb_flush_method", "O_DIRECT"},
+      {"log_bin", "OFF"},
+  };
+  // Sanity: when set, innodb_buffer_pool_size must equal this many bytes.
+  std::optional<uint64_t> expected_buffer_pool_bytes;
+};
+
+// Field names are those of `innosim run --json` (deltas for counters).
+struct MeasuredCounters {
+  // INNODB_METRICS deltas; unset when the server lacks the counter.
+  std::optional<int64_t> index_page_splits;
+  std::optional<int64_t> index_page_reorg_attempts;
+  std::optional<int64_t> index_page_reorg_successful;
+  std::optional<int64_t> index_page_merge_attempts;
+  std::optional<int64_t> index_page_merge_successful;
+  // mysql.innodb_index_stats, PRIMARY, after ANALYZE TABLE.
+  int64_t n_leaf_pages = 0;
+  int64_t size = 0;
+  // information_schema.TABLES after ANALYZE TABLE (bytes).
+  int64_t data_length = 0;
+  int64_t index_length = 0;
+  // Global status deltas from before the load to after the final flush.
+  int64_t Innodb_pages_written = 0;
+  int64_t Innodb_buffer_pool_reads = 0;
+  int64_t Innodb_dblwr_pages_written = 0;
+  // Rows the server wrote during the run, for the "no other writer" check:
+  // the delta of Innodb_rows_inserted (MySQL) or, where that is missing
+  // (MariaDB 10.6+), of Handler_write. rows_inserted_counter names which;
+  // the JSON uses that name as the key.
+  int64_t rows_inserted = 0;
+  std::string rows_inserted_counter;
+  // Rows loaded by this run.
+  int64_t rows = 0;
+  // Wall time of the load (step 3) and of the wait for zero dirty pages.
+  double elapsed_s = 0;
+  double flush_wait_s = 0;
+};
+
+struct SanityCheck {
+  std::string name;
+  bool pass = false;
+  std::string detail;  // why it failed, or what was seen
+};
+
+struct MeasureResult {
+  std::string version;                          // SELECT VERSION()
+  std::map<std::string, std::string> variables;  // see kSimulationVariables
+  std::string datadir;                          // SELECT @@datadir
+  std::string database;
+  std::string table;
+  MeasuredCounters measured;
+  std::vector<std::string> missing_counters;  // INNODB_METRICS names absent
+  std::vector<SanityCheck> sanity;
+  bool valid = false;
+  std::vector<std::string> notes;  // e.g. flush boost not applied
+};
+
+// Server variables a simulation needs (those the server lacks are omitted
+// from MeasureResult::variables).
+inline constexpr const char* kSimulationVariables[] = {
+    "innodb_page_size",          "innodb_buffer_pool_size",
+    "innodb_redo_log_capacity",  "innodb_log_file_size",
+    "innodb_io_capacity",        "innodb_io_capacity_max",
+    "innodb_doublewrite",        "innodb_flush_neighbors",
+    "innodb_max_dirty_pages_pct", "innodb_max_dirty_pages_pct_lwm",
+    "innodb_adaptive_flushing_lwm", "innodb_flushing_avg_loops",
+    "innodb_lru_scan_depth",     "innodb_fill_factor",
+    "innodb_segment_reserve_factor",
+};
+
+// Runs the procedure above. `stream` is consumed from its current position.
+absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
+                                      const MeasureOptions& options);
+
+// Reads VERSION(), kSimulationVariables and @@datadir only (no table, no load).
+absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result);
+
+// {"server": {"version", "variables", "datadir"},
+//  "measured": {index_page_splits, ..., rows, elapsed_s, flush_wait_s},
+//  "missing_counters": [...], "sanity": {name: "pass" | "fail: detail"},
+//  "valid": bool, "notes": [...]}
+nlohmann::json MeasureResultToJson(const MeasureResult& result);
+
+}  // namespace innosim
+
+#endif  // INNOSIM_TOOLS_MEASURE_H_
