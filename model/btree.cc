@@ -26,6 +26,7 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
   top_seg_ = segs.top;
   leaf_seg_ = segs.leaf;
   root_ = segs.root_page;
+  store_->Grow(root_);
   P(root_).Create(root_, 0, sizes_.leaf, page_size_, store_->pool());
   counters_.pages_allocated = 1;
 }
@@ -140,7 +141,7 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
   // btr_page_alloc: leaf pages from the leaf segment, the others from the
   // non-leaf segment; the caller has reserved (has_done_reservation = TRUE).
   const uint32_t page_no = space_->AllocPage(level == 0 ? leaf_seg_ : top_seg_, hint, dir, true);
-  P(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool());
+  store_->Grow(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool());
   ++counters_.pages_allocated;
   if (sink_ != nullptr) sink_->OnPageCreate(space_id_, page_no);
   Modify(page_no);

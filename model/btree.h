@@ -40,7 +40,10 @@ namespace innosim {
 // The pages of one tablespace, indexed by page number.
 class PageStore {
  public:
-  IndexPage& page(uint32_t page_no) {
+  // A page that exists (was allocated).
+  IndexPage& page(uint32_t page_no) { return pages_[page_no]; }
+  // Makes room for page_no (a page being allocated) and returns it.
+  IndexPage& Grow(uint32_t page_no) {
     if (page_no >= pages_.size()) pages_.resize(static_cast<size_t>(page_no) + 1024);
     return pages_[page_no];
   }

@@ -123,11 +123,22 @@ uint32_t IndexPage::MaxInsertSizeAfterReorganize(uint32_t n) const {
 }
 
 int IndexPage::SearchLE(const Key& k) const {
+  // page_cur_try_search_shortcut: a key that falls right after
+  // PAGE_LAST_INSERT needs no binary search (what makes appends cheap).
+  if (last_insert_ >= 0 && !(k < keys_[last_insert_]) &&
+      (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {
+    return last_insert_;
+  }
   const Key* begin = keys_;
   return static_cast<int>(std::upper_bound(begin, begin + n_recs_, k) - begin) - 1;
 }
 
 int IndexPage::SearchInsertCursor(const Key& k, bool* duplicate) const {
+  if (last_insert_ >= 0 && keys_[last_insert_] < k &&
+      (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {
+    *duplicate = false;
+    return last_insert_;
+  }
   const Key* begin = keys_;
   const Key* end = begin + n_recs_;
   const Key* it = std::lower_bound(begin, end, k);
@@ -136,6 +147,18 @@ int IndexPage::SearchInsertCursor(const Key& k, bool* duplicate) const {
 }
 
 uint32_t IndexPage::OwnerSlot(uint32_t list_pos, uint32_t* owned_before) const {
+  // Walk from the nearer end of the directory: appends own to the last slot.
+  const uint32_t total = static_cast<uint32_t>(n_recs_) + 2;
+  if (list_pos * 2 >= total) {
+    uint32_t cum = total;
+    for (uint32_t s = n_slots_; s-- > 0;) {
+      cum -= slots_[s];
+      if (list_pos >= cum) {
+        *owned_before = cum;
+        return s;
+      }
+    }
+  }
   uint32_t cum = 0;
   for (uint32_t s = 0; s < n_slots_; ++s) {
     if (list_pos < cum + slots_[s]) {
