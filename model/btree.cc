@@ -31,6 +31,26 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
   counters_.pages_allocated = 1;
 }
 
+void BTree::LogInsert(uint32_t page_no, int cursor, const Key& key) {
+  if (!logging()) return;
+  const IndexPage& p = P(page_no);
+  // The record is logged from its first byte that differs from the cursor
+  // record (page_cur_insert_rec_write_log): the fixed header counts as
+  // equal, then the common prefix of the keys (nothing against the infimum).
+  const uint32_t prefix =
+      cursor >= 0 ? RedoFormat::KeyCommonPrefix(p.key(cursor), key, sizes_.key_bytes) : 0;
+  Log(redo_->RecInsert(page_no, p.rec_size(), RedoFormat::Mismatch(kRecNewExtraBytes, prefix), true));
+}
+
+uint64_t BTree::MismatchTotal(const IndexPage& p, int from, int to) const {
+  uint64_t total = 0;
+  for (int i = from + 1; i < to; ++i) {
+    total += RedoFormat::Mismatch(kRecNewExtraBytes,
+                                  RedoFormat::KeyCommonPrefix(p.key(i - 1), p.key(i), sizes_.key_bytes));
+  }
+  return total;
+}
+
 uint32_t BTree::height() const { return static_cast<uint32_t>(P(root_).level()) + 1; }
 
 uint64_t BTree::size() const {
@@ -110,12 +130,17 @@ bool BTree::OptimisticInsert(uint32_t page_no, int cursor, const Key& key, uint3
     P(page_no).InsertAfter(cursor, key, child, store_->pool());
   }
   Modify(page_no);
+  LogInsert(page_no, cursor, key);
   return true;
 }
 
 void BTree::Reorganize(uint32_t page_no) {
   if (profile_.reorg_counting == ReorgCounting::kAttemptAtStart) ++counters_.index_page_reorg_attempts;
   P(page_no).Reorganize(store_->pool());
+  if (logging()) {
+    const IndexPage& p = P(page_no);
+    Log(redo_->Reorganize(page_no, p.DataSize(), kPageDirSlotSize * p.n_dir_slots()));
+  }
   if (profile_.reorg_counting == ReorgCounting::kBothOnSuccess) ++counters_.index_page_reorg_attempts;
   ++counters_.index_page_reorg_successful;
   Modify(page_no);
@@ -140,17 +165,30 @@ void BTree::InsertOnNonLeafLevel(uint32_t level, const Key& key, uint32_t child)
 uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
   // btr_page_alloc: leaf pages from the leaf segment, the others from the
   // non-leaf segment; the caller has reserved (has_done_reservation = TRUE).
-  const uint32_t page_no = space_->AllocPage(level == 0 ? leaf_seg_ : top_seg_, hint, dir, true);
+  const Tablespace::SegmentId seg = level == 0 ? leaf_seg_ : top_seg_;
+  const uint64_t reserved_before = logging() ? space_->Usage(seg).reserved : 0;
+  const uint32_t page_no = space_->AllocPage(seg, hint, dir, true);
   store_->Grow(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool());
   ++counters_.pages_allocated;
   if (sink_ != nullptr) sink_->OnPageCreate(space_id_, page_no);
   Modify(page_no);
+  if (logging()) {
+    // fseg_mark_page_used moves an extent between segment lists when it
+    // takes its first or last page; a claimed extent grows `reserved`.
+    const SegmentUsage after = space_->Usage(seg);
+    const bool new_extent = after.reserved > reserved_before;
+    const bool list_move = new_extent || after.used % space_->extent_size() == 0;
+    Log(redo_->PageAllocate(page_no, list_move, new_extent));
+    Log(redo_->PageCreate(page_no, level, index_id_));
+  }
   return page_no;
 }
 
 void BTree::FreePage(uint32_t page_no) {
   IndexPage& p = P(page_no);
   space_->FreePage(p.level() == 0 ? leaf_seg_ : top_seg_, page_no);
+  // fseg_free_page: the same bitmap and list writes as an allocation.
+  if (logging()) Log(redo_->PageAllocate(page_no, false, false));
   p.Release(store_->pool());
   ++counters_.pages_freed;
 }
@@ -164,6 +202,12 @@ void BTree::RootRaiseAndInsert(const Key& key, uint32_t child) {
   const uint32_t new_no = AllocPage(0, FspDirection::kNoDir, level);
   IndexPage& np = P(new_no);
   np.CopyEndToCreated(P(root_), 0, store_->pool());
+  if (logging()) {
+    const IndexPage& src = P(root_);
+    Log(redo_->SplitMoveEnd(new_no, root_, static_cast<uint32_t>(src.n_recs()),
+                            static_cast<uint64_t>(src.n_recs()) * src.rec_size(), MismatchTotal(src, 0, src.n_recs())));
+    Log(redo_->PageCreate(root_, level + 1u, index_id_));
+  }
   // btr_page_empty, one level up, then the node pointer to the new page
   // (carrying REC_INFO_MIN_REC_FLAG) through page_cur_tuple_insert.
   IndexPage& r = P(root_);
@@ -171,6 +215,8 @@ void BTree::RootRaiseAndInsert(const Key& key, uint32_t child) {
   r.InsertAfter(-1, Key{}, new_no, store_->pool());
   r.SetMinRecMark();
   Modify(root_);
+  LogInsert(root_, -1, Key{});
+  if (logging()) Log(redo_->MinRecMark(root_));
   // Reposition on the new page and split it: LAST_INSERT is NULL after the
   // bulk copy, so this is always a middle split.
   const IndexPage& n2 = P(new_no);
@@ -223,6 +269,7 @@ bool BTree::InsertIntoRightSibling(uint32_t page_no, int cursor, const Key& key,
     return false;
   }
   Modify(next_no);
+  LogInsert(next_no, -1, key);
   ++counters_.right_sibling_inserts;
   const uint16_t level = next.level();
   // The parent's node pointer to the next page must now carry the new first
@@ -254,9 +301,13 @@ bool BTree::PessimisticDeleteNodePtr(uint32_t page_no, int pos) {
     InsertOnNonLeafLevel(P(page_no).level() + 1u, next_key, page_no);
   }
   P(page_no).DeleteRec(pos, store_->pool());
+  // MLOG_COMP_REC_DELETE: header + index info + offset, the size of a list
+  // delete record.
+  if (logging()) Log(redo_->ListDelete(page_no));
   // On the leftmost page the next record inherits the min-rec mark.
   if (pos == 0 && P(page_no).level() > 0 && P(page_no).prev() == kFilNull && P(page_no).n_recs() > 0) {
     P(page_no).SetMinRecMark();
+    if (logging()) Log(redo_->MinRecMark(page_no));
   }
   Modify(page_no);
   return CompressIfUseful(page_no);
@@ -317,6 +368,10 @@ bool BTree::Compress(uint32_t page_no) {
     // pointer of this page.
     P(left_no).AppendAllFrom(p, store_->pool());
     Modify(left_no);
+    if (logging()) {
+      Log(redo_->SplitMoveStart(left_no, page_no, static_cast<uint32_t>(p.n_recs()),
+                                static_cast<uint64_t>(p.n_recs()) * p.rec_size(), MismatchTotal(p, 0, p.n_recs())));
+    }
     P(left_no).set_next(p.next());
     if (p.next() != kFilNull) {
       P(p.next()).set_prev(left_no);
@@ -329,6 +384,11 @@ bool BTree::Compress(uint32_t page_no) {
     GetFather(right_no, &father2, &father2_pos);
     P(right_no).PrependAllFrom(p, store_->pool());
     Modify(right_no);
+    if (logging()) {
+      Log(redo_->SplitMoveStart(right_no, page_no, static_cast<uint32_t>(p.n_recs()),
+                                static_cast<uint64_t>(p.n_recs()) * p.rec_size(), MismatchTotal(p, 0, p.n_recs())));
+      Log(redo_->Write4(father, right_no));
+    }
     P(right_no).set_prev(p.prev());
     if (p.prev() != kFilNull) {
       P(p.prev()).set_next(right_no);
@@ -389,6 +449,7 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
       GetFather(page_no, &father, &pos);
       P(father).set_child(pos, new_no);
       Modify(father);
+      if (logging()) Log(redo_->Write4(father, new_no));
     }
     InsertOnNonLeafLevel(level + 1u, first_key, upper);
     const uint32_t prev_no = P(page_no).prev();
@@ -405,8 +466,24 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
     P(lower).set_next(upper);
     P(upper).set_prev(lower);
     P(upper).set_next(d.direction == FspDirection::kDown ? P(upper).next() : next_no);
+    if (logging()) {
+      // btr_page_set_prev/next on the two halves (the new page gets both
+      // links), and on the neighbour outside the split.
+      const bool neighbour = d.direction == FspDirection::kDown ? prev_no != kFilNull : next_no != kFilNull;
+      for (int w = 0; w < 3 + (neighbour ? 1 : 0); ++w) Log(redo_->Write4(new_no, upper));
+    }
 
     // Move the records.
+    if (logging()) {
+      const IndexPage& src = P(page_no);
+      const int from = d.direction == FspDirection::kDown ? 0 : move_limit;
+      const int to = d.direction == FspDirection::kDown ? move_limit : src.n_recs();
+      const uint32_t n = static_cast<uint32_t>(std::max(0, to - from));
+      const uint64_t bytes = uint64_t{n} * src.rec_size();
+      const uint64_t mismatch = MismatchTotal(src, from, to);
+      Log(d.direction == FspDirection::kDown ? redo_->SplitMoveStart(new_no, page_no, n, bytes, mismatch)
+                                             : redo_->SplitMoveEnd(new_no, page_no, n, bytes, mismatch));
+    }
     if (d.direction == FspDirection::kDown) {
       P(new_no).AppendStartFrom(P(page_no), move_limit, store_->pool());
       P(page_no).DeleteStart(move_limit, store_->pool());
@@ -434,6 +511,7 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
     }
     if (ok) {
       Modify(target);
+      LogInsert(target, c, key);
       break;
     }
     ++n_iterations;

@@ -32,6 +32,7 @@
 #include "model/page_events.h"
 #include "model/page_pool.h"
 #include "model/record_format.h"
+#include "model/redo_format.h"
 #include "model/split_rules.h"
 #include "model/tablespace.h"
 
@@ -92,6 +93,13 @@ class BTree {
   // in tablespace.h): its segments and its empty root page.
   BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, const IndexSegments& segs,
         const RecordSizes& sizes, bool clustered, uint32_t space_id, PageEventSink* sink);
+
+  // Makes every mini-transaction report its redo bytes, computed by `redo`
+  // (not owned), to the sink. `index_id` is written in page headers.
+  void SetRedo(const RedoFormat* redo, uint64_t index_id) {
+    redo_ = redo;
+    index_id_ = index_id;
+  }
 
   // Inserts one entry. Returns AlreadyExists for a duplicate key
   // (DB_DUPLICATE_KEY); the tree is unchanged then.
@@ -168,13 +176,31 @@ class BTree {
   void Access(uint32_t page_no) {
     if (sink_ != nullptr) sink_->OnPageAccess(space_id_, page_no);
   }
+  // The page is fixed (a no-op if it already is) and changed by this mtr.
   void Modify(uint32_t page_no) {
-    if (sink_ != nullptr) sink_->OnPageModify(space_id_, page_no);
+    if (sink_ != nullptr) {
+      sink_->OnPageAccess(space_id_, page_no);
+      sink_->OnPageModify(space_id_, page_no);
+    }
   }
   void CommitMtr() {
-    if (sink_ != nullptr) sink_->OnMtrCommit(mtr_redo_);
+    if (sink_ != nullptr) {
+      if (redo_ != nullptr && mtr_records_ > 0) mtr_redo_ += redo_->MtrEnd(mtr_records_);
+      sink_->OnMtrCommit(mtr_redo_);
+    }
     mtr_redo_ = 0;
+    mtr_records_ = 0;
   }
+  // Redo of the current mtr (only computed when a RedoFormat is set).
+  void Log(uint32_t bytes) {
+    mtr_redo_ += bytes;
+    ++mtr_records_;
+  }
+  bool logging() const { return redo_ != nullptr && sink_ != nullptr; }
+  // MLOG_COMP_REC_INSERT for the record just inserted after `cursor`.
+  void LogInsert(uint32_t page_no, int cursor, const Key& key);
+  // Mismatch bytes summed over consecutive records [from, to) of a page.
+  uint64_t MismatchTotal(const IndexPage& p, int from, int to) const;
 
   EngineProfile profile_;
   Tablespace* space_;
@@ -184,6 +210,9 @@ class BTree {
   uint32_t space_id_;
   PageEventSink* sink_;
   uint64_t mtr_redo_ = 0;
+  uint32_t mtr_records_ = 0;
+  const RedoFormat* redo_ = nullptr;
+  uint64_t index_id_ = 0;
 
   Tablespace::SegmentId top_seg_ = 0;
   Tablespace::SegmentId leaf_seg_ = 0;

@@ -2,10 +2,26 @@
 
 namespace innosim {
 
+namespace {
+
+// The table's tablespace id in redo records (a file-per-table space created
+// after the system spaces; its compressed size is what matters, 1 byte).
+constexpr uint32_t kTableSpaceId = 2;
+// Where the undo log pages of the loading transaction live, as far as the
+// buffer pool is concerned: a separate space (undo tablespaces in MySQL 8,
+// the system tablespace in MariaDB), pages reused transaction after
+// transaction because insert undo logs are freed or cached at commit
+// (trx_undo_insert_cleanup).
+constexpr uint32_t kUndoSpaceKey = 0xFFFFFFEFu;
+constexpr uint32_t kUndoFirstPage = 300;
+
+}  // namespace
+
 Engine::Engine(const EngineProfile& profile, const TableDef& table, PageEventSink* sink)
     : profile_(profile),
       table_(table),
-      space_(profile.page_size, profile.allocation, profile.segment_reserve_pct) {
+      space_(profile.page_size, profile.allocation, profile.segment_reserve_pct),
+      sink_(sink) {
   const FilePerTableLayout layout =
       CreateFilePerTableLayout(space_, static_cast<uint32_t>(1 + table.secondary.size()));
   // Space id 0 is this table; indexes share it and the page numbering.
@@ -16,12 +32,45 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, PageEventSin
                                                  SecondaryRecordSizes(table_, table_.secondary[i]),
                                                  false, 0, sink));
   }
+  if (sink_ != nullptr) {
+    const ServerFlavor flavor =
+        profile_.allocation == AllocationPolicy::kMariaDB1011 ? ServerFlavor::kMariaDb1011 : ServerFlavor::kMySql84;
+    // dict_index_get_n_fields: a clustered index has every column plus
+    // DB_TRX_ID and DB_ROLL_PTR; a secondary one its key and the PK.
+    primary_redo_ = std::make_unique<RedoFormat>(flavor, kTableSpaceId,
+                                                 static_cast<uint32_t>(table_.columns.size() + 2));
+    primary_->SetRedo(primary_redo_.get(), 1);
+    for (size_t i = 0; i < secondary_.size(); ++i) {
+      const uint32_t n = static_cast<uint32_t>(table_.secondary[i].columns.size() + table_.primary.columns.size());
+      secondary_redo_.push_back(std::make_unique<RedoFormat>(flavor, kTableSpaceId, n));
+      secondary_[i]->SetRedo(secondary_redo_.back().get(), 2 + i);
+    }
+    undo_rec_bytes_ = primary_redo_->UndoInsert(primary_->record_sizes().key_bytes, 1, 1);
+  }
 }
 
 absl::Status Engine::InsertRow(const Key& pk) {
+  if (sink_ != nullptr) {
+    // The insert undo record goes first, in its own mtr, onto the
+    // transaction's undo page.
+    const uint32_t undo_page =
+        kUndoFirstPage + static_cast<uint32_t>(trx_rows_ * undo_rec_bytes_ / profile_.page_size);
+    sink_->OnPageAccess(kUndoSpaceKey, undo_page);
+    sink_->OnPageModify(kUndoSpaceKey, undo_page);
+    sink_->OnMtrCommit(primary_redo_->UndoInsert(primary_->record_sizes().key_bytes, trx_rows_ + 1, 1) +
+                       primary_redo_->MtrEnd(1));
+    ++trx_rows_;
+  }
   absl::Status s = primary_->Insert(pk);
   if (s.ok()) ++rows_;
   return s;
+}
+
+void Engine::CommitTrx() {
+  if (sink_ == nullptr || trx_rows_ == 0) return;
+  const uint32_t undo_pages = static_cast<uint32_t>(trx_rows_ * undo_rec_bytes_ / profile_.page_size + 1);
+  sink_->OnMtrCommit(primary_redo_->InsertTrxLifecycle(undo_pages));
+  trx_rows_ = 0;
 }
 
 absl::Status Engine::InsertSecondary(size_t index, const Key& entry) {

@@ -21,6 +21,7 @@
 #include "model/key.h"
 #include "model/page_events.h"
 #include "model/record_format.h"
+#include "model/redo_format.h"
 #include "model/tablespace.h"
 
 namespace innosim {
@@ -50,11 +51,16 @@ struct EngineReport {
 
 class Engine {
  public:
+  // With a sink, every page access and change goes to it, and every
+  // mini-transaction reports its redo bytes (the undo record of each row in
+  // its own mtr first, as trx_undo_report_row_operation does).
   Engine(const EngineProfile& profile, const TableDef& table, PageEventSink* sink = nullptr);
 
   // Inserts one row with primary key `pk` into the clustered index.
   // AlreadyExists on a duplicate key (the tree is unchanged then).
   absl::Status InsertRow(const Key& pk);
+  // Commits the current transaction (its undo log's life in redo).
+  void CommitTrx();
   // Inserts an entry of secondary index `index`: its key columns followed by
   // the PK, encoded as one ordered Key by the caller.
   absl::Status InsertSecondary(size_t index, const Key& entry);
@@ -79,6 +85,11 @@ class Engine {
   std::unique_ptr<BTree> primary_;
   std::vector<std::unique_ptr<BTree>> secondary_;
   uint64_t rows_ = 0;
+  PageEventSink* sink_ = nullptr;
+  std::unique_ptr<RedoFormat> primary_redo_;
+  std::vector<std::unique_ptr<RedoFormat>> secondary_redo_;
+  uint64_t trx_rows_ = 0;      // rows of the open transaction
+  uint32_t undo_rec_bytes_ = 0;
 };
 
 }  // namespace innosim

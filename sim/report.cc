@@ -33,6 +33,17 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
   j["data_free"] = r.report.data_free;
   j["height"] = p.height;
   j["leaf_fill"] = p.leaf_fill;
+  if (r.spec.flush) {
+    const FlushModel::Counters& f = r.flush;
+    j["Innodb_pages_written"] = f.Innodb_pages_written;
+    j["Innodb_dblwr_pages_written"] = f.Innodb_dblwr_pages_written;
+    j["Innodb_buffer_pool_reads"] = f.Innodb_buffer_pool_reads;
+    // Seed 000 divides pages written by the index's size.
+    j["pages_written_per_page"] = p.size ? static_cast<double>(f.Innodb_pages_written) / p.size : 0.0;
+    j["peak_dirty_pages"] = f.peak_dirty_pages;
+    j["redo_bytes"] = f.redo_bytes;
+    j["rows_per_sec"] = r.spec.rows_per_sec;
+  }
   j["splits"] = {{"to_right", c.splits_to_right}, {"to_left", c.splits_to_left},
                  {"middle", c.splits_middle}, {"sure", c.splits_sure},
                  {"right_sibling_inserts", c.right_sibling_inserts}, {"root_raises", c.root_raises}};
@@ -75,6 +86,19 @@ std::string RunSummary(const RunResult& r) {
     absl::StrAppendFormat(&s, "  %5d %10d %14d  %5.1f%%\n", lc.level, lc.pages, lc.records,
                           lc.usable_bytes ? 100.0 * lc.data_bytes / lc.usable_bytes : 0.0);
   }
+  if (r.spec.flush) {
+    const FlushModel::Counters& f = r.flush;
+    absl::StrAppendFormat(&s, "\n  flushing (simulated at %.0f rows/s)\n", r.spec.rows_per_sec);
+    absl::StrAppendFormat(&s, "  %-28s %14d\n", "Innodb_pages_written", f.Innodb_pages_written);
+    absl::StrAppendFormat(&s, "  %-28s %14.2f\n", "pages written per page", p.size ? double(f.Innodb_pages_written) / p.size : 0.0);
+    absl::StrAppendFormat(&s, "  %-28s %14d\n", "Innodb_dblwr_pages_written", f.Innodb_dblwr_pages_written);
+    absl::StrAppendFormat(&s, "  %-28s %14d\n", "Innodb_buffer_pool_reads", f.Innodb_buffer_pool_reads);
+    absl::StrAppendFormat(&s, "  %-28s %14d\n", "peak dirty pages", f.peak_dirty_pages);
+    absl::StrAppendFormat(&s, "  %-28s %14d\n", "redo bytes", f.redo_bytes);
+    s += "\n  settings used:\n";
+    for (const auto& [k, v] : r.settings_used) absl::StrAppendFormat(&s, "    %s = %s\n", k, v);
+  }
+  for (const std::string& w : r.warnings) absl::StrAppendFormat(&s, "  warning: %s\n", w);
   absl::StrAppendFormat(&s, "\n  simulated in %.2f s\n", r.elapsed_s);
   return s;
 }

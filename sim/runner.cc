@@ -46,8 +46,30 @@ std::string TableSql(const TableDef& t) {
   return absl::StrCat("CREATE TABLE ", t.name, " (", absl::StrJoin(cols, ", "), ") ENGINE=InnoDB");
 }
 
+absl::StatusOr<ServerSettings> SettingsFor(const RunSpec& spec, std::vector<std::string>* warnings) {
+  const ServerFlavor flavor = *ServerFlavorByName(spec.profile);
+  ServerSettings settings = ServerSettings::Defaults(flavor);
+  for (const auto& [name, value] : spec.settings) {
+    absl::Status s = settings.Set(name, value);
+    if (absl::IsNotFound(s)) {
+      if (warnings != nullptr) warnings->push_back(absl::StrCat("unknown variable '", name, "' ignored"));
+    } else if (!s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--set ", name, "=", value, ": ", s.message()));
+    }
+  }
+  settings.innodb_page_size = spec.page_size;
+  return settings;
+}
+
 absl::StatusOr<RunResult> Run(const RunSpec& spec) {
   if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
+  if (spec.flush && !(spec.rows_per_sec > 0)) {
+    return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
+  }
+  if (spec.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
+  std::vector<std::string> warnings;
+  absl::StatusOr<ServerSettings> settings = SettingsFor(spec, &warnings);
+  if (!settings.ok()) return settings.status();
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
   if (!stream.ok()) return stream.status();
   KeyStream& ks = **stream;
@@ -59,7 +81,11 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
   result.key_width = ks.key_width();
   const TableDef table = Seed000Table(result.key_width);
   result.table = TableSql(table);
-  Engine engine(profile, table);
+  std::unique_ptr<FlushModel> flush;
+  if (spec.flush) flush = std::make_unique<FlushModel>(*settings);
+  Engine engine(profile, table, flush.get());
+  const double seconds_per_row = spec.flush ? 1.0 / spec.rows_per_sec : 0;
+  result.warnings = warnings;
   const auto t0 = std::chrono::steady_clock::now();
   Key key;
   for (uint64_t i = 0; i < spec.rows; ++i) {
@@ -73,6 +99,20 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
       return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, ": duplicate primary key in the stream (",
                                                      "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
     }
+    if (flush) {
+      if ((i + 1) % spec.trx_rows == 0) engine.CommitTrx();
+      flush->Tick(static_cast<double>(i + 1) * seconds_per_row);
+      if (spec.series_every > 0 && (i + 1) % spec.series_every == 0) {
+        result.series.push_back({i + 1, flush->Snapshot()});
+      }
+    }
+  }
+  if (flush) {
+    // The seed's procedure: commit, then wait until no page is dirty.
+    engine.CommitTrx();
+    flush->FlushAll();
+    result.flush = flush->counters();
+    result.settings_used = flush->settings().Describe();
   }
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.report = engine.Report();

@@ -14,6 +14,8 @@
 
 #include "absl/status/statusor.h"
 #include "model/engine.h"
+#include "model/flush_model.h"
+#include "model/server_settings.h"
 #include "sim/key_stream.h"
 
 namespace innosim {
@@ -24,6 +26,24 @@ struct RunSpec {
   std::string profile = "mysql-8.4";
   uint32_t page_size = 16384;
   std::string label;  // for tables; defaults to the stream name
+  // The buffer pool, redo log and page cleaner (issue: pages written);
+  // false runs the B-tree alone (structure only).
+  bool flush = true;
+  // Server variables as name/value pairs, applied in order over the
+  // profile's defaults (--set, --defaults-file, experiment files).
+  std::vector<std::pair<std::string, std::string>> settings;
+  // Simulated insert rate: row i happens at i / rows_per_sec seconds. An
+  // input, not derived: see docs/flushing.md for the sensitivity.
+  double rows_per_sec = 100000;
+  // Rows per transaction (seed 000: 1000-row multi-row INSERTs).
+  uint64_t trx_rows = 1000;
+  // Rows between two time-series samples; 0 = none.
+  uint64_t series_every = 0;
+};
+
+struct SeriesPoint {
+  uint64_t rows = 0;
+  FlushModel::Sample sample;
 };
 
 struct RunResult {
@@ -32,7 +52,16 @@ struct RunResult {
   std::string table;     // the table definition used, as SQL
   EngineReport report;
   double elapsed_s = 0;  // wall time of the insert loop
+  // With spec.flush:
+  FlushModel::Counters flush;
+  std::vector<std::pair<std::string, std::string>> settings_used;  // Describe()
+  std::vector<std::string> warnings;  // e.g. unknown variables
+  std::vector<SeriesPoint> series;
 };
+
+// The server settings a spec runs with (profile defaults + spec.settings);
+// warnings for variables the model does not know.
+absl::StatusOr<ServerSettings> SettingsFor(const RunSpec& spec, std::vector<std::string>* warnings);
 
 // Checks a spec without running it: one-line errors saying how to mend it.
 absl::Status ValidateRunSpec(const RunSpec& spec);

@@ -41,6 +41,7 @@
 #ifndef INNOSIM_TOOLS_IBD_READER_H_
 #define INNOSIM_TOOLS_IBD_READER_H_
 
+#include "model/index_page.h"  // kFilNull
 #include <cstdint>
 #include <map>
 #include <span>
@@ -61,7 +62,6 @@ inline constexpr uint16_t kFilPageIbufBitmap = 5;
 inline constexpr uint16_t kFilPageTypeBlob = 10;
 inline constexpr uint16_t kFilPageTypeFspHdr = 8;
 inline constexpr uint16_t kFilPageTypeXdes = 9;
-inline constexpr uint32_t kFilNull = 0xFFFFFFFF;
 
 // What one page of the file is.
 enum class IbdPageState : uint8_t {

@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
   innosim::cli::AddSweep(app, reg);
   innosim::cli::AddExperiment(app, reg);
   innosim::cli::AddBench(app, reg);
-  // (ibd, measure: sim/cli/server_commands.cc)
+  innosim::cli::AddIbd(app, reg);
+  innosim::cli::AddMeasure(app, reg);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

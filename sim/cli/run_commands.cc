@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "sim/cli/commands.h"
 #include "sim/count.h"
@@ -35,6 +36,10 @@ struct CommonRunOptions {
   std::string page_size = "16384";
   std::string profile = "mysql-8.4";
   bool json = false;
+  std::vector<std::string> sets;
+  std::string rows_per_sec = "100000";
+  bool no_flush = false;
+  std::string batch = "1000";
 
   void Register(CLI::App* sub) {
     sub->add_option("--stream", stream, "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc, file:PATH")
@@ -45,6 +50,11 @@ struct CommonRunOptions {
         ->capture_default_str();
     sub->add_option("--profile", profile, "engine profile: mysql-8.4 or mariadb-10.11")->capture_default_str();
     sub->add_flag("--json", json, "print JSON instead of a readable summary");
+    sub->add_option("--set", sets, "server variable NAME=VALUE (repeatable), e.g. innodb_buffer_pool_size=4G");
+    sub->add_option("--rows-per-sec", rows_per_sec, "simulated insert rate that clocks the page cleaner")
+        ->capture_default_str();
+    sub->add_option("--batch", batch, "rows per transaction (multi-row INSERT)")->capture_default_str();
+    sub->add_flag("--no-flush", no_flush, "structure only: no buffer pool, redo log or page cleaner");
   }
 
   // Builds the spec (rows_per_ms given separately for sweeps).
@@ -61,7 +71,27 @@ struct CommonRunOptions {
     spec.stream.seed = seed;
     spec.stream.rows_per_ms = rpms;
     spec.profile = profile;
+    spec.flush = !no_flush;
+    for (const std::string& kv : sets) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--set '", kv, "': write NAME=VALUE, e.g. --set innodb_buffer_pool_size=4G"));
+      }
+      spec.settings.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    double rps = 0;
+    if (!absl::SimpleAtod(rows_per_sec, &rps) || !(rps > 0)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--rows-per-sec '", rows_per_sec, "' must be a positive number (e.g. 127290)"));
+    }
+    spec.rows_per_sec = rps;
+    absl::StatusOr<uint64_t> b = ParseCount(batch);
+    if (!b.ok()) return absl::InvalidArgumentError(absl::StrCat("--batch: ", b.status().message()));
+    spec.trx_rows = *b;
     if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
+    absl::StatusOr<ServerSettings> settings = SettingsFor(spec, nullptr);
+    if (!settings.ok()) return settings.status();
     return spec;
   }
 };

@@ -1,0 +1,474 @@
+// innosim ibd / measure: the subcommands that touch the outside world (a page
+// file on disk, a running server). The work is done in tools/ (ibd_reader,
+// page_map, measure); this file parses options, joins the measured figures
+// with a simulation of the same stream, and prints them side by side.
+//
+// Exit codes (sim/cli/commands.h): 0 ok, 1 a structural metric outside
+// --tolerance, 2 bad input (options, unreadable or corrupt file, a table
+// innosim does not own), 3 the outside world failed (server unreachable,
+// authentication, privilege, interrupted load, a file that cannot be written).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "nlohmann/json.hpp"
+#include "sim/cli/commands.h"
+#include "sim/count.h"
+#include "sim/key_stream.h"
+#include "sim/report.h"
+#include "sim/runner.h"
+#include "tools/measure.h"
+#include "tools/ibd_reader.h"
+#include "tools/page_map.h"
+#include "tools/server_connection.h"
+
+namespace innosim::cli {
+namespace {
+
+// Status codes from tools/ -> exit codes. Input the user can mend (bad
+// options, a table innosim does not own, a corrupt file) is 2; everything the
+// outside world did (unreachable, refused, privilege, interrupted) is 3.
+int ExitCodeFor(const absl::Status& s) {
+  switch (s.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kNotFound:
+    case absl::StatusCode::kDataLoss:
+    case absl::StatusCode::kOutOfRange:
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+// ---------------------------------------------------------------- ibd
+
+struct IbdOptions {
+  std::string path;
+  bool json = false;
+  std::string svg;
+  bool unicode = false;
+  bool no_verify_checksums = false;
+};
+
+int RunIbd(const IbdOptions& o) {
+  IbdReadOptions ro;
+  ro.verify_checksums = !o.no_verify_checksums;
+  absl::StatusOr<IbdCensus> census = ReadIbdFile(o.path, ro);
+  if (!census.ok()) return Fail(2, std::string(census.status().message()));
+  if (!o.svg.empty()) {
+    if (absl::Status s = WriteFileAtomically(o.svg, PageMapSvg(*census)); !s.ok()) {
+      return Fail(3, std::string(s.message()));
+    }
+  }
+  if (o.json) {
+    std::cout << IbdCensusJson(*census) << "\n";
+  } else {
+    PageMapOptions pm;
+    pm.unicode = o.unicode;
+    std::cout << IbdCensusText(*census) << "\n" << PageMapText(*census, pm);
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------- measure
+
+struct MeasureCliOptions {
+  std::string stream;
+  std::string rows;
+  std::string rows_per_ms = "482";
+  uint64_t seed = 1;
+  std::string batch = "1000";
+  std::string host;
+  unsigned port = 0;
+  std::string socket;
+  std::string user;
+  std::string defaults_file;
+  std::string database = "innosim";
+  std::string table = "innosim_load";
+  double tolerance = 0.02;
+  std::string datadir;
+  bool no_ibd = false;
+  bool json = false;
+};
+
+// The metrics of the comparison table, in print order. A metric is shown
+// when both the simulated JSON (RunToJson) and the measured JSON
+// (MeasureResultToJson) carry it, so flush counters join the table as soon
+// as the simulator reports them.
+struct MetricDef {
+  const char* name;
+  bool structural;  // decides the exit code (--tolerance)
+};
+constexpr MetricDef kMetrics[] = {
+    {"index_page_splits", true},
+    {"index_page_reorg_attempts", false},
+    {"index_page_reorg_successful", false},
+    {"index_page_merge_attempts", false},
+    {"index_page_merge_successful", false},
+    {"n_leaf_pages", true},
+    {"size", true},
+    {"data_length", false},
+    {"index_length", false},
+    {"Innodb_pages_written", false},
+    {"Innodb_buffer_pool_reads", false},
+    {"Innodb_dblwr_pages_written", false},
+};
+
+// (simulated - measured) / measured; 0 when both are 0, +inf when only the
+// measured value is 0.
+double RelativeError(double simulated, double measured) {
+  if (measured == 0) return simulated == 0 ? 0.0 : std::numeric_limits<double>::infinity();
+  return (simulated - measured) / measured;
+}
+
+std::string FormatRelError(double e) {
+  if (std::isinf(e)) return "n/a";
+  return absl::StrFormat("%+.2f%%", 100.0 * e);
+}
+
+// Progress bar on stderr (only when stderr is a terminal).
+class ProgressBar {
+ public:
+  explicit ProgressBar(uint64_t total) : total_(total), enabled_(::isatty(STDERR_FILENO) == 1) {}
+  void Update(uint64_t done) {
+    if (!enabled_ || total_ == 0) return;
+    const int width = 40;
+    const int filled = static_cast<int>(static_cast<double>(done) / total_ * width);
+    if (filled == last_filled_ && done != total_) return;
+    last_filled_ = filled;
+    std::string bar(filled, '#');
+    bar.resize(width, '.');
+    std::fprintf(stderr, "\rloading [%s] %llu/%llu rows", bar.c_str(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total_));
+    std::fflush(stderr);
+  }
+  void Finish(const char* what) {
+    if (!enabled_) return;
+    std::fprintf(stderr, "\r\033[K%s\n", what);
+    std::fflush(stderr);
+  }
+
+ private:
+  uint64_t total_;
+  bool enabled_;
+  int last_filled_ = -1;
+};
+
+// The clustered index of a census: the index with the smallest index_id.
+// InnoDB creates the clustered index first (dict_create_index_step for
+// PRIMARY before any secondary index), so it gets the lowest id of the
+// table, and its root is the first index root of the file (page 3 in a new
+// file-per-table tablespace). Indexes added later by ALTER TABLE get higher
+// ids, so the rule holds for them too; a rebuilt table gets a new file.
+const IbdIndexCensus* ClusteredIndex(const IbdCensus& census) {
+  const IbdIndexCensus* best = nullptr;
+  for (const IbdIndexCensus& ix : census.indexes) {
+    if (best == nullptr || ix.index_id < best->index_id) best = &ix;
+  }
+  return best;
+}
+
+const LevelCensus* SimLevel(const IndexReport& r, uint32_t level) {
+  for (const LevelCensus& lc : r.levels) {
+    if (lc.level == level) return &lc;
+  }
+  return nullptr;
+}
+
+double SimFill(const LevelCensus& lc) {
+  return lc.usable_bytes ? static_cast<double>(lc.data_bytes) / lc.usable_bytes : 0.0;
+}
+
+// Whether the .ibd side of the comparison is to be read, and from where.
+// --datadir wins; otherwise the server's @@datadir is used when the
+// connection is local (Unix socket or localhost) and the file is readable.
+std::string IbdPath(const MeasureCliOptions& o, const MeasureResult& r, std::string* note) {
+  if (o.no_ibd) return "";
+  std::string dir = o.datadir;
+  const bool explicit_dir = !dir.empty();
+  if (!explicit_dir) {
+    const bool local = o.host.empty() || o.host == "localhost";
+    if (!local || r.datadir.empty()) return "";
+    dir = r.datadir;
+  }
+  if (!dir.empty() && dir.back() != '/') dir += '/';
+  std::string path = absl::StrCat(dir, r.database, "/", r.table, ".ibd");
+  if (::access(path.c_str(), R_OK) != 0) {
+    if (explicit_dir) {
+      *note = absl::StrCat("cannot read ", path, " (check --datadir)");
+    }
+    return explicit_dir ? path : "";
+  }
+  return path;
+}
+
+int RunMeasure(const MeasureCliOptions& o) {
+  // ---- Options.
+  absl::StatusOr<uint64_t> rows = ParseCount(o.rows);
+  if (!rows.ok()) return Fail(2, absl::StrCat("--rows: ", rows.status().message()));
+  absl::StatusOr<uint64_t> batch = ParseCount(o.batch);
+  if (!batch.ok()) return Fail(2, absl::StrCat("--batch: ", batch.status().message()));
+  if (o.rows_per_ms == "0") return Fail(2, "--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
+  absl::StatusOr<uint64_t> rpms = ParseCount(o.rows_per_ms);
+  if (!rpms.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", rpms.status().message()));
+  if (!(o.tolerance >= 0)) return Fail(2, "--tolerance must be a fraction >= 0 (e.g. 0.02 for 2%)");
+
+  RunSpec spec;
+  spec.stream.name = o.stream;
+  spec.stream.seed = o.seed;
+  spec.stream.rows_per_ms = *rpms;
+  spec.rows = *rows;
+  if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return Fail(2, std::string(s.message()));
+  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
+  if (!stream.ok()) return Fail(2, std::string(stream.status().message()));
+
+  // ---- Server: connect, load, read counters (tools/measure.h).
+  ConnectionOptions co;
+  co.host = o.host;
+  co.port = o.port;
+  co.socket = o.socket;
+  co.user = o.user;
+  co.defaults_file = o.defaults_file;  // password: defaults file, then MYSQL_PWD
+  absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ServerConnection::Connect(co);
+  if (!conn.ok()) return Fail(ExitCodeFor(conn.status()), std::string(conn.status().message()));
+
+  MeasureOptions mo;
+  mo.database = o.database;
+  mo.table = o.table;
+  mo.rows = *rows;
+  mo.batch_rows = *batch;
+  ProgressBar bar(*rows);
+  mo.progress = [&bar](uint64_t done) { bar.Update(done); };
+  absl::StatusOr<MeasureResult> measured = Measure(**conn, **stream, mo);
+  bar.Finish(measured.ok() ? "loaded; dirty pages flushed" : "load stopped");
+  if (!measured.ok()) return Fail(ExitCodeFor(measured.status()), std::string(measured.status().message()));
+  const MeasureResult& m = *measured;
+
+  // ---- The .ibd census, right after the flush (before anything else runs).
+  std::string ibd_note;
+  const std::string ibd_path = IbdPath(o, m, &ibd_note);
+  std::optional<IbdCensus> census;
+  if (!ibd_path.empty() && ibd_note.empty()) {
+    absl::StatusOr<IbdCensus> c = ReadIbdFile(ibd_path);
+    if (c.ok()) {
+      census = *std::move(c);
+    } else {
+      ibd_note = absl::StrCat("reading ", ibd_path, ": ", c.status().message());
+    }
+  }
+
+  // ---- Simulation of the same stream with the server's profile and page size.
+  spec.profile = absl::StrContains(m.version, "MariaDB") ? "mariadb-10.11" : "mysql-8.4";
+  if (auto it = m.variables.find("innodb_page_size"); it != m.variables.end()) {
+    uint32_t ps = 0;
+    if (absl::SimpleAtoi(it->second, &ps)) spec.page_size = ps;
+  }
+  absl::StatusOr<RunResult> sim = Run(spec);
+  if (!sim.ok()) return Fail(2, absl::StrCat("simulating the same stream: ", sim.status().message()));
+
+  // ---- Comparison.
+  nlohmann::ordered_json out = nlohmann::ordered_json::parse(MeasureResultToJson(m).dump());
+  const nlohmann::ordered_json sim_json = RunToJson(*sim);
+  const nlohmann::ordered_json meas_json = out["measured"];
+  nlohmann::ordered_json comparison = nlohmann::ordered_json::object();
+  struct Row {
+    std::string name;
+    double simulated, measured, error;
+    bool structural, within;
+  };
+  std::vector<Row> table;
+  bool within_tolerance = true;
+  for (const MetricDef& def : kMetrics) {
+    if (!sim_json.contains(def.name) || !meas_json.contains(def.name)) continue;
+    const auto& sv = sim_json[def.name];
+    const auto& mv = meas_json[def.name];
+    if (!sv.is_number() || !mv.is_number()) continue;
+    Row row{def.name, sv.get<double>(), mv.get<double>(), 0, def.structural, true};
+    row.error = RelativeError(row.simulated, row.measured);
+    row.within = std::fabs(row.error) <= o.tolerance;
+    if (def.structural && !row.within) within_tolerance = false;
+    comparison[def.name] = {{"simulated", sv},
+                            {"measured", mv},
+                            {"relative_error", std::isinf(row.error) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(row.error)},
+                            {"structural", def.structural},
+                            {"within_tolerance", row.within}};
+    table.push_back(row);
+  }
+
+  // Per-level census: simulated levels of PRIMARY beside the .ibd's levels
+  // of the clustered index, matched by level number.
+  nlohmann::ordered_json ibd_json = nullptr;
+  const IbdIndexCensus* clustered = census ? ClusteredIndex(*census) : nullptr;
+  const IndexReport& sp = sim->report.primary;
+  uint32_t top_level = 0;
+  for (const LevelCensus& lc : sp.levels) top_level = std::max(top_level, lc.level);
+  if (clustered) {
+    for (const IbdLevelCensus& lv : clustered->levels) top_level = std::max<uint32_t>(top_level, lv.level);
+  }
+  double ibd_leaf_fill = 0;
+  if (census) {
+    ibd_json = {{"path", ibd_path}, {"page_size", census->page_size}, {"format", census->format()}};
+    if (clustered) {
+      ibd_json["index_id"] = clustered->index_id;
+      ibd_json["root_page"] = clustered->root_page;
+      ibd_json["height"] = clustered->height;
+      ibd_json["stale_pages"] = clustered->stale_pages;
+      nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+      for (int64_t level = top_level; level >= 0; --level) {
+        const LevelCensus* s = SimLevel(sp, static_cast<uint32_t>(level));
+        const IbdLevelCensus* f = nullptr;
+        for (const IbdLevelCensus& lv : clustered->levels) {
+          if (lv.level == level) f = &lv;
+        }
+        nlohmann::ordered_json l = {{"level", level}};
+        l["simulated"] = s ? nlohmann::ordered_json{{"pages", s->pages}, {"records", s->records}, {"fill", SimFill(*s)}}
+                           : nlohmann::ordered_json(nullptr);
+        l["measured"] = f ? nlohmann::ordered_json{{"pages", f->pages}, {"records", f->records}, {"fill", f->fill()}}
+                          : nlohmann::ordered_json(nullptr);
+        if (s && f) {
+          const double e = RelativeError(static_cast<double>(s->pages), static_cast<double>(f->pages));
+          l["pages_relative_error"] = std::isinf(e) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e);
+        }
+        levels.push_back(l);
+      }
+      ibd_json["levels"] = levels;
+      if (!clustered->levels.empty()) ibd_leaf_fill = clustered->levels[0].fill();
+      ibd_json["leaf_fill"] = ibd_leaf_fill;
+      ibd_json["leaf_fill_difference_points"] = 100.0 * (sp.leaf_fill - ibd_leaf_fill);
+    }
+  }
+
+  if (o.json) {
+    out["simulated"] = sim_json;
+    out["comparison"] = comparison;
+    out["tolerance"] = o.tolerance;
+    out["within_tolerance"] = within_tolerance;
+    out["ibd"] = ibd_json;
+    if (!ibd_note.empty()) out["notes"].push_back(ibd_note);
+    std::cout << out.dump() << "\n";
+    return within_tolerance ? 0 : 1;
+  }
+
+  // ---- Readable table.
+  std::string s;
+  absl::StrAppendFormat(&s, "innosim measure: %s, %d rows, rows_per_ms %d, seed %d, batch %d\n", o.stream, *rows,
+                        *rpms, o.seed, *batch);
+  absl::StrAppendFormat(&s, "server: %s at %s; simulated with profile %s, page size %d\n", m.version,
+                        (*conn)->target(), spec.profile, spec.page_size);
+  absl::StrAppendFormat(&s, "table: `%s`.`%s`; load %.1f s, final flush %.1f s\n\n", m.database, m.table,
+                        m.measured.elapsed_s, m.measured.flush_wait_s);
+  absl::StrAppendFormat(&s, "  %-28s %14s %14s %10s\n", "metric", "simulated", "measured", "rel.error");
+  for (const Row& r : table) {
+    absl::StrAppendFormat(&s, "  %-28s %14.0f %14.0f %10s%s\n", r.name, r.simulated, r.measured,
+                          FormatRelError(r.error),
+                          r.structural ? (r.within ? "" : "  outside tolerance") : "");
+  }
+  absl::StrAppendFormat(&s, "  %-28s %13.1f%% %14s\n", "leaf_fill", 100.0 * sp.leaf_fill,
+                        clustered ? absl::StrFormat("%.1f%%", 100.0 * ibd_leaf_fill) : std::string("-"));
+  if (!m.missing_counters.empty()) {
+    s += "  (the server lacks:";
+    for (const std::string& c : m.missing_counters) absl::StrAppend(&s, " ", c);
+    s += ")\n";
+  }
+  if (clustered) {
+    absl::StrAppendFormat(&s, "\n  page census of PRIMARY: simulated vs %s (index %d, root page %d)\n", ibd_path,
+                          clustered->index_id, clustered->root_page);
+    absl::StrAppendFormat(&s, "  %5s %10s %10s %9s %12s %12s %7s %7s\n", "level", "sim pages", "ibd pages",
+                          "rel.error", "sim records", "ibd records", "sim", "ibd");
+    for (int64_t level = top_level; level >= 0; --level) {
+      const LevelCensus* sl = SimLevel(sp, static_cast<uint32_t>(level));
+      const IbdLevelCensus* f = nullptr;
+      for (const IbdLevelCensus& lv : clustered->levels) {
+        if (lv.level == level) f = &lv;
+      }
+      absl::StrAppendFormat(
+          &s, "  %5d %10s %10s %9s %12s %12s %7s %7s\n", level, sl ? absl::StrCat(sl->pages) : "-",
+          f ? absl::StrCat(f->pages) : "-",
+          (sl && f) ? FormatRelError(RelativeError(static_cast<double>(sl->pages), static_cast<double>(f->pages)))
+                    : "-",
+          sl ? absl::StrCat(sl->records) : "-", f ? absl::StrCat(f->records) : "-",
+          sl ? absl::StrFormat("%.1f%%", 100.0 * SimFill(*sl)) : "-",
+          f ? absl::StrFormat("%.1f%%", 100.0 * f->fill()) : "-");
+    }
+    if (clustered->stale_pages > 0) {
+      absl::StrAppendFormat(&s, "  (%d stale INDEX pages of this index in the file, not counted)\n",
+                            clustered->stale_pages);
+    }
+  } else if (census) {
+    absl::StrAppendFormat(&s, "\n  %s holds no index\n", ibd_path);
+  }
+  s += "\n  sanity checks\n";
+  for (const SanityCheck& c : m.sanity) {
+    absl::StrAppendFormat(&s, "    %-34s %s%s\n", c.name, c.pass ? "pass" : "FAIL",
+                          c.detail.empty() ? "" : absl::StrCat("  (", c.detail, ")"));
+  }
+  absl::StrAppendFormat(&s, "  valid: %s\n", m.valid ? "yes" : "NO (a sanity check failed)");
+  for (const std::string& n : m.notes) absl::StrAppendFormat(&s, "  note: %s\n", n);
+  if (!ibd_note.empty()) absl::StrAppendFormat(&s, "  note: %s\n", ibd_note);
+  absl::StrAppendFormat(&s, "  structural metrics (index_page_splits, n_leaf_pages, size) within %.1f%%: %s\n",
+                        100.0 * o.tolerance, within_tolerance ? "yes" : "NO");
+  std::cout << s;
+  return within_tolerance ? 0 : 1;
+}
+
+}  // namespace
+
+void AddIbd(CLI::App& app, Registry& reg) {
+  auto* sub = app.add_subcommand("ibd", "Census and page map of a file-per-table tablespace (.ibd)");
+  auto o = std::make_shared<IbdOptions>();
+  sub->add_option("file", o->path, "the .ibd file, e.g. /var/lib/mysql/innosim/innosim_load.ibd")->required();
+  sub->add_flag("--json", o->json, "print the census as one JSON object");
+  sub->add_option("--svg", o->svg, "also write the page map as SVG to this file");
+  sub->add_flag("--unicode", o->unicode, "shade leaf pages with block characters in the text map");
+  sub->add_flag("--no-verify-checksums", o->no_verify_checksums, "skip the full_crc32 page checksums");
+  reg.Add(sub, [o]() { return RunIbd(*o); });
+}
+
+void AddMeasure(CLI::App& app, Registry& reg) {
+  auto* sub = app.add_subcommand(
+      "measure", "Load a key stream into a real server, simulate the same stream, print both side by side");
+  auto o = std::make_shared<MeasureCliOptions>();
+  sub->add_option("--stream", o->stream, "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc, file:PATH")
+      ->required();
+  sub->add_option("--rows", o->rows, "rows to load; suffixes k, M (e.g. 1M)")->required();
+  sub->add_option("--rows-per-ms", o->rows_per_ms, "rows per millisecond of the synthetic clock (uuidv7-*)")
+      ->capture_default_str();
+  sub->add_option("--seed", o->seed, "random seed of the key stream")->capture_default_str();
+  sub->add_option("--batch", o->batch, "rows per INSERT (one transaction each)")->capture_default_str();
+  sub->add_option("--host", o->host, "server host (TCP); empty or localhost = Unix socket");
+  sub->add_option("--port", o->port, "server TCP port (0 = 3306)");
+  sub->add_option("--socket", o->socket, "server Unix socket");
+  sub->add_option("--user", o->user, "account (default: the defaults file's, else root)");
+  sub->add_option("--defaults-file", o->defaults_file,
+                  "option file whose [client] section gives password (and user/host/port/socket); "
+                  "otherwise the password comes from MYSQL_PWD");
+  sub->add_option("--database", o->database, "database innosim owns (created if missing)")->capture_default_str();
+  sub->add_option("--table", o->table, "table name (only a table innosim created is ever dropped)")
+      ->capture_default_str();
+  sub->add_option("--tolerance", o->tolerance,
+                  "relative error allowed on index_page_splits, n_leaf_pages and size (exit 1 beyond it)")
+      ->capture_default_str();
+  sub->add_option("--datadir", o->datadir,
+                  "server data directory readable here: read DATADIR/<database>/<table>.ibd after the load "
+                  "(default: the server's @@datadir when the connection is local and the file readable)");
+  sub->add_flag("--no-ibd", o->no_ibd, "do not read the .ibd file");
+  sub->add_flag("--json", o->json, "print one JSON object");
+  reg.Add(sub, [o]() { return RunMeasure(*o); });
+}
+
+}  // namespace innosim::cli
