@@ -5,19 +5,25 @@
 namespace innosim {
 namespace {
 
-// Header bytes beyond the fixed 5 for the given fields: the null bitmap
-// (one bit per nullable field, rounded up to bytes) and one or two length
-// bytes per variable-length field (rec_get_converted_size_comp_prefix_low:
-// one byte if the maximum length is <= 255 or the actual length < 128).
-uint32_t ExtraBytes(const TableDef& t, const std::vector<uint32_t>& fields) {
-  uint32_t n_nullable = 0;
+// Header bytes of a record holding `fields`: the fixed 5, the null bitmap
+// and one or two length bytes per variable-length field
+// (rec_get_converted_size_comp_prefix_low: one byte if the maximum length is
+// <= 255 or the actual length < 128). The bitmap has a bit for every
+// nullable field of the *index* (index->n_nullable), also in node pointers,
+// which hold only the key fields (rec_init_offsets reads it that way).
+uint32_t ExtraBytes(const TableDef& t, const std::vector<uint32_t>& fields, uint32_t n_nullable) {
   uint32_t len_bytes = 0;
   for (uint32_t c : fields) {
     const ColumnDef& col = t.columns[c];
-    if (col.nullable) ++n_nullable;
     if (col.variable) len_bytes += (col.max_bytes <= 255 || col.stored_bytes < 128) ? 1 : 2;
   }
   return kRecNewExtraBytes + (n_nullable + 7) / 8 + len_bytes;
+}
+
+uint32_t NullableCount(const TableDef& t, const std::vector<uint32_t>& fields) {
+  uint32_t n = 0;
+  for (uint32_t c : fields) n += t.columns[c].nullable ? 1 : 0;
+  return n;
 }
 
 uint32_t DataBytes(const TableDef& t, const std::vector<uint32_t>& fields) {
@@ -35,10 +41,11 @@ RecordSizes ClusteredRecordSizes(const TableDef& t) {
       leaf_fields.push_back(c);
     }
   }
+  const uint32_t n_nullable = NullableCount(t, leaf_fields);
   RecordSizes s;
   s.key_bytes = DataBytes(t, t.primary.columns);
-  s.leaf = ExtraBytes(t, leaf_fields) + DataBytes(t, leaf_fields) + kDataTrxIdLen + kDataRollPtrLen;
-  s.node_ptr = ExtraBytes(t, t.primary.columns) + s.key_bytes + kRecNodePtrSize;
+  s.leaf = ExtraBytes(t, leaf_fields, n_nullable) + DataBytes(t, leaf_fields) + kDataTrxIdLen + kDataRollPtrLen;
+  s.node_ptr = ExtraBytes(t, t.primary.columns, n_nullable) + s.key_bytes + kRecNodePtrSize;
   return s;
 }
 
@@ -47,14 +54,14 @@ RecordSizes SecondaryRecordSizes(const TableDef& t, const IndexDef& index) {
   for (uint32_t c : t.primary.columns) {
     if (std::find(fields.begin(), fields.end(), c) == fields.end()) fields.push_back(c);
   }
+  const uint32_t n_nullable = NullableCount(t, fields);
   RecordSizes s;
-  // A unique secondary index compares (and builds node pointers from) its own
-  // columns only; a non-unique one needs the PK to make entries unique
-  // (dict_index_get_n_unique_in_tree).
-  const std::vector<uint32_t>& uniq = index.unique ? index.columns : fields;
-  s.key_bytes = DataBytes(t, uniq);
-  s.leaf = ExtraBytes(t, fields) + DataBytes(t, fields);
-  s.node_ptr = ExtraBytes(t, uniq) + s.key_bytes + kRecNodePtrSize;
+  // Node pointers of a secondary index carry every field of the index, the
+  // PK included, unique or not (dict_index_get_n_unique_in_tree_nonleaf
+  // returns dict_index_get_n_fields for a non-clustered index).
+  s.key_bytes = DataBytes(t, fields);
+  s.leaf = ExtraBytes(t, fields, n_nullable) + DataBytes(t, fields);
+  s.node_ptr = ExtraBytes(t, fields, n_nullable) + s.key_bytes + kRecNodePtrSize;
   return s;
 }
 

@@ -61,8 +61,9 @@ inline constexpr uint32_t kRecNodePtrSize = 4;
 // DB_ROLL_PTR + other columns; node pointer = PK columns + child page no.
 RecordSizes ClusteredRecordSizes(const TableDef& table);
 // Record sizes of a secondary index: leaf = key columns + PK columns not
-// already in the key; node pointer = the same fields (n_uniq of a non-unique
-// secondary index includes the PK) + child page no.
+// already in the key; node pointer = the same fields (for any secondary
+// index, unique or not: dict_index_get_n_unique_in_tree_nonleaf) + child
+// page no. Node pointers keep the index's whole null bitmap.
 RecordSizes SecondaryRecordSizes(const TableDef& table, const IndexDef& index);
 
 // The seed-000 table: id BINARY(16) (or BIGINT AUTO_INCREMENT when

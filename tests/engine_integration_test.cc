@@ -1,0 +1,206 @@
+// Integration tests: whole streams through sim/runner.h Run() at 200,000
+// rows, checked against the structural relations the seed-000 tables
+// establish (docs/innodb-behavior.md §1.4, §2.1, §3.2) rather than against
+// numbers copied from a run.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/engine.h"
+#include "model/engine_profile.h"
+#include "model/index_page.h"
+#include "model/record_format.h"
+#include "sim/key_stream.h"
+#include "sim/runner.h"
+
+namespace innosim {
+namespace {
+
+constexpr uint64_t kRows = 200000;
+
+RunResult MustRun(const std::string& stream, uint64_t rows = kRows, uint32_t page_size = 16384,
+                  const std::string& profile = "mysql-8.4", uint64_t seed = 1) {
+  RunSpec spec;
+  spec.stream.name = stream;
+  spec.stream.seed = seed;
+  spec.stream.rows_per_ms = 482;
+  spec.rows = rows;
+  spec.page_size = page_size;
+  spec.profile = profile;
+  absl::StatusOr<RunResult> r = Run(spec);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : RunResult{};
+}
+
+uint64_t LeafPages(const RunResult& r) { return r.report.primary.levels.back().pages; }
+
+uint32_t CeilHalf(uint32_t n) { return (n + 1) / 2; }
+// §2.1 / §1.4, as in btree_test.cc: rows per leaf of an append stream, and
+// records per page without the reserve.
+uint32_t SequentialFill(uint32_t ps, uint32_t rec) {
+  uint32_t rows = 0;
+  for (uint32_t n = 0;; ++n) {
+    const int64_t max = int64_t{FreeSpaceOfEmpty(ps)} - n * rec - CeilHalf(n + 1);
+    if ((n >= 2 && max < int64_t{ps / 16 + rec}) || max < rec) break;
+    rows = n + 1;
+  }
+  return rows;
+}
+uint32_t RandomFill(uint32_t ps, uint32_t rec) {
+  uint32_t rows = 0;
+  for (uint32_t n = 0; int64_t{FreeSpaceOfEmpty(ps)} - n * rec - CeilHalf(n + 1) >= rec; ++n) rows = n + 1;
+  return rows;
+}
+
+// Structural checks every report must pass.
+void CheckReport(const RunResult& r) {
+  const IndexReport& p = r.report.primary;
+  EXPECT_EQ(p.levels.back().records, r.spec.rows);
+  EXPECT_EQ(r.report.rows, r.spec.rows);
+  EXPECT_GE(p.size, p.used_pages);
+  // Below 16384 pages no descriptor extent is leased: n_leaf_pages is the
+  // number of leaf pages.
+  EXPECT_EQ(p.n_leaf_pages, p.levels.back().pages);
+  EXPECT_EQ(p.height, p.levels.size());
+  EXPECT_EQ(r.report.data_length, p.size * r.spec.page_size);
+  EXPECT_GE(r.report.file_size, r.report.data_length);
+}
+
+// An ascending stream: pages per level by hand (btree_test.cc explains),
+// and index_page_splits = used pages - height.
+void CheckAscending(const RunResult& r) {
+  const RecordSizes sizes = ClusteredRecordSizes(Seed000Table(r.key_width));
+  const uint32_t s = SequentialFill(r.spec.page_size, sizes.leaf);
+  const uint32_t p = RandomFill(r.spec.page_size, sizes.node_ptr);
+  std::vector<uint64_t> expect;  // leaf first
+  uint64_t items = r.spec.rows;
+  uint32_t fill = s;
+  for (;;) {
+    if (items <= fill) {
+      expect.push_back(1);
+      break;
+    }
+    const uint64_t lower = (fill + 2) / 2 - 1;
+    items = 1 + (items - lower + fill - 1) / fill;
+    expect.push_back(items);
+    fill = p;
+  }
+  const IndexReport& rep = r.report.primary;
+  ASSERT_EQ(rep.levels.size(), expect.size());
+  uint64_t used = 0;
+  for (size_t i = 0; i < expect.size(); ++i) {
+    EXPECT_EQ(rep.levels[expect.size() - 1 - i].pages, expect[i]) << "level " << i;
+    used += expect[i];
+  }
+  EXPECT_EQ(rep.counters.index_page_splits, used - rep.height);
+  EXPECT_EQ(rep.counters.right_sibling_inserts, 0u);
+  EXPECT_EQ(rep.counters.index_page_reorg_attempts, 0u);
+}
+
+TEST(EngineIntegrationTest, AutoincFillsLeavesTo15Sixteenths) {
+  const RunResult r = MustRun("autoinc");
+  EXPECT_EQ(r.key_width, 8);
+  CheckReport(r);
+  // 113 x 134 / 16252 = 93.2% on every full leaf.
+  EXPECT_GE(r.report.primary.leaf_fill, 0.90);
+  EXPECT_LE(r.report.primary.leaf_fill, 0.94);
+  EXPECT_NEAR(r.report.primary.leaf_fill, 113.0 * 134 / 16252, 0.005);
+  CheckAscending(r);
+}
+
+TEST(EngineIntegrationTest, UuidV7CounterFillsLeavesTo15Sixteenths) {
+  const RunResult r = MustRun("uuidv7-counter");
+  EXPECT_EQ(r.key_width, 16);
+  CheckReport(r);
+  // 106 x 142 / 16252 = 92.6%.
+  EXPECT_GE(r.report.primary.leaf_fill, 0.90);
+  EXPECT_LE(r.report.primary.leaf_fill, 0.94);
+  EXPECT_NEAR(r.report.primary.leaf_fill, 106.0 * 142 / 16252, 0.005);
+  CheckAscending(r);
+}
+
+TEST(EngineIntegrationTest, UuidV4FillsLeavesToAboutLn2) {
+  const RunResult r = MustRun("uuidv4");
+  CheckReport(r);
+  // Random inserts into B-trees split pages 50/50 and settle near ln 2.
+  EXPECT_GE(r.report.primary.leaf_fill, 0.60);
+  EXPECT_LE(r.report.primary.leaf_fill, 0.75);
+  // No leaf holds more than a full page (114 rows).
+  EXPECT_LE(r.report.primary.levels.back().records_histogram.size(), 115u);
+  EXPECT_GT(r.report.primary.counters.splits_middle, 0u);
+}
+
+TEST(EngineIntegrationTest, UuidV7RandomLeavesMoreLeafPagesThanUuidV4) {
+  const RunResult v4 = MustRun("uuidv4");
+  const RunResult v7 = MustRun("uuidv7-random");
+  CheckReport(v7);
+  // Within one ms (482 rows) keys are random, so the page receiving the
+  // current ms splits in the middle and pages left behind are never filled
+  // again: fill near 1/2, worse than uuidv4's ln 2.
+  EXPECT_GT(LeafPages(v7), LeafPages(v4));
+  EXPECT_LT(v7.report.primary.leaf_fill, v4.report.primary.leaf_fill);
+}
+
+TEST(EngineIntegrationTest, SameSpecGivesIdenticalCounters) {
+  for (const std::string stream : {"uuidv4", "uuidv7-random"}) {
+    const RunResult a = MustRun(stream, 50000);
+    const RunResult b = MustRun(stream, 50000);
+    const IndexCounters& x = a.report.primary.counters;
+    const IndexCounters& y = b.report.primary.counters;
+    EXPECT_EQ(x.index_page_splits, y.index_page_splits) << stream;
+    EXPECT_EQ(x.index_page_reorg_attempts, y.index_page_reorg_attempts) << stream;
+    EXPECT_EQ(x.index_page_merge_attempts, y.index_page_merge_attempts) << stream;
+    EXPECT_EQ(x.right_sibling_inserts, y.right_sibling_inserts) << stream;
+    EXPECT_EQ(x.pages_allocated, y.pages_allocated) << stream;
+    EXPECT_EQ(a.report.primary.size, b.report.primary.size) << stream;
+    EXPECT_EQ(a.report.primary.n_leaf_pages, b.report.primary.n_leaf_pages) << stream;
+    EXPECT_EQ(a.report.file_size, b.report.file_size) << stream;
+    EXPECT_EQ(a.report.primary.leaf_fill, b.report.primary.leaf_fill) << stream;
+    // A different seed gives a different tree (the seed is really used).
+    const RunResult c = MustRun(stream, 50000, 16384, "mysql-8.4", 2);
+    EXPECT_NE(c.report.primary.counters.index_page_splits + c.report.primary.n_leaf_pages * 1000003,
+              x.index_page_splits + a.report.primary.n_leaf_pages * 1000003)
+        << stream;
+  }
+}
+
+TEST(EngineIntegrationTest, EveryPageSizeRunsAndVerifies) {
+  for (uint32_t ps : {4096u, 8192u, 16384u, 32768u, 65536u}) {
+    for (const std::string stream : {"uuidv4", "uuidv7-random", "uuidv7-counter", "autoinc"}) {
+      const RunResult r = MustRun(stream, 30000, ps);
+      CheckReport(r);
+      if (stream == "autoinc" || stream == "uuidv7-counter") CheckAscending(r);
+      // The same stream through an Engine of that page size, verified.
+      EngineProfile profile = EngineProfile::MySQL84();
+      profile.page_size = ps;
+      StreamSpec spec;
+      spec.name = stream;
+      absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(spec);
+      ASSERT_TRUE(ks.ok());
+      Engine e(profile, Seed000Table((*ks)->key_width()));
+      Key k;
+      for (int i = 0; i < 30000; ++i) {
+        ASSERT_TRUE((*ks)->Next(&k));
+        ASSERT_TRUE(e.InsertRow(k).ok());
+      }
+      EXPECT_EQ(e.Verify(), "") << stream << " " << ps;
+      EXPECT_EQ(e.Report().primary.counters.index_page_splits, r.report.primary.counters.index_page_splits)
+          << stream << " " << ps;
+    }
+  }
+}
+
+TEST(EngineIntegrationTest, MariaDBProfileRuns) {
+  const RunResult r = MustRun("uuidv4", 50000, 16384, "mariadb-10.11");
+  CheckReport(r);
+  const IndexCounters& c = r.report.primary.counters;
+  // MariaDB counts every call of btr_page_split_and_insert, shortcut
+  // included: splits = split kinds + shortcuts.
+  EXPECT_EQ(c.index_page_splits,
+            c.splits_to_right + c.splits_to_left + c.splits_middle + c.right_sibling_inserts);
+}
+
+}  // namespace
+}  // namespace innosim
