@@ -42,13 +42,62 @@ absl::Status ApplySettings(const toml::table& t, RunSpec* spec, const std::strin
   if (auto v = t["profile"].value<std::string>()) spec->profile = *v;
   if (auto v = t["page_size"].value<int64_t>()) spec->page_size = static_cast<uint32_t>(*v);
   if (auto v = t["label"].value<std::string>()) spec->label = *v;
+  if (auto n = t.get("rows_per_sec")) {
+    std::optional<double> v = n->value<double>();
+    if (!v || !(*v > 0)) return absl::InvalidArgumentError(absl::StrCat(where, ".rows_per_sec must be a positive number"));
+    spec->rows_per_sec = *v;
+  }
+  if (auto n = t.get("batch")) {
+    absl::StatusOr<uint64_t> c = CountField(*n, where + ".batch");
+    if (!c.ok()) return c.status();
+    spec->trx_rows = *c;
+  }
+  if (auto n = t.get("table")) {
+    std::optional<std::string> v = n->value<std::string>();
+    if (!v) return absl::InvalidArgumentError(absl::StrCat(where, ".table must be a string: seed000, seed004 or CREATE TABLE ..."));
+    spec->table = *v;
+  }
+  if (auto n = t.get("flush")) {
+    std::optional<bool> v = n->value<bool>();
+    if (!v) return absl::InvalidArgumentError(absl::StrCat(where, ".flush must be true or false"));
+    spec->flush = *v;
+  }
+  if (auto n = t.get("payload_bytes")) {
+    std::optional<int64_t> v = n->value<int64_t>();
+    if (!v || *v < 0) return absl::InvalidArgumentError(absl::StrCat(where, ".payload_bytes must be a whole number"));
+    spec->payload_bytes = static_cast<uint32_t>(*v);
+  }
+  if (auto n = t.get("set")) {
+    const toml::table* set = n->as_table();
+    if (set == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ".set must be a table of server variables, e.g. [defaults.set]"));
+    }
+    for (const auto& [k, v] : *set) {
+      std::string value;
+      if (auto b = v.value_exact<bool>()) {
+        value = *b ? "ON" : "OFF";
+      } else if (auto i = v.value_exact<int64_t>()) {
+        value = absl::StrCat(*i);
+      } else if (auto d = v.value_exact<double>()) {
+        value = absl::StrCat(*d);
+      } else if (auto str = v.value_exact<std::string>()) {
+        value = *str;
+      } else {
+        return absl::InvalidArgumentError(absl::StrCat(where, ".set.", std::string(k.str()),
+                                                       " must be a string, number or boolean"));
+      }
+      spec->settings.emplace_back(std::string(k.str()), value);
+    }
+  }
   return absl::OkStatus();
 }
 
 bool SameConfig(const RunSpec& a, const RunSpec& b) {
   return a.stream.name == b.stream.name && a.stream.seed == b.stream.seed &&
          a.stream.rows_per_ms == b.stream.rows_per_ms && a.stream.start_ms == b.stream.start_ms &&
-         a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size;
+         a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size && a.flush == b.flush &&
+         a.settings == b.settings && a.rows_per_sec == b.rows_per_sec && a.trx_rows == b.trx_rows &&
+         a.series_every == b.series_every && a.table == b.table && a.payload_bytes == b.payload_bytes;
 }
 
 }  // namespace
@@ -86,6 +135,21 @@ absl::StatusOr<Experiment> LoadExperiment(const std::string& path) {
     if (run.spec.label.empty()) run.spec.label = run.spec.stream.name;
     if (absl::Status s = ValidateRunSpec(run.spec); !s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", s.message()));
+    }
+    if (absl::StatusOr<ServerSettings> st = SettingsFor(run.spec, nullptr); !st.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", st.status().message()));
+    }
+    const toml::node* show = t->get("show");
+    if (show == nullptr && doc["defaults"].as_table() != nullptr) show = doc["defaults"].as_table()->get("show");
+    if (show != nullptr) {
+      const toml::array* a = show->as_array();
+      if (a == nullptr) return absl::InvalidArgumentError(absl::StrCat(where, ": show must be a list of metric names"));
+      for (const toml::node& m : *a) {
+        std::optional<std::string> name = m.value<std::string>();
+        if (!name) return absl::InvalidArgumentError(absl::StrCat(where, ": show must be a list of metric names"));
+        // Shown without a published figure: NaN marks it (see Verdict).
+        run.published.emplace_back(*name, std::nan(""));
+      }
     }
     if (const toml::table* pub = (*t)["published"].as_table()) {
       for (const auto& [k, v] : *pub) {
@@ -144,8 +208,8 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
                                                        "', which innosim does not produce: use a field of `innosim run --json`"));
       }
       row.simulated = j[metric].get<double>();
-      row.rel_error = published != 0 ? (row.simulated - published) / published : 0;
-      if (auto it = run.tolerance.find(metric); it != run.tolerance.end()) {
+      row.rel_error = published != 0 && !std::isnan(published) ? (row.simulated - published) / published : 0;
+      if (auto it = run.tolerance.find(metric); it != run.tolerance.end() && !std::isnan(published)) {
         row.tolerance = it->second;
         row.ok = std::fabs(row.rel_error) <= it->second;
         out.all_ok = out.all_ok && row.ok;
@@ -167,6 +231,7 @@ std::string FormatValue(const std::string& metric, double v) {
 }
 
 std::string Verdict(const ComparisonRow& row) {
+  if (std::isnan(row.published)) return "(not published)";
   if (!row.tolerance) return "(info)";
   return absl::StrFormat("%s (within %.1f%%)", row.ok ? "ok" : "MISS", 100 * *row.tolerance);
 }
@@ -181,6 +246,11 @@ std::string ExperimentTable(const ExperimentResult& r) {
   absl::StrAppendFormat(&s, "\n%-28s %-28s %14s %14s %9s  %s\n", "run", "metric", "simulated", "published", "error",
                         "verdict");
   for (const ComparisonRow& row : r.rows) {
+    if (std::isnan(row.published)) {
+      absl::StrAppendFormat(&s, "%-28s %-28s %14s %14s %9s  %s\n", row.label, row.metric,
+                            FormatValue(row.metric, row.simulated), "-", "", Verdict(row));
+      continue;
+    }
     absl::StrAppendFormat(&s, "%-28s %-28s %14s %14s %+8.2f%%  %s\n", row.label, row.metric,
                           FormatValue(row.metric, row.simulated), FormatValue(row.metric, row.published),
                           100 * row.rel_error, Verdict(row));
@@ -199,6 +269,11 @@ std::string ExperimentMarkdown(const ExperimentResult& r, const std::string& com
                         command, r.experiment.runs.size(), r.distinct_runs, r.wall_s);
   s += "| run | metric | simulated | published | error | verdict |\n|---|---|---:|---:|---:|---|\n";
   for (const ComparisonRow& row : r.rows) {
+    if (std::isnan(row.published)) {
+      absl::StrAppendFormat(&s, "| %s | `%s` | %s | - | | %s |\n", row.label, row.metric,
+                            FormatValue(row.metric, row.simulated), Verdict(row));
+      continue;
+    }
     absl::StrAppendFormat(&s, "| %s | `%s` | %s | %s | %+.2f%% | %s |\n", row.label, row.metric,
                           FormatValue(row.metric, row.simulated), FormatValue(row.metric, row.published),
                           100 * row.rel_error, Verdict(row));

@@ -55,6 +55,24 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
                       {"fill", lc.usable_bytes ? static_cast<double>(lc.data_bytes) / lc.usable_bytes : 0.0}});
   }
   j["levels"] = levels;
+  if (!r.report.secondary.empty()) {
+    nlohmann::ordered_json sec = nlohmann::ordered_json::array();
+    for (const IndexReport& ix : r.report.secondary) {
+      sec.push_back({{"name", ix.name},
+                     {"index_length", ix.size * r.spec.page_size},
+                     {"size", ix.size},
+                     {"n_leaf_pages", ix.n_leaf_pages},
+                     {"height", ix.height},
+                     {"leaf_fill", ix.leaf_fill},
+                     {"index_page_splits", ix.counters.index_page_splits}});
+    }
+    j["secondary"] = sec;
+  }
+  if (r.spec.flush && !r.settings_used.empty()) {
+    nlohmann::ordered_json settings = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : r.settings_used) settings[k] = v;
+    j["settings"] = settings;
+  }
   j["elapsed_s"] = r.elapsed_s;
   return j;
 }
@@ -85,6 +103,12 @@ std::string RunSummary(const RunResult& r) {
   for (const LevelCensus& lc : p.levels) {
     absl::StrAppendFormat(&s, "  %5d %10d %14d  %5.1f%%\n", lc.level, lc.pages, lc.records,
                           lc.usable_bytes ? 100.0 * lc.data_bytes / lc.usable_bytes : 0.0);
+  }
+  for (const IndexReport& ix : r.report.secondary) {
+    absl::StrAppendFormat(&s, "\n  secondary index %s: %d pages reserved (INDEX_LENGTH %d), %d leaf pages, "
+                          "height %d, leaf_fill %.1f%%, %d splits\n",
+                          ix.name, ix.size, ix.size * r.spec.page_size, ix.n_leaf_pages, ix.height,
+                          100.0 * ix.leaf_fill, ix.counters.index_page_splits);
   }
   if (r.spec.flush) {
     const FlushModel::Counters& f = r.flush;

@@ -17,6 +17,7 @@
 #include "model/flush_model.h"
 #include "model/server_settings.h"
 #include "sim/key_stream.h"
+#include "sim/table_parser.h"
 
 namespace innosim {
 
@@ -39,6 +40,12 @@ struct RunSpec {
   uint64_t trx_rows = 1000;
   // Rows between two time-series samples; 0 = none.
   uint64_t series_every = 0;
+  // The table: "seed000" (default), "seed004" or a CREATE TABLE statement
+  // (sim/table_parser.h). Its PK takes the stream's keys; each row also
+  // inserts one entry into every secondary index (sim/secondary_keys.h).
+  std::string table = "seed000";
+  // Stored length of VARCHAR columns (--payload-bytes).
+  uint32_t payload_bytes = 100;
 };
 
 struct SeriesPoint {
@@ -57,6 +64,9 @@ struct RunResult {
   std::vector<std::pair<std::string, std::string>> settings_used;  // Describe()
   std::vector<std::string> warnings;  // e.g. unknown variables
   std::vector<SeriesPoint> series;
+  // Secondary entries that tied with an existing one after the compact
+  // 16-byte encoding (sim/secondary_keys.h) and were not inserted.
+  uint64_t secondary_ties = 0;
 };
 
 // The server settings a spec runs with (profile defaults + spec.settings);

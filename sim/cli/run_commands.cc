@@ -3,13 +3,16 @@
 #include <iostream>
 #include <memory>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "sim/cli/commands.h"
 #include "sim/count.h"
+#include "sim/defaults_file.h"
 #include "sim/experiment.h"
 #include "sim/report.h"
 #include "sim/runner.h"
+#include "sim/series_writer.h"
 
 namespace innosim::cli {
 
@@ -40,6 +43,11 @@ struct CommonRunOptions {
   std::string rows_per_sec = "100000";
   bool no_flush = false;
   std::string batch = "1000";
+  std::string table = "seed000";
+  std::string payload_bytes = "100";
+  std::string defaults_file;
+  // Settings read from --defaults-file (LoadDefaults), applied before --set.
+  std::vector<std::pair<std::string, std::string>> file_settings;
 
   void Register(CLI::App* sub) {
     sub->add_option("--stream", stream, "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc, file:PATH")
@@ -55,6 +63,27 @@ struct CommonRunOptions {
         ->capture_default_str();
     sub->add_option("--batch", batch, "rows per transaction (multi-row INSERT)")->capture_default_str();
     sub->add_flag("--no-flush", no_flush, "structure only: no buffer pool, redo log or page cleaner");
+    sub->add_option("--table", table,
+                    "seed000, seed004, or 'CREATE TABLE t (...)' (PK: BINARY(16) for UUID streams, BIGINT for autoinc)")
+        ->capture_default_str();
+    sub->add_option("--payload-bytes", payload_bytes, "bytes stored in each VARCHAR column")->capture_default_str();
+    sub->add_option("--defaults-file", defaults_file,
+                    "my.cnf whose [mysqld] (and [server], ...) variables apply before --set");
+  }
+
+  // Reads --defaults-file once; warnings go to stderr.
+  absl::Status LoadDefaults() {
+    if (defaults_file.empty()) return absl::OkStatus();
+    const std::optional<ServerFlavor> flavor = ServerFlavorByName(profile);
+    if (!flavor) return absl::InvalidArgumentError(absl::StrCat("unknown profile '", profile, "'"));
+    absl::StatusOr<DefaultsFile> f = ReadDefaultsFile(defaults_file, *flavor);
+    if (!f.ok()) return f.status();
+    std::vector<std::string> warnings = f->warnings;
+    absl::StatusOr<std::vector<DefaultsEntry>> entries = CheckDefaultsEntries(*f, defaults_file, *flavor, &warnings);
+    if (!entries.ok()) return entries.status();
+    for (const std::string& w : warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
+    for (const DefaultsEntry& e : *entries) file_settings.emplace_back(e.name, e.value);
+    return absl::OkStatus();
   }
 
   // Builds the spec (rows_per_ms given separately for sweeps).
@@ -72,6 +101,12 @@ struct CommonRunOptions {
     spec.stream.rows_per_ms = rpms;
     spec.profile = profile;
     spec.flush = !no_flush;
+    spec.table = table;
+    absl::StatusOr<uint64_t> pb = ParseCount(payload_bytes);
+    if (payload_bytes == "0") pb = 0;
+    if (!pb.ok()) return absl::InvalidArgumentError(absl::StrCat("--payload-bytes: ", pb.status().message()));
+    spec.payload_bytes = static_cast<uint32_t>(std::min<uint64_t>(*pb, 1u << 30));
+    spec.settings = file_settings;
     for (const std::string& kv : sets) {
       const size_t eq = kv.find('=');
       if (eq == std::string::npos || eq == 0) {
@@ -92,6 +127,14 @@ struct CommonRunOptions {
     if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
     absl::StatusOr<ServerSettings> settings = SettingsFor(spec, nullptr);
     if (!settings.ok()) return settings.status();
+    // The table, checked against the stream's key width before running.
+    const int width = (stream == "autoinc" || absl::StartsWith(stream, "file8:")) ? 8 : 16;
+    if (!absl::StartsWith(stream, "file:")) {
+      TableOptions to;
+      to.payload_bytes = spec.payload_bytes;
+      absl::StatusOr<TableSchema> t = ResolveTable(spec.table, width, to);
+      if (!t.ok()) return t.status();
+    }
     return spec;
   }
 };
@@ -111,14 +154,27 @@ void AddRun(CLI::App& app, Registry& reg) {
   opts->Register(sub);
   sub->add_option("--rows-per-ms", opts->rows_per_ms, "rows per millisecond of the synthetic clock (uuidv7-*)")
       ->capture_default_str();
-  reg.Add(sub, [opts]() {
+  auto series = std::make_shared<std::string>();
+  sub->add_option("--series", *series,
+                  "write a CSV time series, one row per 10,000 rows: rows, seconds, LSN, checkpoint age, dirty "
+                  "pages, pages written, reads");
+  reg.Add(sub, [opts, series]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
+    if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
     if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
+    if (!series->empty()) {
+      if (!spec->flush) return Fail(2, "--series needs the flush model: drop --no-flush");
+      spec->series_every = 10000;
+    }
     absl::StatusOr<RunResult> r = Run(*spec);
     if (!r.ok()) return Fail(2, std::string(r.status().message()));
+    if (!series->empty()) {
+      if (absl::Status s = WriteSeriesCsv(*series, *r); !s.ok()) return Fail(3, std::string(s.message()));
+    }
     if (opts->json) {
+      for (const std::string& w : r->warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
       std::cout << RunToJson(*r).dump() << "\n";
     } else {
       std::cout << RunSummary(*r);
@@ -138,6 +194,7 @@ void AddSweep(CLI::App& app, Registry& reg) {
   reg.Add(sub, [opts, values, threads]() {
     absl::StatusOr<std::vector<uint64_t>> list = ParseCountList(*values);
     if (!list.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", list.status().message()));
+    if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     std::vector<RunSpec> specs;
     for (uint64_t v : *list) {
       absl::StatusOr<RunSpec> spec = opts->Spec(v);
@@ -152,16 +209,28 @@ void AddSweep(CLI::App& app, Registry& reg) {
       for (const auto& r : results) std::cout << RunToJson(*r).dump() << "\n";
       return 0;
     }
-    std::printf("%12s %18s %12s %12s %14s %10s %10s\n", "rows_per_ms", "index_page_splits", "n_leaf_pages", "size",
+    const bool flush = !opts->no_flush;
+    std::printf("%12s %18s %12s %12s %14s %10s %10s", "rows_per_ms", "index_page_splits", "n_leaf_pages", "size",
                 "DATA_LENGTH", "leaf_fill", "reorgs");
+    if (flush) std::printf(" %14s %10s %12s", "pages_written", "per_page", "bp_reads");
+    std::printf("\n");
     for (const auto& r : results) {
       const IndexReport& p = r->report.primary;
-      std::printf("%12lu %18lu %12lu %12lu %11.3f GB %9.1f%% %10lu\n",
+      std::printf("%12lu %18lu %12lu %12lu %11.3f GB %9.1f%% %10lu",
                   static_cast<unsigned long>(r->spec.stream.rows_per_ms),
                   static_cast<unsigned long>(p.counters.index_page_splits),
                   static_cast<unsigned long>(p.n_leaf_pages), static_cast<unsigned long>(p.size),
                   r->report.data_length / 1e9, 100 * p.leaf_fill,
                   static_cast<unsigned long>(p.counters.index_page_reorg_attempts));
+      if (flush) {
+        std::printf(" %14lu %10.2f %12lu", static_cast<unsigned long>(r->flush.Innodb_pages_written),
+                    p.size ? static_cast<double>(r->flush.Innodb_pages_written) / p.size : 0.0,
+                    static_cast<unsigned long>(r->flush.Innodb_buffer_pool_reads));
+      }
+      std::printf("\n");
+    }
+    for (const auto& r : results) {
+      for (const std::string& w : r->warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
     }
     return 0;
   });

@@ -278,6 +278,15 @@ int RunMeasure(const MeasureCliOptions& o) {
     uint32_t ps = 0;
     if (absl::SimpleAtoi(it->second, &ps)) spec.page_size = ps;
   }
+  // The server's own variables (buffer pool, redo capacity, io capacity,
+  // doublewrite, ...) override the profile's defaults; the simulated clock
+  // runs at the rate the server actually loaded, and transactions have the
+  // batch size the load used.
+  for (const auto& [name, value] : m.variables) {
+    if (name != "innodb_page_size") spec.settings.emplace_back(name, value);
+  }
+  spec.trx_rows = *batch;
+  if (m.measured.elapsed_s > 0) spec.rows_per_sec = static_cast<double>(*rows) / m.measured.elapsed_s;
   absl::StatusOr<RunResult> sim = Run(spec);
   if (!sim.ok()) return Fail(2, absl::StrCat("simulating the same stream: ", sim.status().message()));
 

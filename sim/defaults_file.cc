@@ -1,0 +1,160 @@
+#include "sim/defaults_file.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
+namespace innosim {
+namespace {
+
+// This Abseil's string_view is its own type, not std::string_view.
+absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+std::string_view S(absl::string_view s) { return std::string_view(s.data(), s.size()); }
+
+std::string Normalize(std::string_view name) {
+  std::string n = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(name)));
+  std::replace(n.begin(), n.end(), '-', '_');
+  return n;
+}
+
+// Removes a trailing "# comment" outside quotes (my_default.cc,
+// remove_end_comment).
+std::string_view StripEndComment(std::string_view s) {
+  char quote = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '#') {
+      return s.substr(0, i);
+    }
+  }
+  return s;
+}
+
+std::string Unquote(std::string_view v) {
+  v = S(absl::StripAsciiWhitespace(A(v)));
+  if (v.size() >= 2 && (v.front() == '\'' || v.front() == '"') && v.back() == v.front()) {
+    return std::string(v.substr(1, v.size() - 2));
+  }
+  return std::string(v);
+}
+
+}  // namespace
+
+std::vector<std::string> DefaultsGroups(ServerFlavor flavor) {
+  if (flavor == ServerFlavor::kMariaDb1011) {
+    return {"mysqld", "server", "mariadb", "mariadbd", "mysqld-10.11", "mariadb-10.11"};
+  }
+  return {"mysqld", "server", "mysqld-8.4"};
+}
+
+absl::StatusOr<DefaultsFile> ParseDefaultsFile(std::string_view text, std::string_view path, ServerFlavor flavor) {
+  const std::vector<std::string> groups = DefaultsGroups(flavor);
+  DefaultsFile out;
+  bool in_group = false;   // inside a group the server reads
+  bool any_group = false;  // a group header has been seen
+  int line_no = 0;
+  for (absl::string_view raw_a : absl::StrSplit(A(text), '\n')) {
+    ++line_no;
+    const std::string where = absl::StrCat(A(path), ":", line_no, ": ");
+    std::string_view line = S(absl::StripAsciiWhitespace(raw_a));
+    if (line.empty() || line.front() == '#' || line.front() == ';') continue;
+    if (line.front() == '!') {
+      const std::string_view directive = line.substr(0, line.find_first_of(" \t"));
+      if (directive == "!include" || directive == "!includedir") {
+        out.warnings.push_back(absl::StrCat(where, A(directive), " is not followed: put the settings in this file"));
+        continue;
+      }
+      return absl::InvalidArgumentError(absl::StrCat(where, "unknown directive '", A(directive),
+                                                     "' (only !include and !includedir exist)"));
+    }
+    line = S(absl::StripAsciiWhitespace(A(StripEndComment(line))));
+    if (line.empty()) continue;
+    if (line.front() == '[') {
+      if (line.back() != ']') {
+        return absl::InvalidArgumentError(absl::StrCat(where, "malformed group header '", A(line),
+                                                       "': write [mysqld]"));
+      }
+      const std::string group = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(line.substr(1, line.size() - 2))));
+      if (group.empty()) return absl::InvalidArgumentError(absl::StrCat(where, "empty group header '[]'"));
+      in_group = std::find(groups.begin(), groups.end(), group) != groups.end();
+      any_group = true;
+      continue;
+    }
+    if (!any_group) {
+      return absl::InvalidArgumentError(absl::StrCat(where, "option '", A(line),
+                                                     "' before any group: put it under [mysqld]"));
+    }
+    const size_t eq = line.find('=');
+    std::string name = Normalize(eq == std::string_view::npos ? line : line.substr(0, eq));
+    if (name.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, "'", A(line), "' has no variable name: write NAME = VALUE"));
+    }
+    if (name.find_first_of(" \t[]") != std::string::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(where, "malformed line '", A(line), "': write NAME = VALUE"));
+    }
+    if (!in_group) continue;
+    out.entries.push_back({name, eq == std::string_view::npos ? "" : Unquote(line.substr(eq + 1)), line_no});
+  }
+  return out;
+}
+
+absl::StatusOr<DefaultsFile> ReadDefaultsFile(const std::string& path, ServerFlavor flavor) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, ": ", std::strerror(errno)));
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ParseDefaultsFile(ss.str(), path, flavor);
+}
+
+absl::Status ApplyServerVariable(ServerSettings* settings, std::string_view raw_name, std::string_view value) {
+  std::string name = Normalize(raw_name);
+  if (absl::StartsWith(name, "loose_")) name = name.substr(6);
+  absl::Status s = settings->Set(name, value);
+  if (!absl::IsNotFound(s)) return s;
+  // Boolean option prefixes (my_getopt.cc): --skip-X and --disable-X mean
+  // X=OFF, --enable-X means X=ON; they take no value.
+  for (const auto& [prefix, v] : {std::pair<std::string_view, std::string_view>{"skip_", "OFF"},
+                                  {"disable_", "OFF"},
+                                  {"enable_", "ON"}}) {
+    if (absl::StartsWith(name, A(prefix)) && value.empty()) {
+      absl::Status t = settings->Set(name.substr(prefix.size()), v);
+      if (!absl::IsNotFound(t)) return t;
+    }
+  }
+  return absl::NotFoundError(absl::StrCat("unknown server variable '", A(raw_name), "'"));
+}
+
+absl::StatusOr<std::vector<DefaultsEntry>> CheckDefaultsEntries(const DefaultsFile& file, std::string_view path,
+                                                                 ServerFlavor flavor,
+                                                                 std::vector<std::string>* warnings) {
+  std::vector<DefaultsEntry> keep;
+  ServerSettings scratch = ServerSettings::Defaults(flavor);
+  for (const DefaultsEntry& e : file.entries) {
+    absl::Status s = ApplyServerVariable(&scratch, e.name, e.value);
+    if (absl::IsNotFound(s)) {
+      if (warnings != nullptr) {
+        warnings->push_back(absl::StrCat(A(path), ":", e.line, ": variable '", e.name,
+                                         "' is not used by the model; ignored"));
+      }
+      continue;
+    }
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(A(path), ":", e.line, ": ", s.message()));
+    keep.push_back(e);
+  }
+  return keep;
+}
+
+}  // namespace innosim

@@ -1,0 +1,172 @@
+#include "sim/secondary_keys.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace innosim {
+namespace {
+
+constexpr int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+
+void PutBigEndian(uint64_t v, uint32_t width, uint8_t* out) {
+  for (uint32_t i = 0; i < width; ++i) out[i] = static_cast<uint8_t>(v >> (8 * (width - 1 - i)));
+}
+
+// Fraction bytes of the 5.6.4+ temporal formats (my_datetime_packed_to_binary
+// and my_timestamp_to_binary in mysys/my_time.cc).
+int PutFraction(int64_t usec, uint32_t fsp, uint8_t* out) {
+  switch (fsp) {
+    case 1: case 2: out[0] = static_cast<uint8_t>(usec / 10000); return 1;
+    case 3: case 4: PutBigEndian(static_cast<uint64_t>(usec / 100), 2, out); return 2;
+    case 5: case 6: PutBigEndian(static_cast<uint64_t>(usec), 3, out); return 3;
+    default: return 0;
+  }
+}
+
+// Days since 1970-01-01 -> civil date (H. Hinnant's civil_from_days).
+void CivilFromDays(int64_t z, int64_t* y, uint32_t* m, uint32_t* d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const uint64_t doe = static_cast<uint64_t>(z - era * 146097);
+  const uint64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const uint64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const uint64_t mp = (5 * doy + 2) / 153;
+  *d = static_cast<uint32_t>(doy - (153 * mp + 2) / 5 + 1);
+  *m = static_cast<uint32_t>(mp < 10 ? mp + 3 : mp - 9);
+  *y = static_cast<int64_t>(yoe) + era * 400 + (*m <= 2 ? 1 : 0);
+}
+
+uint64_t SplitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+bool IsTemporal(ColumnKind k) { return k == ColumnKind::kDatetime || k == ColumnKind::kTimestamp; }
+
+}  // namespace
+
+int SecondaryKeyEncoder::DatetimeBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out) {
+  const int64_t secs = epoch_us >= 0 ? epoch_us / 1000000 : (epoch_us - 999999) / 1000000;
+  const int64_t usec = epoch_us - secs * 1000000;
+  const int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
+  const int64_t sod = secs - days * 86400;
+  int64_t y = 0;
+  uint32_t m = 0, d = 0;
+  CivilFromDays(days, &y, &m, &d);
+  const uint64_t ymd = (static_cast<uint64_t>(y * 13 + m) << 5) | d;
+  const uint64_t hms = (static_cast<uint64_t>(sod / 3600) << 12) | (static_cast<uint64_t>(sod / 60 % 60) << 6) |
+                       static_cast<uint64_t>(sod % 60);
+  PutBigEndian(((ymd << 17) | hms) + 0x8000000000ull, 5, out);  // DATETIMEF_INT_OFS
+  return 5 + PutFraction(usec - usec % kPow10[6 - fsp], fsp, out + 5);
+}
+
+int SecondaryKeyEncoder::TimestampBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out) {
+  const int64_t secs = epoch_us / 1000000;
+  const int64_t usec = epoch_us % 1000000;
+  PutBigEndian(static_cast<uint64_t>(secs), 4, out);
+  return 4 + PutFraction(usec - usec % kPow10[6 - fsp], fsp, out + 4);
+}
+
+SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index, uint64_t start_ms,
+                                         double rows_per_sec)
+    : pk_width_(schema.pk_width),
+      start_us_(static_cast<int64_t>(start_ms) * 1000),
+      us_per_row_(rows_per_sec > 0 ? 1e6 / rows_per_sec : 0) {
+  const IndexDef& ix = schema.def.secondary[index];
+  const uint32_t pk_col = schema.def.primary.columns[0];
+  uint32_t total = 0;
+  for (uint32_t c : ix.columns) {
+    Part p;
+    p.value = schema.values[c];
+    p.column = c;
+    p.is_pk = c == pk_col;
+    p.width = schema.def.columns[c].stored_bytes;
+    parts_.push_back(p);
+    total += p.width;
+  }
+  total += pk_width_;
+  if (total <= 16) {
+    pk_bytes_kept_ = pk_width_;
+    return;
+  }
+  // Compact form: the same order over the run in fewer bytes.
+  exact_ = false;
+  total = 0;
+  std::vector<Part> compact;
+  for (Part p : parts_) {
+    if (p.is_pk || p.value.kind == ColumnKind::kBinary) {
+      // Keys and random tokens keep their bytes.
+    } else if (p.value.kind == ColumnKind::kChar || p.value.kind == ColumnKind::kVarchar) {
+      continue;  // a constant orders nothing
+    } else if (IsTemporal(p.value.kind)) {
+      p.width = p.value.fsp >= 5 ? 6 : 5;
+    } else {
+      p.width = std::min<uint32_t>(p.width, 5);
+    }
+    compact.push_back(p);
+    total += p.width;
+  }
+  parts_ = std::move(compact);
+  pk_bytes_kept_ = total >= 16 ? 0 : std::min<uint32_t>(pk_width_, 16 - total);
+}
+
+int64_t SecondaryKeyEncoder::RowTimeUs(uint64_t row, uint32_t fsp) const {
+  const int64_t t = start_us_ + static_cast<int64_t>(std::floor(static_cast<double>(row) * us_per_row_));
+  return t - t % kPow10[6 - fsp];
+}
+
+Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
+  uint8_t buf[64];
+  uint32_t n = 0;
+  uint8_t pk_bytes[16];
+  pk.ToBytes(pk_bytes, 16);
+  for (const Part& p : parts_) {
+    uint8_t* out = buf + n;
+    if (n + p.width > sizeof(buf)) break;
+    if (p.is_pk) {
+      std::memcpy(out, pk_bytes, std::min<uint32_t>(p.width, 16));
+    } else {
+      switch (p.value.kind) {
+        case ColumnKind::kBinary:
+          for (uint32_t i = 0; i < p.width; i += 8) {
+            uint8_t r[8];
+            PutBigEndian(SplitMix64(row * 0x100000001b3ull + p.column * 131 + i), 8, r);
+            std::memcpy(out + i, r, std::min<uint32_t>(8, p.width - i));
+          }
+          break;
+        case ColumnKind::kChar:
+        case ColumnKind::kVarchar:
+          std::memset(out, 'x', p.width);
+          break;
+        case ColumnKind::kInteger: {
+          uint64_t v = row + 1;
+          if (exact_ && !p.value.is_unsigned) v ^= 1ull << (8 * p.width - 1);
+          PutBigEndian(v, p.width, out);
+          break;
+        }
+        case ColumnKind::kDatetime:
+        case ColumnKind::kTimestamp: {
+          const int64_t t = RowTimeUs(row, p.value.fsp);
+          if (!exact_) {
+            const int64_t start = start_us_ - start_us_ % kPow10[6 - p.value.fsp];
+            PutBigEndian(static_cast<uint64_t>((t - start) / kPow10[6 - p.value.fsp]), p.width, out);
+          } else if (p.value.kind == ColumnKind::kDatetime) {
+            DatetimeBytes(t, p.value.fsp, out);
+          } else {
+            TimestampBytes(t, p.value.fsp, out);
+          }
+          break;
+        }
+      }
+    }
+    n += p.width;
+  }
+  std::memcpy(buf + n, pk_bytes, pk_bytes_kept_);
+  n += pk_bytes_kept_;
+  return Key::FromBytes(buf, std::min<uint32_t>(n, 16));
+}
+
+}  // namespace innosim

@@ -1,0 +1,85 @@
+// Secondary-index entries of synthetic rows, as ordered 16-byte Keys.
+//
+// Row i (0-based) of a run holds:
+//   - the PK column: the stream's key;
+//   - DATETIME(p) / TIMESTAMP(p): the row's synthetic wall time,
+//     start_ms + i / rows_per_sec seconds, truncated to p digits (seed 004's
+//     created_at = SYSDATE(3) at insert);
+//   - integer columns: the row number i + 1;
+//   - CHAR / VARCHAR: 'x' repeated (seed 004's REPEAT('x', 100)), a constant;
+//   - BINARY(n) other than the PK: pseudo-random bytes (a token column).
+//
+// An entry of a secondary index is ordered by its columns, then the PK (a
+// non-unique index's n_uniq includes the PK). The encoder writes the
+// columns' bytes as InnoDB stores them, then the PK's bytes, big-endian and
+// left-aligned into the model's 16-byte Key:
+//   - DATETIME(p), MySQL 5.6.4+ format (my_datetime_packed_to_binary): 5
+//     bytes big-endian of ((year*13+month) << 22 | day << 17 | hour << 12 |
+//     minute << 6 | second) + 0x8000000000 (the sign bit set for positive
+//     values), then ceil(p/2) bytes of fraction (p 1-2: 1 byte of
+//     usec/10000; 3-4: 2 bytes of usec/100; 5-6: 3 bytes of usec). So byte
+//     order is time order. DATETIME(3) = 7 bytes.
+//   - TIMESTAMP(p): 4 bytes big-endian of seconds since the epoch, then the
+//     same fraction bytes.
+//   - integers: big-endian, the sign bit flipped for signed types.
+// When these bytes fit in 16 (seed 004 with a BIGINT PK: 7 + 8 = 15), the
+// Key is exact. When they do not (seed 004 with BINARY(16): 7 + 16 = 23),
+// the encoder switches to a compact form with the same order over the run:
+// constant CHAR/VARCHAR columns drop out, temporal columns become their
+// offset from the run's start in units of 10^-p s (5 bytes; 6 for p >= 5),
+// integers 5 bytes of the row number; and the PK keeps as many leading bytes
+// as remain (11 for seed 004's UUIDs). Ordering within one secondary value
+// then rests on the PK's first bytes: for UUIDv7 with random sub-ms bits
+// that is 48 ms bits + 42 random bits, for UUIDv4 84 random bits, so ties
+// are astronomically unlikely (the exact form would leave the PK 9 bytes:
+// 18 random bits for UUIDv7-random, and ~1 tie per 50 ms at 100 rows/ms).
+// Record SIZES still come from the full schema (model/record_format.h).
+//
+// Encode() allocates nothing. Not thread-safe (one per run).
+#ifndef INNOSIM_SIM_SECONDARY_KEYS_H_
+#define INNOSIM_SIM_SECONDARY_KEYS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "model/key.h"
+#include "sim/table_parser.h"
+
+namespace innosim {
+
+class SecondaryKeyEncoder {
+ public:
+  // `index` is a position in schema.def.secondary.
+  SecondaryKeyEncoder(const TableSchema& schema, size_t index, uint64_t start_ms, double rows_per_sec);
+
+  // The entry key of row `row` (0-based) whose primary key is `pk`.
+  Key Encode(uint64_t row, const Key& pk) const;
+
+  // True if the entry is the columns' exact bytes and the whole PK.
+  bool exact() const { return exact_; }
+
+  // The stored bytes of DATETIME(fsp) / TIMESTAMP(fsp) for a time in
+  // microseconds since the Unix epoch (UTC); returns the byte count.
+  static int DatetimeBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out);
+  static int TimestampBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out);
+
+ private:
+  struct Part {
+    ColumnValue value;
+    uint32_t width = 0;   // bytes written
+    bool is_pk = false;
+    uint32_t column = 0;
+  };
+  int64_t RowTimeUs(uint64_t row, uint32_t fsp) const;
+
+  std::vector<Part> parts_;
+  uint32_t pk_width_ = 0;
+  uint32_t pk_bytes_kept_ = 0;
+  bool exact_ = true;
+  int64_t start_us_ = 0;
+  double us_per_row_ = 0;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_SIM_SECONDARY_KEYS_H_

@@ -1,0 +1,37 @@
+// Series writer: the time series of a run (`innosim run --series FILE.csv`)
+// as CSV, one row per RunSpec::series_every rows (10,000 from the CLI):
+//
+//   rows,seconds,lsn,checkpoint_age,dirty_pages,pages_written,buffer_pool_reads
+//   10000,0.100000,1834567,1834567,412,0,0
+//
+//   rows               rows inserted so far
+//   seconds            simulated time (rows / rows_per_sec)
+//   lsn                the redo log's LSN (bytes since the start)
+//   checkpoint_age     LSN minus what the next checkpoint would leave
+//   dirty_pages        pages in the flush list
+//   pages_written      Innodb_pages_written so far
+//   buffer_pool_reads  Innodb_buffer_pool_reads so far
+// Counters are cumulative: a batch's reads are the difference of two rows.
+//
+// Pure functions apart from the file write; no thread-safety concerns.
+#ifndef INNOSIM_SIM_SERIES_WRITER_H_
+#define INNOSIM_SIM_SERIES_WRITER_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "sim/runner.h"
+
+namespace innosim {
+
+// The CSV header line (without the newline).
+inline constexpr char kSeriesCsvHeader[] =
+    "rows,seconds,lsn,checkpoint_age,dirty_pages,pages_written,buffer_pool_reads";
+
+std::string SeriesCsv(const RunResult& r);
+// Writes SeriesCsv(r) to `path` atomically (temporary file + rename).
+absl::Status WriteSeriesCsv(const std::string& path, const RunResult& r);
+
+}  // namespace innosim
+
+#endif  // INNOSIM_SIM_SERIES_WRITER_H_

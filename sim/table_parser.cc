@@ -1,0 +1,574 @@
+#include "sim/table_parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace innosim {
+namespace {
+
+// This Abseil's string_view is its own type, not std::string_view.
+absl::string_view A(std::string_view s) { return absl::string_view(s.data(), s.size()); }
+
+struct Token {
+  enum Type { kWord, kNumber, kString, kPunct, kEnd } type = kEnd;
+  std::string text;   // words as written (quotes removed)
+  std::string upper;  // upper-cased, for keywords
+  bool quoted = false;
+};
+
+absl::StatusOr<std::vector<Token>> Tokenize(std::string_view s) {
+  std::vector<Token> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    if (c == '-' && i + 1 < s.size() && s[i + 1] == '-') {  // -- comment
+      while (i < s.size() && s[i] != '\n') ++i;
+      continue;
+    }
+    Token t;
+    if (c == '`' || c == '"' || c == '\'') {
+      const size_t end = s.find(c, i + 1);
+      if (end == std::string_view::npos) {
+        return absl::InvalidArgumentError(absl::StrCat("unterminated ", std::string(1, c), " quote in the table definition"));
+      }
+      t.type = c == '\'' ? Token::kString : Token::kWord;
+      t.quoted = true;
+      t.text = std::string(s.substr(i + 1, end - i - 1));
+      i = end + 1;
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$') {
+      size_t j = i;
+      while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_' || s[j] == '$')) ++j;
+      t.text = std::string(s.substr(i, j - i));
+      t.type = std::all_of(t.text.begin(), t.text.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })
+                   ? Token::kNumber
+                   : Token::kWord;
+      i = j;
+    } else if (c == '(' || c == ')' || c == ',' || c == '=' || c == ';' || c == '.' || c == '-' || c == '+') {
+      t.type = Token::kPunct;
+      t.text = std::string(1, c);
+      ++i;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("unexpected character '", std::string(1, c),
+                                                     "' in the table definition"));
+    }
+    t.upper = absl::AsciiStrToUpper(t.text);
+    out.push_back(std::move(t));
+  }
+  out.push_back(Token{});
+  return out;
+}
+
+// Bytes per character of a character set (mbmaxlen), 0 if unknown.
+uint32_t CharsetMaxLen(const std::string& cs) {
+  const std::string l = absl::AsciiStrToLower(cs);
+  if (l == "ascii" || l == "latin1" || l == "binary") return 1;
+  if (l == "utf8mb4") return 4;
+  if (l == "utf8mb3" || l == "utf8") return 3;
+  return 0;
+}
+
+struct PendingColumn {
+  ColumnDef def;
+  ColumnValue value;
+  std::string base;              // type keyword
+  uint32_t length = 0;           // n of CHAR/VARCHAR/BINARY
+  std::optional<std::string> charset;
+};
+
+class Parser {
+ public:
+  Parser(std::vector<Token> tokens, const TableOptions& options) : t_(std::move(tokens)), options_(options) {}
+
+  absl::StatusOr<TableSchema> Parse() {
+    if (!Accept("CREATE")) return Unsupported("the statement must start with CREATE TABLE");
+    if (Accept("TEMPORARY")) return Unsupported("CREATE TEMPORARY TABLE is not supported: write CREATE TABLE");
+    if (!Accept("TABLE")) return Unsupported("the statement must start with CREATE TABLE");
+    if (Accept("IF")) {
+      if (!Accept("NOT") || !Accept("EXISTS")) return Unsupported("write IF NOT EXISTS");
+    }
+    absl::StatusOr<std::string> name = Name("table name");
+    if (!name.ok()) return name.status();
+    if (Peek().text == ".") {  // db.table
+      Next();
+      name = Name("table name");
+      if (!name.ok()) return name.status();
+    }
+    table_.name = *name;
+    if (!AcceptPunct("(")) {
+      if (Peek().upper == "LIKE" || Peek().upper == "AS" || Peek().upper == "SELECT") {
+        return Unsupported(absl::StrCat("CREATE TABLE ... ", Peek().upper, " is not supported: write the column list"));
+      }
+      return Unsupported(absl::StrCat("expected '(' after the table name, found ", Describe(Peek())));
+    }
+    while (true) {
+      if (absl::Status s = Element(); !s.ok()) return s;
+      if (AcceptPunct(",")) continue;
+      if (AcceptPunct(")")) break;
+      return Unsupported(absl::StrCat("expected ',' or ')' in the column list, found ", Describe(Peek())));
+    }
+    if (absl::Status s = TableOptionsClause(); !s.ok()) return s;
+    return Finish();
+  }
+
+ private:
+  const Token& Peek(size_t ahead = 0) const { return t_[std::min(pos_ + ahead, t_.size() - 1)]; }
+  const Token& Next() {
+    const Token& tok = t_[pos_];
+    if (pos_ + 1 < t_.size()) ++pos_;
+    return tok;
+  }
+  bool Accept(std::string_view kw) {
+    if (Peek().type == Token::kWord && !Peek().quoted && Peek().upper == kw) {
+      Next();
+      return true;
+    }
+    return false;
+  }
+  bool AcceptPunct(std::string_view p) {
+    if (Peek().type == Token::kPunct && Peek().text == p) {
+      Next();
+      return true;
+    }
+    return false;
+  }
+  static std::string Describe(const Token& tok) {
+    if (tok.type == Token::kEnd) return "the end of the statement";
+    return absl::StrCat("'", tok.text, "'");
+  }
+  static absl::Status Unsupported(std::string msg) { return absl::InvalidArgumentError(msg); }
+
+  absl::StatusOr<std::string> Name(std::string_view what) {
+    const Token& tok = Peek();
+    if (tok.type != Token::kWord) {
+      return Unsupported(absl::StrCat("expected a ", A(what), ", found ", Describe(tok)));
+    }
+    Next();
+    return tok.text;
+  }
+
+  absl::StatusOr<uint32_t> Number(std::string_view what) {
+    const Token& tok = Peek();
+    uint32_t v = 0;
+    if (tok.type != Token::kNumber || !absl::SimpleAtoi(tok.text, &v)) {
+      return Unsupported(absl::StrCat("expected a number for ", A(what), ", found ", Describe(tok)));
+    }
+    Next();
+    return v;
+  }
+
+  // "(n)" after a type; `required` or optional.
+  absl::StatusOr<std::optional<uint32_t>> Length(const std::string& type, bool required) {
+    if (!AcceptPunct("(")) {
+      if (required) return Unsupported(absl::StrCat(type, " needs a length, e.g. ", type, "(16)"));
+      return std::optional<uint32_t>();
+    }
+    absl::StatusOr<uint32_t> n = Number(type + "'s length");
+    if (!n.ok()) return n.status();
+    if (AcceptPunct(",")) return Unsupported(absl::StrCat(type, "(m,d) is not supported"));
+    if (!AcceptPunct(")")) return Unsupported(absl::StrCat("expected ')' after ", type, "(", *n));
+    return std::optional<uint32_t>(*n);
+  }
+
+  // ( col [, col] ) of an index.
+  absl::StatusOr<std::vector<std::string>> IndexColumns(const std::string& index) {
+    if (!AcceptPunct("(")) return Unsupported(absl::StrCat("expected '(' and the columns of index ", index));
+    std::vector<std::string> cols;
+    while (true) {
+      absl::StatusOr<std::string> c = Name(absl::StrCat("column of index ", index));
+      if (!c.ok()) return c.status();
+      if (Peek().text == "(") {
+        return Unsupported(absl::StrCat("index ", index, ": column prefixes such as ", *c,
+                                        "(10) are not supported"));
+      }
+      if (Accept("DESC")) return Unsupported(absl::StrCat("index ", index, ": DESC index columns are not supported"));
+      Accept("ASC");
+      cols.push_back(*c);
+      if (AcceptPunct(",")) continue;
+      if (AcceptPunct(")")) break;
+      return Unsupported(absl::StrCat("index ", index, ": expected ',' or ')', found ", Describe(Peek())));
+    }
+    // Index options that do not change the tree: USING BTREE, COMMENT '...'.
+    while (true) {
+      if (Accept("USING")) {
+        if (!Accept("BTREE")) return Unsupported(absl::StrCat("index ", index, ": only USING BTREE is supported"));
+      } else if (Accept("COMMENT")) {
+        if (Peek().type != Token::kString) return Unsupported("COMMENT needs a quoted string");
+        Next();
+      } else if (Accept("VISIBLE") || Accept("INVISIBLE")) {
+      } else {
+        break;
+      }
+    }
+    return cols;
+  }
+
+  absl::Status Element() {
+    if (Accept("CONSTRAINT")) {
+      if (Peek().type == Token::kWord && Peek().upper != "PRIMARY" && Peek().upper != "UNIQUE") Next();
+    }
+    if (Peek().upper == "PRIMARY" && !Peek().quoted) {
+      Next();
+      if (!Accept("KEY")) return Unsupported("expected KEY after PRIMARY");
+      absl::StatusOr<std::vector<std::string>> cols = IndexColumns("PRIMARY");
+      if (!cols.ok()) return cols.status();
+      if (!pk_.empty()) return Unsupported("the table has two PRIMARY KEY definitions");
+      pk_ = *cols;
+      return absl::OkStatus();
+    }
+    const bool unique = Peek().upper == "UNIQUE" && !Peek().quoted;
+    if (unique || ((Peek().upper == "KEY" || Peek().upper == "INDEX") && !Peek().quoted)) {
+      Next();
+      if (unique) {
+        if (!Accept("KEY")) Accept("INDEX");
+      }
+      std::string name;
+      if (Peek().type == Token::kWord && Peek().text != "(") {
+        absl::StatusOr<std::string> n = Name("index name");
+        if (!n.ok()) return n.status();
+        name = *n;
+      }
+      if (Accept("USING")) {
+        if (!Accept("BTREE")) return Unsupported("only USING BTREE indexes are supported");
+      }
+      absl::StatusOr<std::vector<std::string>> cols = IndexColumns(name.empty() ? "(unnamed)" : name);
+      if (!cols.ok()) return cols.status();
+      if (name.empty()) name = cols->front();
+      secondary_.push_back({name, *cols, unique});
+      return absl::OkStatus();
+    }
+    for (std::string_view kw : {"FOREIGN", "FULLTEXT", "SPATIAL", "CHECK"}) {
+      if (Peek().upper == kw && !Peek().quoted) {
+        return Unsupported(absl::StrCat(A(kw), " is not supported (only PRIMARY KEY, KEY/INDEX and UNIQUE KEY)"));
+      }
+    }
+    return Column();
+  }
+
+  absl::Status Column() {
+    absl::StatusOr<std::string> name = Name("column name");
+    if (!name.ok()) return name.status();
+    PendingColumn c;
+    c.def.name = *name;
+    const Token& type = Peek();
+    if (type.type != Token::kWord) {
+      return Unsupported(absl::StrCat("column ", *name, ": expected a type, found ", Describe(type)));
+    }
+    c.base = type.upper;
+    Next();
+    if (c.base == "INTEGER") c.base = "INT";
+    if (c.base == "BINARY" || c.base == "CHAR" || c.base == "VARCHAR") {
+      absl::StatusOr<std::optional<uint32_t>> n = Length(c.base, c.base != "CHAR");
+      if (!n.ok()) return n.status();
+      c.length = n->value_or(1);
+      if (c.length == 0) return Unsupported(absl::StrCat("column ", *name, ": ", c.base, "(0) holds nothing"));
+      if (c.base == "BINARY" && c.length > 255) return Unsupported(absl::StrCat("column ", *name, ": BINARY(n) takes n <= 255"));
+      if (c.base == "CHAR" && c.length > 255) return Unsupported(absl::StrCat("column ", *name, ": CHAR(n) takes n <= 255"));
+      if (c.base == "VARCHAR" && c.length > 16383) {
+        return Unsupported(absl::StrCat("column ", *name, ": VARCHAR(", c.length, ") is longer than the model supports (16383)"));
+      }
+      c.def.type = absl::StrCat(c.base, "(", c.length, ")");
+      c.value.kind = c.base == "BINARY" ? ColumnKind::kBinary : c.base == "CHAR" ? ColumnKind::kChar : ColumnKind::kVarchar;
+    } else if (c.base == "BIGINT" || c.base == "INT" || c.base == "MEDIUMINT" || c.base == "SMALLINT" ||
+               c.base == "TINYINT") {
+      absl::StatusOr<std::optional<uint32_t>> n = Length(c.base, false);  // display width, ignored
+      if (!n.ok()) return n.status();
+      c.value.kind = ColumnKind::kInteger;
+      c.def.stored_bytes = c.base == "BIGINT" ? 8 : c.base == "INT" ? 4 : c.base == "MEDIUMINT" ? 3 : c.base == "SMALLINT" ? 2 : 1;
+      c.def.type = c.base;
+      if (Accept("UNSIGNED")) {
+        c.value.is_unsigned = true;
+        c.def.type += " UNSIGNED";
+      } else if (Accept("SIGNED")) {
+      }
+      if (Accept("ZEROFILL")) return Unsupported(absl::StrCat("column ", *name, ": ZEROFILL is not supported"));
+    } else if (c.base == "DATETIME" || c.base == "TIMESTAMP") {
+      absl::StatusOr<std::optional<uint32_t>> p = Length(c.base, false);
+      if (!p.ok()) return p.status();
+      c.value.fsp = p->value_or(0);
+      if (c.value.fsp > 6) {
+        return Unsupported(absl::StrCat("column ", *name, ": ", c.base, "(", c.value.fsp, "): precision is 0 to 6"));
+      }
+      c.value.kind = c.base == "DATETIME" ? ColumnKind::kDatetime : ColumnKind::kTimestamp;
+      // MySQL 5.6.4+ temporal format: DATETIME 5 bytes, TIMESTAMP 4, plus
+      // ceil(fsp / 2) bytes of fraction.
+      c.def.stored_bytes = (c.base == "DATETIME" ? 5 : 4) + (c.value.fsp + 1) / 2;
+      c.def.type = p->has_value() ? absl::StrCat(c.base, "(", c.value.fsp, ")") : c.base;
+    } else {
+      return Unsupported(absl::StrCat("column ", *name, ": type ", type.text,
+                                      " is not supported (use BINARY, CHAR, VARCHAR, BIGINT, INT, DATETIME or "
+                                      "TIMESTAMP)"));
+    }
+    c.def.nullable = true;
+    // Attributes.
+    while (true) {
+      const Token& tok = Peek();
+      if (tok.type == Token::kPunct || tok.type == Token::kEnd) break;
+      if (Accept("NOT")) {
+        if (!Accept("NULL")) return Unsupported(absl::StrCat("column ", *name, ": expected NULL after NOT"));
+        c.def.nullable = false;
+      } else if (Accept("NULL")) {
+        c.def.nullable = true;
+      } else if (Accept("AUTO_INCREMENT")) {
+        if (c.value.kind != ColumnKind::kInteger) {
+          return Unsupported(absl::StrCat("column ", *name, ": AUTO_INCREMENT needs an integer column"));
+        }
+        c.def.type += " AUTO_INCREMENT";
+      } else if (Accept("PRIMARY")) {
+        if (!Accept("KEY")) return Unsupported(absl::StrCat("column ", *name, ": expected KEY after PRIMARY"));
+        if (!pk_.empty()) return Unsupported("the table has two PRIMARY KEY definitions");
+        pk_ = {*name};
+      } else if (Accept("KEY")) {  // a lone KEY in a column definition means PRIMARY KEY
+        if (!pk_.empty()) return Unsupported("the table has two PRIMARY KEY definitions");
+        pk_ = {*name};
+      } else if (Accept("UNIQUE")) {
+        Accept("KEY");
+        secondary_.push_back({*name, {*name}, true});
+      } else if (Accept("CHARACTER")) {
+        if (!Accept("SET")) return Unsupported(absl::StrCat("column ", *name, ": expected SET after CHARACTER"));
+        if (absl::Status s = Charset(&c); !s.ok()) return s;
+      } else if (Accept("CHARSET")) {
+        if (absl::Status s = Charset(&c); !s.ok()) return s;
+      } else if (Accept("COLLATE")) {
+        absl::StatusOr<std::string> coll = Name("collation");
+        if (!coll.ok()) return coll.status();
+      } else if (Accept("DEFAULT")) {
+        if (absl::Status s = SkipValue(*name); !s.ok()) return s;
+      } else if (Accept("ON")) {
+        if (!Accept("UPDATE")) return Unsupported(absl::StrCat("column ", *name, ": expected UPDATE after ON"));
+        if (absl::Status s = SkipValue(*name); !s.ok()) return s;
+      } else if (Accept("COMMENT")) {
+        if (Peek().type != Token::kString) return Unsupported("COMMENT needs a quoted string");
+        Next();
+      } else {
+        return Unsupported(absl::StrCat("column ", *name, ": '", tok.text, "' is not supported"));
+      }
+    }
+    columns_.push_back(std::move(c));
+    return absl::OkStatus();
+  }
+
+  absl::Status Charset(PendingColumn* c) {
+    absl::StatusOr<std::string> cs = Name("character set");
+    if (!cs.ok()) return cs.status();
+    if (c->value.kind != ColumnKind::kChar && c->value.kind != ColumnKind::kVarchar) {
+      return Unsupported(absl::StrCat("column ", c->def.name, ": a character set applies to CHAR and VARCHAR only"));
+    }
+    if (CharsetMaxLen(*cs) == 0) {
+      return Unsupported(absl::StrCat("column ", c->def.name, ": character set ", *cs,
+                                      " is not supported (use ascii, latin1, utf8mb3 or utf8mb4)"));
+    }
+    c->charset = absl::AsciiStrToLower(*cs);
+    return absl::OkStatus();
+  }
+
+  // A DEFAULT / ON UPDATE value: a literal, NULL, or a function call such as
+  // CURRENT_TIMESTAMP(3).
+  absl::Status SkipValue(const std::string& column) {
+    const Token& tok = Peek();
+    if (tok.type == Token::kEnd || (tok.type == Token::kPunct && tok.text != "(" && tok.text != "-" && tok.text != "+")) {
+      return Unsupported(absl::StrCat("column ", column, ": DEFAULT needs a value"));
+    }
+    if (tok.text == "(") return Unsupported(absl::StrCat("column ", column, ": expression defaults are not supported"));
+    Next();
+    if (tok.text == "-" || tok.text == "+") Next();  // a signed number
+    if (AcceptPunct("(")) {
+      while (Peek().type != Token::kEnd && !AcceptPunct(")")) Next();
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status TableOptionsClause() {
+    while (true) {
+      const Token& tok = Peek();
+      if (tok.type == Token::kEnd) return absl::OkStatus();
+      if (AcceptPunct(";")) {
+        if (Peek().type != Token::kEnd) return Unsupported("only one statement is supported");
+        return absl::OkStatus();
+      }
+      if (AcceptPunct(",")) continue;
+      if (Accept("PARTITION")) return Unsupported("PARTITION BY is not supported");
+      std::string opt = tok.upper;
+      Next();
+      if (opt == "DEFAULT") {
+        opt = Peek().upper;
+        Next();
+      }
+      if (opt == "CHARACTER") {
+        if (!Accept("SET")) return Unsupported("expected SET after CHARACTER");
+        opt = "CHARSET";
+      }
+      AcceptPunct("=");
+      const Token& value = Peek();
+      if (value.type == Token::kEnd || value.type == Token::kPunct) {
+        return Unsupported(absl::StrCat("table option ", opt, " needs a value"));
+      }
+      Next();
+      if (opt == "ENGINE" && value.upper != "INNODB") {
+        return Unsupported(absl::StrCat("ENGINE=", value.text, " is not supported: the model is InnoDB"));
+      }
+      if (opt == "ROW_FORMAT" && value.upper != "DYNAMIC" && value.upper != "COMPACT" && value.upper != "DEFAULT") {
+        return Unsupported(absl::StrCat("ROW_FORMAT=", value.text, " is not supported (use DYNAMIC or COMPACT)"));
+      }
+      if (opt == "KEY_BLOCK_SIZE" || opt == "COMPRESSION") {
+        return Unsupported(absl::StrCat(opt, " (compression) is not supported"));
+      }
+      if (opt == "CHARSET") {
+        if (CharsetMaxLen(value.text) == 0) {
+          return Unsupported(absl::StrCat("character set ", value.text, " is not supported (use ascii, latin1, utf8mb3 or utf8mb4)"));
+        }
+        table_charset_ = absl::AsciiStrToLower(value.text);
+      }
+    }
+  }
+
+  absl::StatusOr<uint32_t> ColumnIndex(const std::string& name, const std::string& index) const {
+    for (uint32_t i = 0; i < table_.columns.size(); ++i) {
+      if (absl::EqualsIgnoreCase(table_.columns[i].name, name)) return i;
+    }
+    return Unsupported(absl::StrCat("index ", index, " names column ", name, ", which the table does not have"));
+  }
+
+  absl::StatusOr<TableSchema> Finish() {
+    if (columns_.empty()) return Unsupported("the table has no columns");
+    TableSchema out;
+    for (PendingColumn& c : columns_) {
+      for (const ColumnDef& d : table_.columns) {
+        if (absl::EqualsIgnoreCase(d.name, c.def.name)) return Unsupported(absl::StrCat("column ", c.def.name, " is defined twice"));
+      }
+      if (c.value.kind == ColumnKind::kBinary) {
+        c.def.stored_bytes = c.def.max_bytes = c.length;
+      } else if (c.value.kind == ColumnKind::kChar || c.value.kind == ColumnKind::kVarchar) {
+        const std::string cs = c.charset.value_or(table_charset_);
+        const uint32_t mb = CharsetMaxLen(cs);
+        if (c.charset) c.def.type += absl::StrCat(" CHARACTER SET ", cs);
+        c.def.max_bytes = c.length * mb;
+        if (c.value.kind == ColumnKind::kChar) {
+          // Single-byte CHAR is fixed-length; multi-byte CHAR stores at
+          // least n bytes (n for ASCII content) with a length byte.
+          c.def.stored_bytes = c.length;
+          c.def.variable = mb > 1;
+        } else {
+          c.def.stored_bytes = std::min(options_.payload_bytes, c.length);
+          c.def.variable = true;
+        }
+      } else {
+        c.def.max_bytes = c.def.stored_bytes;
+      }
+      table_.columns.push_back(c.def);
+      out.values.push_back(c.value);
+    }
+    if (pk_.empty()) {
+      return Unsupported("the table needs a PRIMARY KEY (one column, the stream's key): InnoDB's hidden "
+                         "DB_ROW_ID clustered index is not modelled");
+    }
+    if (pk_.size() != 1) {
+      return Unsupported(absl::StrCat("PRIMARY KEY (", absl::StrJoin(pk_, ", "),
+                                      ") has ", pk_.size(), " columns: the model supports a one-column primary key"));
+    }
+    absl::StatusOr<uint32_t> pk = ColumnIndex(pk_[0], "PRIMARY");
+    if (!pk.ok()) return pk.status();
+    // A PRIMARY KEY column is NOT NULL whatever it says.
+    table_.columns[*pk].nullable = false;
+    table_.primary = {"PRIMARY", {*pk}, true};
+    for (const auto& [name, cols, unique] : secondary_) {
+      IndexDef ix;
+      ix.name = name;
+      ix.unique = unique;
+      for (const std::string& col : cols) {
+        absl::StatusOr<uint32_t> c = ColumnIndex(col, name);
+        if (!c.ok()) return c.status();
+        ix.columns.push_back(*c);
+      }
+      for (const IndexDef& other : table_.secondary) {
+        if (absl::EqualsIgnoreCase(other.name, ix.name)) return Unsupported(absl::StrCat("two indexes are named ", ix.name));
+      }
+      table_.secondary.push_back(std::move(ix));
+    }
+    out.pk_width = table_.columns[*pk].stored_bytes;
+    if (table_.columns[*pk].variable) {
+      return Unsupported(absl::StrCat("primary key column ", table_.columns[*pk].name, " is variable-length (",
+                                      table_.columns[*pk].type, "): use BINARY(16) or BIGINT"));
+    }
+    out.def = std::move(table_);
+    return out;
+  }
+
+  struct PendingIndex {
+    std::string name;
+    std::vector<std::string> columns;
+    bool unique = false;
+  };
+
+  std::vector<Token> t_;
+  size_t pos_ = 0;
+  TableOptions options_;
+  TableDef table_;
+  std::vector<PendingColumn> columns_;
+  std::vector<std::string> pk_;
+  std::vector<PendingIndex> secondary_;
+  std::string table_charset_ = "utf8mb4";  // MySQL 8.4's default
+};
+
+}  // namespace
+
+absl::StatusOr<TableSchema> ParseCreateTable(std::string_view sql, const TableOptions& options) {
+  absl::StatusOr<std::vector<Token>> tokens = Tokenize(sql);
+  if (!tokens.ok()) return tokens.status();
+  Parser p(std::move(*tokens), options);
+  return p.Parse();
+}
+
+std::string Seed004TableSql(int key_width) {
+  return absl::StrCat("CREATE TABLE ", key_width == 8 ? "t_bigint" : "t_v4", " (",
+                      key_width == 8 ? "id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY"
+                                     : "id BINARY(16) NOT NULL PRIMARY KEY",
+                      ", created_at DATETIME(3) NOT NULL, payload VARCHAR(200) NOT NULL, "
+                      "KEY idx_created (created_at)) ENGINE=InnoDB");
+}
+
+absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, const TableOptions& options) {
+  if (key_width != 8 && key_width != 16) {
+    return absl::InvalidArgumentError(absl::StrCat("key width ", key_width, " is not supported (8 or 16 bytes)"));
+  }
+  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(arg)));
+  if (lower.empty() || lower == "seed000") {
+    // The model's seed-000 table (record sizes validated against the seed).
+    TableSchema t;
+    t.def = Seed000Table(key_width);
+    t.values = {ColumnValue{key_width == 8 ? ColumnKind::kInteger : ColumnKind::kBinary, 0, false},
+                ColumnValue{ColumnKind::kChar, 0, false}, ColumnValue{ColumnKind::kInteger, 0, false}};
+    t.pk_width = static_cast<uint32_t>(key_width);
+    return t;
+  }
+  std::string sql;
+  if (lower == "seed004") {
+    sql = Seed004TableSql(key_width);
+  } else if (absl::StartsWith(lower, "create")) {
+    sql = std::string(arg);
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("--table '", A(arg),
+                                                   "': use seed000, seed004 or a CREATE TABLE statement in quotes"));
+  }
+  absl::StatusOr<TableSchema> t = ParseCreateTable(sql, options);
+  if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat("--table: ", t.status().message()));
+  const ColumnDef& pk = t->def.columns[t->def.primary.columns[0]];
+  if (static_cast<int>(t->pk_width) != key_width) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--table: primary key ", pk.name, " is ", pk.type, " (", t->pk_width, " bytes) but the stream gives ",
+        key_width, "-byte keys: use ", key_width == 16 ? "BINARY(16)" : "BIGINT", " for this stream"));
+  }
+  return t;
+}
+
+}  // namespace innosim

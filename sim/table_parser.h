@@ -1,0 +1,86 @@
+// Table parser: the table a run loads, from `--table seed000`, `--table
+// seed004` or `--table 'CREATE TABLE t (...)'`.
+//
+//   TableOptions opts;                       // payload_bytes = 100
+//   absl::StatusOr<TableSchema> t = ResolveTable("seed004", 16, opts);
+//   // t->def: the model's TableDef (record sizes come from it);
+//   // t->values[c]: what kind of value column c holds in a synthetic row.
+//
+// The CREATE TABLE subset (what the seeds use):
+//   column types   BINARY(n), CHAR(n) [CHARACTER SET|CHARSET cs] [COLLATE c],
+//                  VARCHAR(n) [CHARACTER SET cs] (stores min(payload_bytes,
+//                  n) bytes, the workload's REPEAT('x', B)), BIGINT, INT /
+//                  INTEGER, MEDIUMINT, SMALLINT, TINYINT [(m)] [UNSIGNED],
+//                  DATETIME[(p)] (5 + ceil(p/2) bytes), TIMESTAMP[(p)]
+//                  (4 + ceil(p/2) bytes)
+//   attributes     NOT NULL, NULL, AUTO_INCREMENT, PRIMARY KEY, UNIQUE [KEY],
+//                  DEFAULT <value>, ON UPDATE CURRENT_TIMESTAMP[(p)]
+//                  (defaults are ignored: every row holds synthetic values)
+//   indexes        PRIMARY KEY (col), [UNIQUE] KEY|INDEX [name] (cols),
+//                  UNIQUE [KEY|INDEX] [name] (cols)
+//   table options  ENGINE=InnoDB, [DEFAULT] CHARSET / CHARACTER SET (the
+//                  default character set of the columns), COLLATE,
+//                  ROW_FORMAT=DYNAMIC|COMPACT; others are ignored
+// Character sets: ascii, latin1 and binary are single-byte (CHAR is fixed
+// length); utf8mb4 (MySQL 8.4's default) and utf8mb3/utf8 are multi-byte, and
+// a multi-byte CHAR(n) is variable-length in COMPACT/DYNAMIC: it stores n
+// bytes for the workload's ASCII content and needs a length byte
+// (innodb-behavior.md §1.4).
+// Anything else is an InvalidArgument naming the unsupported part.
+//
+// Pure functions; no thread-safety concerns.
+#ifndef INNOSIM_SIM_TABLE_PARSER_H_
+#define INNOSIM_SIM_TABLE_PARSER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "model/record_format.h"
+
+namespace innosim {
+
+// What a column holds in a synthetic row (sim/secondary_keys.h turns it into
+// index bytes).
+enum class ColumnKind : uint8_t {
+  kBinary,     // BINARY(n): the PK's key bytes, or pseudo-random bytes
+  kChar,       // CHAR(n): 'x' repeated (constant)
+  kVarchar,    // VARCHAR(n): 'x' repeated (constant)
+  kInteger,    // BIGINT/INT/...: the PK's key, or the row number (1, 2, ...)
+  kDatetime,   // DATETIME(p): the row's synthetic wall time
+  kTimestamp,  // TIMESTAMP(p): the row's synthetic wall time
+};
+
+struct ColumnValue {
+  ColumnKind kind = ColumnKind::kBinary;
+  uint32_t fsp = 0;          // fractional seconds precision (temporal types)
+  bool is_unsigned = false;  // integers
+};
+
+struct TableSchema {
+  TableDef def;
+  std::vector<ColumnValue> values;  // one per def.columns
+  uint32_t pk_width = 0;            // bytes of the PK column
+};
+
+struct TableOptions {
+  // Stored length of VARCHAR columns (seed 004: REPEAT('x', 100)).
+  uint32_t payload_bytes = 100;
+};
+
+// Parses one CREATE TABLE statement (no PK width check).
+absl::StatusOr<TableSchema> ParseCreateTable(std::string_view sql, const TableOptions& options);
+
+// `arg` is "seed000", "seed004" or a CREATE TABLE statement. The PK must be
+// one column of `key_width` bytes (the stream's: 16 for UUIDs, 8 for
+// autoinc); seed000 and seed004 pick BINARY(16) or BIGINT by the width.
+absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, const TableOptions& options);
+
+// The CREATE TABLE text of seed 004's table for a key width.
+std::string Seed004TableSql(int key_width);
+
+}  // namespace innosim
+
+#endif  // INNOSIM_SIM_TABLE_PARSER_H_
