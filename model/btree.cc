@@ -78,6 +78,7 @@ uint32_t BTree::SearchToLevel(const Key& k, uint32_t level) {
     if (p.level() <= level) return page_no;
     const int c = std::max(NonLeafCursor(p, k), 0);
     page_no = p.child(c);
+    if (p.level() == 1) P(page_no).PrefetchKeys();
     Access(page_no);
   }
 }

@@ -108,6 +108,8 @@ class IndexPage {
   void Empty(uint16_t level, uint32_t rec_size, PagePool& pool);
 
   // --- Search ---
+  // Hints the CPU to load the key array (a performance hint only).
+  void PrefetchKeys() const;
   // Ordinal of the last record with key <= k, -1 if none (PAGE_CUR_LE).
   int SearchLE(const Key& k) const;
   // Ordinal of the last record with key < k (the insert cursor for a new
