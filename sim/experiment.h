@@ -8,6 +8,9 @@
 //     [run.published]  index_page_splits = 133401  size = 152506
 //     [run.tolerance]  index_page_splits = 0.01    size = 0.01
 //
+// [defaults] and [[run]] also take rows_per_sec, batch, table, flush,
+// payload_bytes, a [defaults.set] / [run.set] table of server variables, and
+// show = ["metric", ...] for metrics shown without a published figure.
 // Runs with identical settings are simulated once. Metrics are JSON field
 // names of `innosim run --json`; a tolerance is a relative error bound
 // (0.01 = 1%), and a metric without one is shown for information.

@@ -1,5 +1,6 @@
 #include "sim/runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -147,9 +148,21 @@ std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs
   std::vector<absl::StatusOr<RunResult>> results(specs.size(), absl::UnknownError("not run"));
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::min<int>(threads, static_cast<int>(specs.size()));
+  // Longest runs first, so that no long run starts last and leaves the
+  // other threads idle: uniformly random keys miss the CPU cache on every
+  // insert and cost several times what a time-ordered stream of the same
+  // length does. Only the order of work changes, never a result.
+  std::vector<size_t> order(specs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto cost = [&](const RunSpec& s) {
+    const bool scattered = s.stream.name == "uuidv4" || s.stream.name.rfind("file", 0) == 0;
+    return static_cast<double>(s.rows) * (scattered ? 4.0 : 1.0) * (s.flush ? 1.2 : 1.0);
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return cost(specs[a]) > cost(specs[b]); });
   std::atomic<size_t> next{0};
   auto worker = [&]() {
-    for (size_t i = next++; i < specs.size(); i = next++) results[i] = Run(specs[i]);
+    for (size_t k = next++; k < specs.size(); k = next++) results[order[k]] = Run(specs[order[k]]);
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
