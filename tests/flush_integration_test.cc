@@ -91,18 +91,20 @@ TEST(FlushIntegrationTest, DoublewriteCountsEveryPageWrittenAndLeavesTheTreeAlon
   EXPECT_EQ(a.report.data_length, b.report.data_length);
 }
 
-// Seed 004 scaled down: 500k rows in 10,000-row batches, a 16 MB pool
-// (1024 pages; the UUIDv4 table outgrows it after ~70k rows).
+// Seed 004 scaled down: 1M rows in 10,000-row batches, its 128 MB pool
+// (8192 frames, of which the page cleaner keeps innodb_lru_scan_depth free;
+// the UUIDv4 table with its secondary index outgrows the rest after roughly
+// 450k rows, the time-ordered tables only after their hot pages).
 RunSpec Seed004Spec(const std::string& stream) {
   RunSpec s;
   s.stream.name = stream;
   s.stream.rows_per_ms = 100;
-  s.rows = 500000;
+  s.rows = 1000000;
   s.rows_per_sec = 100000;
   s.trx_rows = 10000;
   s.table = "seed004";
   s.series_every = 10000;
-  s.settings = {{"innodb_buffer_pool_size", "16M"}};
+  s.settings = {{"innodb_buffer_pool_size", "128M"}};
   return s;
 }
 
@@ -117,20 +119,21 @@ TEST(FlushIntegrationTest, Seed004ReadsAppearOnlyForUuidV4OnceTheTableOutgrowsTh
   for (const auto& x : r) {
     ASSERT_EQ(x->report.secondary.size(), 1u);
     EXPECT_EQ(x->report.secondary[0].name, "idx_created");
-    EXPECT_EQ(x->report.secondary[0].levels.back().records, 500000u);
+    EXPECT_EQ(x->report.secondary[0].levels.back().records, 1000000u);
     EXPECT_GT(x->report.index_length, 0u);
     EXPECT_EQ(x->secondary_ties, 0u);
   }
-  const uint64_t pool_pages = 16u << 20 >> 14;
+  const uint64_t pool_pages = 128u << 20 >> 14;
   EXPECT_GT(v4.report.primary.size, pool_pages);
-  EXPECT_LT(autoinc.flush.Innodb_buffer_pool_reads, 500u);
-  EXPECT_LT(v7.flush.Innodb_buffer_pool_reads, 500u);
+  // "Near zero": under one read per thousand rows.
+  EXPECT_LT(autoinc.flush.Innodb_buffer_pool_reads, 1000u);
+  EXPECT_LT(v7.flush.Innodb_buffer_pool_reads, 1000u);
   EXPECT_GT(v4.flush.Innodb_buffer_pool_reads, 100u * (autoinc.flush.Innodb_buffer_pool_reads + 100));
   // The step: hardly any reads while the table fits, many after.
-  ASSERT_EQ(v4.series.size(), 50u);
+  ASSERT_EQ(v4.series.size(), 100u);
   EXPECT_LT(v4.series[3].sample.buffer_pool_reads, 100u);  // 40,000 rows
-  const uint64_t last_batch = v4.series[49].sample.buffer_pool_reads - v4.series[48].sample.buffer_pool_reads;
-  EXPECT_GT(last_batch, 5000u);  // about one read per row
+  const uint64_t last_batch = v4.series[99].sample.buffer_pool_reads - v4.series[98].sample.buffer_pool_reads;
+  EXPECT_GT(last_batch, 3000u);  // a large share of the batch's rows read a page
 }
 
 struct Output {
