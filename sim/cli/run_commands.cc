@@ -16,7 +16,7 @@
 
 namespace innosim::cli {
 
-int Registry::Dispatch(CLI::App& app) {
+int Registry::Dispatch(CLI::App&) {
   for (auto& [sub, handler] : handlers_) {
     if (sub->parsed()) return handler();
   }
