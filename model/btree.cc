@@ -238,18 +238,9 @@ void BTree::GetFather(uint32_t page_no, uint32_t* parent, int* pos) {
   const Key& first = p.key(0);
   const uint32_t parent_no = SearchToLevel(first, p.level() + 1u);
   const IndexPage& pp = P(parent_no);
-  int c = std::max(NonLeafCursor(pp, first), 0);
-  // The node pointer may carry a smaller key than the child's first record;
-  // a search by the first record still lands on it. Guard against stale
-  // equal keys by checking the child number around the position.
-  if (pp.child(c) != page_no) {
-    for (int i = 0; i < pp.n_recs(); ++i) {
-      if (pp.child(i) == page_no) {
-        c = i;
-        break;
-      }
-    }
-  }
+  // The node pointer's key is at most the child's first key and the next
+  // pointer's key is above it, so the search lands on it.
+  const int c = std::max(NonLeafCursor(pp, first), 0);
   *parent = parent_no;
   *pos = c;
 }
