@@ -254,12 +254,11 @@ bool BTree::InsertIntoRightSibling(uint32_t page_no, int cursor, const Key& key,
   int father_pos = 0;
   GetFather(next_no, &father, &father_pos);
   IndexPage& next = P(next_no);
-  const int next_cursor = next.is_leaf() ? -1 : NonLeafCursor(next, key);
+  // The key is above everything on this page, so below everything on the
+  // next one: page_cur_search(PAGE_CUR_LE) stops at its infimum. Then
   // page_cur_tuple_insert: free-list head or heap top, no reorganize, no
   // reserve test.
-  if (!next.InsertAfter(next.is_leaf() ? next_cursor : next.SearchLE(key), key, child, store_->pool())) {
-    return false;
-  }
+  if (!next.InsertAfter(-1, key, child, store_->pool())) return false;
   Modify(next_no);
   LogInsert(next_no, -1, key);
   ++counters_.right_sibling_inserts;
