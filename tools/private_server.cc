@@ -43,6 +43,18 @@ std::string Tail(const std::string& path, int max_lines) {
   return absl::StrJoin(lines, " | ");
 }
 
+// The lines of a log that report errors (for a one-line message), or its
+// last lines when none does.
+std::string ErrorLines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line) && lines.size() < 3) {
+    if (line.find("ERROR") != std::string::npos || line.find("rror:") != std::string::npos) lines.push_back(line);
+  }
+  return lines.empty() ? Tail(path, 3) : absl::StrJoin(lines, " | ");
+}
+
 // fork + exec with stdout/stderr to `log`; returns the child's pid.
 absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, const std::string& log) {
   std::vector<char*> args;
@@ -127,13 +139,21 @@ absl::StatusOr<std::unique_ptr<PrivateServer>> PrivateServer::Start(
     argv.push_back("--auth-root-authentication-method=normal");
     argv.push_back("--skip-test-db");
     const std::string log = s->dir_ + "/install.log";
-    absl::StatusOr<pid_t> pid = Spawn(argv, log);
-    if (!pid.ok()) return pid.status();
-    int status = 0;
-    ::waitpid(*pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      return absl::InternalError(absl::StrCat("mariadb-install-db failed (see ", log, "): ",
-                                              Tail(log, 3)));
+    // Two servers bootstrapping at once on a loaded machine (ctest -j2) have
+    // seen a transient bootstrap failure: a second attempt on a clean data
+    // directory; a persistent failure is reported with the log's errors.
+    for (int attempt = 0;; ++attempt) {
+      std::error_code ec;
+      std::filesystem::remove_all(s->datadir_, ec);
+      absl::StatusOr<pid_t> pid = Spawn(argv, log);
+      if (!pid.ok()) return pid.status();
+      int status = 0;
+      ::waitpid(*pid, &status, 0);
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
+      if (attempt == 1) {
+        return absl::InternalError(absl::StrCat("mariadb-install-db failed twice (see ", log, "): ",
+                                                ErrorLines(log)));
+      }
     }
   }
 
