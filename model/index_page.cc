@@ -133,15 +133,6 @@ int IndexPage::SearchLE(const Key& k) const {
   return static_cast<int>(std::upper_bound(begin, begin + n_recs_, k) - begin) - 1;
 }
 
-void IndexPage::PrefetchKeys() const {
-  // A binary search touches one cache line after another, each depending
-  // on the last; asking for all of them first overlaps the misses of a page
-  // that is not in the CPU cache (random inserts).
-  const char* p = reinterpret_cast<const char*>(keys_);
-  const char* end = p + sizeof(Key) * static_cast<size_t>(n_recs_);
-  for (; p < end; p += 64) __builtin_prefetch(p);
-}
-
 int IndexPage::SearchInsertCursor(const Key& k, bool* duplicate) const {
   if (last_insert_ >= 0 && keys_[last_insert_] < k &&
       (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {

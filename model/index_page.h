@@ -108,8 +108,14 @@ class IndexPage {
   void Empty(uint16_t level, uint32_t rec_size, PagePool& pool);
 
   // --- Search ---
-  // Hints the CPU to load the key array (a performance hint only).
-  void PrefetchKeys() const;
+  // Hints the CPU to load the key array before a binary search of a page
+  // that may not be in its cache (random inserts): the search's dependent
+  // loads then overlap. A performance hint only.
+  void PrefetchKeys() const {
+    const char* p = reinterpret_cast<const char*>(keys_);
+    const char* end = p + sizeof(Key) * static_cast<size_t>(n_recs_);
+    for (; p < end; p += 64) __builtin_prefetch(p);
+  }
   // Ordinal of the last record with key <= k, -1 if none (PAGE_CUR_LE).
   int SearchLE(const Key& k) const;
   // Ordinal of the last record with key < k (the insert cursor for a new
