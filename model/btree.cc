@@ -365,6 +365,7 @@ bool BTree::Compress(uint32_t page_no) {
     }
     P(left_no).set_next(p.next());
     if (p.next() != kFilNull) {
+      Access(p.next());
       P(p.next()).set_prev(left_no);
       Modify(p.next());
     }
@@ -382,6 +383,7 @@ bool BTree::Compress(uint32_t page_no) {
     }
     P(right_no).set_prev(p.prev());
     if (p.prev() != kFilNull) {
+      Access(p.prev());
       P(p.prev()).set_next(right_no);
       Modify(p.prev());
     }
@@ -446,10 +448,12 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
     const uint32_t prev_no = P(page_no).prev();
     const uint32_t next_no = P(page_no).next();
     if (prev_no != kFilNull && d.direction == FspDirection::kDown) {
+      Access(prev_no);
       P(prev_no).set_next(lower);
       Modify(prev_no);
     }
     if (next_no != kFilNull && d.direction == FspDirection::kUp) {
+      Access(next_no);
       P(next_no).set_prev(upper);
       Modify(next_no);
     }

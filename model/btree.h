@@ -176,12 +176,9 @@ class BTree {
   void Access(uint32_t page_no) {
     if (sink_ != nullptr) sink_->OnPageAccess(space_id_, page_no);
   }
-  // The page is fixed (a no-op if it already is) and changed by this mtr.
+  // A page this mtr has fixed (Access, or created) is changed by it.
   void Modify(uint32_t page_no) {
-    if (sink_ != nullptr) {
-      sink_->OnPageAccess(space_id_, page_no);
-      sink_->OnPageModify(space_id_, page_no);
-    }
+    if (sink_ != nullptr) sink_->OnPageModify(space_id_, page_no);
   }
   void CommitMtr() {
     if (sink_ != nullptr) {
