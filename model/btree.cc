@@ -552,8 +552,6 @@ void BTree::ForEachKey(const std::function<void(const Key&)>& f) const {
 std::string BTree::Verify() const {
   // Every page, level by level, along the sibling links.
   uint32_t leftmost = root_;
-  uint64_t pages_seen = 0;
-  uint64_t leaf_pages = 0;
   for (;;) {
     const IndexPage& first = P(leftmost);
     const uint16_t level = first.level();
@@ -563,8 +561,6 @@ std::string BTree::Verify() const {
     Key last_key;
     for (uint32_t pn = leftmost; pn != kFilNull; pn = P(pn).next()) {
       const IndexPage& p = P(pn);
-      ++pages_seen;
-      if (level == 0) ++leaf_pages;
       if (p.level() != level) return absl::StrFormat("page %u: level %u on level %u", pn, p.level(), level);
       if (p.prev() != prev) return absl::StrFormat("page %u: prev %u, expected %u", pn, p.prev(), prev);
       if (p.page_no() != pn) return absl::StrFormat("page %u: page number %u", pn, p.page_no());
@@ -607,8 +603,6 @@ std::string BTree::Verify() const {
   const SegmentUsage top = space_->Usage(top_seg_);
   if (leaf.reserved < leaf.used || top.reserved < top.used) return "a segment has reserved < used pages";
   if (std::string e = space_->Verify(); !e.empty()) return "tablespace: " + e;
-  (void)leaf_pages;
-  (void)pages_seen;
   return "";
 }
 
