@@ -28,6 +28,7 @@
 #include "sim/runner.h"
 #include "tools/measure.h"
 #include "tools/private_server.h"
+#include "tests/private_server_suite.h"
 #include "tools/server_connection.h"
 #include "tools/ibd_reader.h"
 
@@ -48,17 +49,9 @@ double RelErr(double simulated, double measured) {
 class MariaDbProfileTest : public ::testing::TestWithParam<const char*> {
  protected:
   static void SetUpTestSuite() {
-    PrivateServerOptions o;
-    o.base_dir = "/tmp";
     // 1M rows of the seed table take about 230 MB: the whole table must stay
     // in the buffer pool (the buffer_pool_reads sanity check).
-    o.buffer_pool_bytes = 512ull << 20;
-    absl::StatusOr<std::unique_ptr<PrivateServer>> s = PrivateServer::Start(o);
-    if (s.ok()) {
-      server_ = s->release();
-    } else {
-      *start_error_ = std::string(s.status().message());
-    }
+    server_ = StartSuiteServer(512ull << 20, start_error_);
   }
   static void TearDownTestSuite() {
     delete server_;
@@ -66,9 +59,7 @@ class MariaDbProfileTest : public ::testing::TestWithParam<const char*> {
     std::fputs(table_->c_str(), stdout);
   }
   void SetUp() override {
-    ASSERT_NE(server_, nullptr) << "private MariaDB server did not start (install mariadb-server: "
-                                   "apt-get install mariadb-server): "
-                                << *start_error_;
+    ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_);
   }
 
   static PrivateServer* server_;

@@ -23,6 +23,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tools/private_server.h"
+#include "tests/private_server_suite.h"
 
 namespace innosim {
 namespace {
@@ -66,24 +67,14 @@ double RelErr(double simulated, double measured) {
 class MeasureCliTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    PrivateServerOptions o;
-    o.base_dir = "/tmp";
-    o.buffer_pool_bytes = 128ull << 20;
-    absl::StatusOr<std::unique_ptr<PrivateServer>> s = PrivateServer::Start(o);
-    if (s.ok()) {
-      server_ = s->release();
-    } else {
-      *start_error_ = std::string(s.status().message());
-    }
+    server_ = StartSuiteServer(128ull << 20, start_error_);
   }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
   }
   void SetUp() override {
-    ASSERT_NE(server_, nullptr) << "private MariaDB server did not start (install mariadb-server: "
-                                   "apt-get install mariadb-server): "
-                                << *start_error_;
+    ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_);
   }
 
   // innosim measure ... --json into table `table`; the parsed JSON.

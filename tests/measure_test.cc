@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 #include "tools/private_server.h"
+#include "tests/private_server_suite.h"
 #include "tools/server_connection.h"
 
 namespace innosim {
@@ -68,22 +69,14 @@ class TestAutoincStream : public KeyStream {
 class MeasureTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    PrivateServerOptions o;
-    o.base_dir = "/tmp";
-    o.buffer_pool_bytes = 64ull << 20;
-    absl::StatusOr<std::unique_ptr<PrivateServer>> s = PrivateServer::Start(o);
-    if (s.ok()) {
-      server_ = s->release();
-    } else {
-      *start_error_ = std::string(s.status().message());
-    }
+    server_ = StartSuiteServer(64ull << 20, start_error_);
   }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
   }
   void SetUp() override {
-    ASSERT_NE(server_, nullptr) << "private MariaDB server did not start: " << *start_error_;
+    ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_);
   }
 
   static std::unique_ptr<ServerConnection> Root() {

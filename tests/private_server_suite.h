@@ -1,0 +1,36 @@
+// A private MariaDB for one test suite: started in SetUpTestSuite, stopped
+// in TearDownTestSuite, and every test of the suite fails (never skips)
+// with the reason when it could not start.
+#ifndef INNOSIM_TESTS_PRIVATE_SERVER_SUITE_H_
+#define INNOSIM_TESTS_PRIVATE_SERVER_SUITE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "tools/private_server.h"
+
+namespace innosim {
+
+// Starts a server with seed 000's InnoDB settings and the given buffer pool
+// under /tmp; nullptr on failure, with the reason in *why.
+inline PrivateServer* StartSuiteServer(uint64_t buffer_pool_bytes, std::string* why) {
+  PrivateServerOptions o;
+  o.base_dir = "/tmp";
+  o.buffer_pool_bytes = buffer_pool_bytes;
+  absl::StatusOr<std::unique_ptr<PrivateServer>> s = PrivateServer::Start(o);
+  if (!s.ok()) {
+    *why = std::string(s.status().message());
+    return nullptr;
+  }
+  return s->release();
+}
+
+// The failure message of a test whose suite has no server.
+inline std::string NoServerMessage(const std::string& why) {
+  return "private MariaDB server did not start (install mariadb-server: apt-get install mariadb-server): " + why;
+}
+
+}  // namespace innosim
+
+#endif  // INNOSIM_TESTS_PRIVATE_SERVER_SUITE_H_
