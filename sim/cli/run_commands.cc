@@ -264,7 +264,8 @@ void AddExperiment(CLI::App& app, Registry& reg) {
         return Fail(3, std::string(s.message()));
       }
     }
-    return 0;
+    // Exit code 1 when a figure with a tolerance is outside it.
+    return r->all_ok ? 0 : 1;
   });
 }
 
