@@ -545,18 +545,22 @@ uint32_t Tablespace::AllocLow(SegmentId seg, uint32_t hint, FspDirection dir) {
                                                : AllocLowMariaDB(seg, hint, dir);
 }
 
+// Both servers' fseg_alloc_free_page_low: "hint outside space or too high
+// above free limit: reset hint" to page 0; returns the hint's extent.
+uint32_t Tablespace::HintExtent(uint32_t* hint) const {
+  const uint32_t x = DescriptorOf(*hint);
+  if (x != kNil) return x;
+  *hint = 0;
+  return 0;
+}
+
 // [M] fseg_alloc_free_page_low (called fseg_alloc_page_no in some copies).
 uint32_t Tablespace::AllocLowMySQL(SegmentId seg, uint32_t hint,
                                    FspDirection dir) {
   Segment& s = segments_[seg];
   const uint32_t reserved = ReservedOf(s);
   const uint32_t used = UsedOf(s);
-  uint32_t x = DescriptorOf(hint);
-  if (x == kNil) {
-    // "Hint outside space or too high above free limit: reset hint".
-    hint = 0;
-    x = 0;
-  }
+  const uint32_t x = HintExtent(&hint);
   Extent* e = &extents_[x];
   const uint32_t off = hint % extent_size_;
   const bool in_seg = (e->state == XdesState::kFseg ||
@@ -632,11 +636,7 @@ uint32_t Tablespace::AllocLowMariaDB(SegmentId seg, uint32_t hint,
   Segment& s = segments_[seg];
   const uint32_t reserved = ReservedOf(s);
   const uint32_t used = UsedOf(s);
-  uint32_t x = DescriptorOf(hint);
-  if (x == kNil) {
-    hint = 0;
-    x = 0;
-  }
+  const uint32_t x = HintExtent(&hint);
   Extent* e = &extents_[x];
   const uint32_t off = hint % extent_size_;
   // A. The hinted extent belongs to this segment: the hinted page if free,

@@ -191,6 +191,7 @@ class Tablespace {
   uint32_t SegAllocFreeExtent(SegmentId seg);  // fseg_alloc_free_extent
   void SegFillFreeList(SegmentId seg, uint32_t hint);  // fseg_fill_free_list
   void SegMarkPageUsed(SegmentId seg, uint32_t page);  // fseg_mark_page_used
+  uint32_t HintExtent(uint32_t* hint) const;  // resets an out-of-range hint
   uint32_t AllocLow(SegmentId seg, uint32_t hint, FspDirection dir);
   uint32_t AllocLowMySQL(SegmentId seg, uint32_t hint, FspDirection dir);
   uint32_t AllocLowMariaDB(SegmentId seg, uint32_t hint, FspDirection dir);
