@@ -1,34 +1,29 @@
 // The command line as a user meets it: bad input gets one line on stderr and
 // exit code 2; the same command gives byte-identical results.
-#include <sys/wait.h>
+#include <unistd.h>
 
-#include <cstdio>
 #include <string>
+#include <vector>
 
+#include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "tests/innosim_process.h"
 
 namespace innosim {
 namespace {
 
+// Runs innosim with whitespace-separated `args`; `capture_stderr` returns
+// stderr instead of stdout as the text.
 struct Result {
   int exit_code = -1;
-  std::string text;  // stdout or stderr, as asked
+  std::string text;
 };
 
-// Runs innosim; `capture_stderr` collects stderr instead of stdout.
 Result Innosim(const std::string& args, bool capture_stderr) {
-  const std::string redirect = capture_stderr ? " 2>&1 1>/dev/null" : " 2>/dev/null";
-  const std::string cmd = std::string("'") + INNOSIM_BINARY + "' " + args + redirect;
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.text.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  const Output o = RunInnosim(absl::StrSplit(args, ' ', absl::SkipEmpty()),
+                              "/tmp/innosim_cli_test_" + std::to_string(getpid()) + ".err");
+  return {o.exit_code, capture_stderr ? o.err : o.out};
 }
 
 int Lines(const std::string& s) {

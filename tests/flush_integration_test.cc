@@ -11,8 +11,6 @@
 //     UUIDv7;
 //   - `innosim run --series` writes the CSV with its header and one row per
 //     10,000 rows; `--defaults-file` applies before `--set`.
-#include <stdio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -25,6 +23,7 @@
 #include "nlohmann/json.hpp"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
+#include "tests/innosim_process.h"
 
 namespace innosim {
 namespace {
@@ -136,23 +135,6 @@ TEST(FlushIntegrationTest, Seed004ReadsAppearOnlyForUuidV4OnceTheTableOutgrowsTh
   EXPECT_GT(last_batch, 3000u);  // a large share of the batch's rows read a page
 }
 
-struct Output {
-  int exit_code = -1;
-  std::string out;
-};
-
-Output RunInnosim(const std::string& args) {
-  const std::string cmd = std::string("'") + INNOSIM_BINARY + "' " + args + " 2>/dev/null";
-  Output o;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return o;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) o.out.append(buf, n);
-  const int status = pclose(p);
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
 
 std::string TempPath(const std::string& name) {
   const char* dir = std::getenv("TEST_TMPDIR");
@@ -167,8 +149,10 @@ TEST(FlushIntegrationTest, SeriesFileAndDefaultsFileFromTheCommandLine) {
     f << "[client]\nport = 3307\n[mysqld]\ninnodb_buffer_pool_size = 16M  # small\nskip_log_bin\n"
          "innodb_io_capacity = 100\nport = 3306\n";
   }
-  const Output o = RunInnosim("run --stream uuidv4 --rows 120k --table seed004 --batch 10000 --defaults-file '" + cnf +
-                              "' --set innodb_io_capacity=300 --json --series '" + csv + "'");
+  const Output o = RunInnosim({"run", "--stream", "uuidv4", "--rows", "120k", "--table", "seed004", "--batch",
+                               "10000", "--defaults-file", cnf, "--set", "innodb_io_capacity=300", "--json",
+                               "--series", csv},
+                              TempPath("stderr"));
   ASSERT_EQ(o.exit_code, 0) << o.out;
   const nlohmann::json j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["settings"]["innodb_buffer_pool_size"], "16777216");

@@ -23,41 +23,11 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tools/private_server.h"
+#include "tests/innosim_process.h"
 #include "tests/private_server_suite.h"
 
 namespace innosim {
 namespace {
-
-struct Output {
-  int exit_code = -1;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-// Runs INNOSIM_BINARY with `args` (no shell word splitting surprises: every
-// argument is single-quoted) and captures stdout, stderr and the exit code.
-Output RunInnosim(const std::vector<std::string>& args, const std::string& err_file) {
-  std::string cmd = std::string("'") + INNOSIM_BINARY + "'";
-  for (const std::string& a : args) {
-    std::string q;
-    for (char c : a) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-    cmd += " '" + q + "'";
-  }
-  cmd += " 2>'" + err_file + "'";
-  Output o;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return o;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
-  const int status = ::pclose(p);
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (FILE* f = std::fopen(err_file.c_str(), "r")) {
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) o.err.append(buf, n);
-    std::fclose(f);
-  }
-  return o;
-}
 
 double RelErr(double simulated, double measured) {
   if (measured == 0) return simulated == 0 ? 0 : INFINITY;
