@@ -83,8 +83,43 @@ uint32_t BTree::SearchToLevel(const Key& k, uint32_t level) {
   }
 }
 
+uint32_t BTree::SearchLeaf(const Key& k) {
+  if (use_routes_) {
+    if (const LeafRouteCache::Route* r = routes_.Find(k)) {
+      if (sink_ != nullptr) {
+        for (int i = 0; i < r->height; ++i) Access(r->pages[i]);
+      }
+      return r->pages[r->height - 1];
+    }
+  }
+  // The descent of SearchToLevel, narrowing [low, high) at every level to
+  // the keys that would choose the same node pointer.
+  LeafRouteCache::Route r;
+  r.high = LeafRouteCache::kNoUpperBound;
+  uint32_t page_no = root_;
+  Access(page_no);
+  r.pages[0] = page_no;
+  r.height = 1;
+  for (;;) {
+    const IndexPage& p = P(page_no);
+    if (p.is_leaf()) break;
+    // max(NonLeafCursor, 0) is max(SearchLE, 0): the min-rec adjustment
+    // only ever turns -1 into 0.
+    const int le = p.SearchLE(k);
+    if (le >= 0 && r.low < p.key(le)) r.low = p.key(le);
+    if (le + 1 < p.n_recs() && p.key(le + 1) < r.high) r.high = p.key(le + 1);
+    page_no = p.child(std::max(le, 0));
+    if (p.level() == 1) P(page_no).PrefetchKeys();
+    Access(page_no);
+    if (r.height < LeafRouteCache::kMaxHeight) r.pages[r.height] = page_no;
+    ++r.height;
+  }
+  if (use_routes_) routes_.Add(r);
+  return page_no;
+}
+
 absl::Status BTree::Insert(const Key& key) {
-  const uint32_t leaf = SearchToLevel(key, 0);
+  const uint32_t leaf = SearchLeaf(key);
   bool duplicate = false;
   const int cursor = P(leaf).SearchInsertCursor(key, &duplicate);
   if (duplicate) {
@@ -92,6 +127,8 @@ absl::Status BTree::Insert(const Key& key) {
     return absl::AlreadyExistsError("duplicate key");
   }
   if (!OptimisticInsert(leaf, cursor, key, 0)) {
+    // Every change to a non-leaf page or the root starts here.
+    routes_.Clear();
     CommitMtr();  // the BTR_MODIFY_LEAF mtr ends with DB_FAIL
     // row_ins_clust_index_entry retries in BTR_MODIFY_TREE mode: the same
     // search, the same optimistic attempt (failing the same way), then the

@@ -29,6 +29,7 @@
 #include "model/engine_profile.h"
 #include "model/index_page.h"
 #include "model/key.h"
+#include "model/leaf_route_cache.h"
 #include "model/page_events.h"
 #include "model/page_pool.h"
 #include "model/record_format.h"
@@ -105,6 +106,13 @@ class BTree {
   // (DB_DUPLICATE_KEY); the tree is unchanged then.
   absl::Status Insert(const Key& key);
 
+  // Turns the leaf route cache (leaf_route_cache.h) on or off; on by
+  // default. Results are the same either way; tests compare the two.
+  void set_route_cache(bool on) {
+    use_routes_ = on;
+    routes_.Clear();
+  }
+
   uint32_t root() const { return root_; }
   uint32_t height() const;                 // levels, 1 for a lone root
   const IndexCounters& counters() const { return counters_; }
@@ -132,6 +140,9 @@ class BTree {
   // btr_cur_search_to_nth_level with PAGE_CUR_LE: the page at `level` whose
   // key range holds k. Fixes every page on the way.
   uint32_t SearchToLevel(const Key& k, uint32_t level);
+  // SearchToLevel(k, 0) through the route cache: a remembered route fixes
+  // the same pages without searching them.
+  uint32_t SearchLeaf(const Key& k);
   // Cursor on a page for inserting k: last record < k on a leaf; last
   // record <= k on a non-leaf page, the leftmost page's first record
   // standing for minus infinity (REC_INFO_MIN_REC_FLAG).
@@ -219,6 +230,8 @@ class BTree {
   uint32_t reorganize_limit_;    // BTR_CUR_PAGE_REORGANIZE_LIMIT
   uint32_t compress_limit_;      // BTR_CUR_PAGE_COMPRESS_LIMIT
   IndexCounters counters_;
+  LeafRouteCache routes_;
+  bool use_routes_ = true;
 };
 
 }  // namespace innosim

@@ -66,6 +66,11 @@ absl::Status Engine::InsertRow(const Key& pk) {
   return s;
 }
 
+void Engine::set_route_cache(bool on) {
+  primary_->set_route_cache(on);
+  for (auto& t : secondary_) t->set_route_cache(on);
+}
+
 void Engine::CommitTrx() {
   if (sink_ == nullptr || trx_rows_ == 0) return;
   const uint32_t undo_pages = static_cast<uint32_t>(trx_rows_ * undo_rec_bytes_ / profile_.page_size + 1);

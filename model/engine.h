@@ -65,6 +65,10 @@ class Engine {
   // the PK, encoded as one ordered Key by the caller.
   absl::Status InsertSecondary(size_t index, const Key& entry);
 
+  // Turns every index's leaf route cache on or off (see BTree); results
+  // are identical either way.
+  void set_route_cache(bool on);
+
   EngineReport Report() const;
   std::string Verify() const;
 

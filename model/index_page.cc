@@ -17,6 +17,44 @@ uint32_t MaxRecords(uint32_t page_size, uint32_t rec_size) {
 // reallocates a handful of times in its life and wastes at most one step.
 constexpr uint32_t kCapacityStep = 16;
 
+// Branch-free binary searches over sorted keys. A random key makes every
+// probe of an ordinary binary search a coin toss for the branch predictor;
+// here the loop runs a fixed number of times for a given n and each probe
+// only selects the next base, so nothing is mispredicted but the loop end.
+// The comparison is one 128-bit subtraction (cmp + sbb), which compilers
+// keep free of branches, and the step is applied through a mask.
+inline size_t KeyLess(const Key& a, const Key& b) {
+  const unsigned __int128 wa = (static_cast<unsigned __int128>(a.hi) << 64) | a.lo;
+  const unsigned __int128 wb = (static_cast<unsigned __int128>(b.hi) << 64) | b.lo;
+  return wa < wb;
+}
+
+// The number of keys < k (std::lower_bound's index).
+inline uint32_t CountLess(const Key* keys, int n, const Key& k) {
+  if (n <= 0) return 0;
+  const Key* base = keys;
+  size_t len = static_cast<size_t>(n);
+  while (len > 1) {
+    const size_t half = len / 2;
+    base += half & (size_t{0} - KeyLess(base[half - 1], k));
+    len -= half;
+  }
+  return static_cast<uint32_t>(base - keys) + KeyLess(*base, k);
+}
+
+// The number of keys <= k (std::upper_bound's index).
+inline uint32_t CountNotGreater(const Key* keys, int n, const Key& k) {
+  if (n <= 0) return 0;
+  const Key* base = keys;
+  size_t len = static_cast<size_t>(n);
+  while (len > 1) {
+    const size_t half = len / 2;
+    base += half & (KeyLess(k, base[half - 1]) - 1);
+    len -= half;
+  }
+  return static_cast<uint32_t>(base - keys) + !KeyLess(k, *base);
+}
+
 }  // namespace
 
 size_t IndexPage::BlockBytes(uint32_t cap) const {
@@ -129,8 +167,7 @@ int IndexPage::SearchLE(const Key& k) const {
       (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {
     return last_insert_;
   }
-  const Key* begin = keys_;
-  return static_cast<int>(std::upper_bound(begin, begin + n_recs_, k) - begin) - 1;
+  return static_cast<int>(CountNotGreater(keys_, n_recs_, k)) - 1;
 }
 
 int IndexPage::SearchInsertCursor(const Key& k, bool* duplicate) const {
@@ -139,11 +176,9 @@ int IndexPage::SearchInsertCursor(const Key& k, bool* duplicate) const {
     *duplicate = false;
     return last_insert_;
   }
-  const Key* begin = keys_;
-  const Key* end = begin + n_recs_;
-  const Key* it = std::lower_bound(begin, end, k);
-  *duplicate = it != end && *it == k;
-  return static_cast<int>(it - begin) - 1;
+  const uint32_t at = CountLess(keys_, n_recs_, k);
+  *duplicate = at < static_cast<uint32_t>(n_recs_) && keys_[at] == k;
+  return static_cast<int>(at) - 1;
 }
 
 uint32_t IndexPage::OwnerSlot(uint32_t list_pos, uint32_t* owned_before) const {

@@ -22,6 +22,7 @@
 #include "model/btree.h"
 #include "model/engine.h"
 #include "model/engine_profile.h"
+#include "model/page_events.h"
 #include "model/record_format.h"
 
 namespace innosim {
@@ -188,6 +189,68 @@ TEST(BTreePropertyExtraTest, AutoincKeysOn8BytePkVerifyThroughout) {
   size_t j = 0;
   for (uint64_t k : in) EXPECT_EQ(keys[j++], Key::FromU64(k));
 }
+
+// Folds every page event, in order, into one hash: two runs that fix,
+// create and change the same pages in the same order with the same redo
+// give the same value.
+class EventHash : public PageEventSink {
+ public:
+  void OnPageAccess(uint32_t space_id, uint32_t page_no) override { Mix(1, space_id, page_no); }
+  void OnPageCreate(uint32_t space_id, uint32_t page_no) override { Mix(2, space_id, page_no); }
+  void OnPageModify(uint32_t space_id, uint32_t page_no) override { Mix(3, space_id, page_no); }
+  void OnMtrCommit(uint64_t redo_bytes) override { Mix(4, redo_bytes, 0); }
+  uint64_t hash() const { return h_; }
+  uint64_t events() const { return n_; }
+
+ private:
+  void Mix(uint64_t kind, uint64_t a, uint64_t b) {
+    for (uint64_t v : {kind, a, b}) h_ = (h_ ^ v) * 0x100000001B3ULL;
+    ++n_;
+  }
+  uint64_t h_ = 0xCBF29CE484222325ULL;
+  uint64_t n_ = 0;
+};
+
+class RouteCacheTest : public ::testing::TestWithParam<Param> {};
+
+// The leaf route cache skips descents; it must change nothing: not the tree,
+// not the counters, not one page access of the buffer pool's view.
+TEST_P(RouteCacheTest, SameTreeAndSamePageEventsWithAndWithoutIt) {
+  const auto [stream, page_size, mariadb] = GetParam();
+  EngineProfile profile = mariadb ? EngineProfile::MariaDB1011() : EngineProfile::MySQL84();
+  profile.page_size = page_size;
+  EventHash with_events, without_events;
+  Engine with(profile, Seed000Table(16), &with_events);
+  Engine without(profile, Seed000Table(16), &without_events);
+  without.set_route_cache(false);
+  Generator a(stream, 77), b(stream, 77);
+  for (int i = 0; i < 20000; ++i) {
+    const Key k = a.Next();
+    ASSERT_EQ(k, b.Next());
+    const absl::Status sa = with.InsertRow(k);
+    const absl::Status sb = without.InsertRow(k);
+    ASSERT_EQ(sa.code(), sb.code()) << "row " << i;
+    if (i % 500 == 499) {
+      with.CommitTrx();
+      without.CommitTrx();
+    }
+  }
+  EXPECT_EQ(with.Verify(), "");
+  EXPECT_TRUE(Take(with) == Take(without));
+  EXPECT_EQ(with_events.events(), without_events.events());
+  EXPECT_EQ(with_events.hash(), without_events.hash());
+  EXPECT_GT(with.primary().counters().index_page_splits, 10u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Streams, RouteCacheTest,
+    ::testing::Combine(::testing::Values(Stream::kUniform, Stream::kUuidV7Windows, Stream::kDescending,
+                                         Stream::kInterleavedRuns),
+                       ::testing::Values(4096u, 16384u), ::testing::Bool()),
+    [](const ::testing::TestParamInfo<Param>& info) {
+      return StreamName(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) +
+             (std::get<2>(info.param) ? "_MariaDB" : "_MySQL");
+    });
 
 }  // namespace
 }  // namespace innosim
