@@ -17,44 +17,37 @@ uint32_t MaxRecords(uint32_t page_size, uint32_t rec_size) {
 // reallocates a handful of times in its life and wastes at most one step.
 constexpr uint32_t kCapacityStep = 16;
 
-// Branch-free binary searches over sorted keys. A random key makes every
+// Branch-free binary search over sorted keys. A random key makes every
 // probe of an ordinary binary search a coin toss for the branch predictor;
 // here the loop runs a fixed number of times for a given n and each probe
-// only selects the next base, so nothing is mispredicted but the loop end.
-// The comparison is one 128-bit subtraction (cmp + sbb), which compilers
-// keep free of branches, and the step is applied through a mask.
-inline size_t KeyLess(const Key& a, const Key& b) {
-  const unsigned __int128 wa = (static_cast<unsigned __int128>(a.hi) << 64) | a.lo;
-  const unsigned __int128 wb = (static_cast<unsigned __int128>(b.hi) << 64) | b.lo;
-  return wa < wb;
+// only selects the next base through a mask. It compares the high halves
+// only (one 64-bit compare per probe); keys whose high half equals k's are
+// few and adjacent, and are stepped over afterwards.
+inline uint32_t CountHiLess(const Key* keys, int n, uint64_t hi) {
+  if (n <= 0) return 0;
+  const Key* base = keys;
+  size_t len = static_cast<size_t>(n);
+  while (len > 1) {
+    const size_t half = len / 2;
+    base += half & (size_t{0} - static_cast<size_t>(base[half - 1].hi < hi));
+    len -= half;
+  }
+  return static_cast<uint32_t>(base - keys) + static_cast<uint32_t>(base->hi < hi);
 }
 
 // The number of keys < k (std::lower_bound's index).
 inline uint32_t CountLess(const Key* keys, int n, const Key& k) {
-  if (n <= 0) return 0;
-  const Key* base = keys;
-  size_t len = static_cast<size_t>(n);
-  while (len > 1) {
-    const size_t half = len / 2;
-    base += half & (size_t{0} - KeyLess(base[half - 1], k));
-    len -= half;
-  }
-  return static_cast<uint32_t>(base - keys) + KeyLess(*base, k);
+  uint32_t at = CountHiLess(keys, n, k.hi);
+  while (at < static_cast<uint32_t>(n) && keys[at].hi == k.hi && keys[at].lo < k.lo) ++at;
+  return at;
 }
 
 // The number of keys <= k (std::upper_bound's index).
 inline uint32_t CountNotGreater(const Key* keys, int n, const Key& k) {
-  if (n <= 0) return 0;
-  const Key* base = keys;
-  size_t len = static_cast<size_t>(n);
-  while (len > 1) {
-    const size_t half = len / 2;
-    base += half & (KeyLess(k, base[half - 1]) - 1);
-    len -= half;
-  }
-  return static_cast<uint32_t>(base - keys) + !KeyLess(k, *base);
+  uint32_t at = CountHiLess(keys, n, k.hi);
+  while (at < static_cast<uint32_t>(n) && keys[at].hi == k.hi && keys[at].lo <= k.lo) ++at;
+  return at;
 }
-
 }  // namespace
 
 size_t IndexPage::BlockBytes(uint32_t cap) const {
