@@ -25,14 +25,14 @@ constexpr uint32_t kCapacityStep = 16;
 // few and adjacent, and are stepped over afterwards.
 inline uint32_t CountHiLess(const Key* keys, int n, uint64_t hi) {
   if (n <= 0) return 0;
-  const Key* base = keys;
-  size_t len = static_cast<size_t>(n);
-  while (len > 1) {
-    const size_t half = len / 2;
-    base += half & (size_t{0} - static_cast<size_t>(base[half - 1].hi < hi));
-    len -= half;
+  // Shar's layout of the search: one probe aligns the rest to a power of
+  // two, then every step halves it.
+  uint32_t step = uint32_t{1} << (31 - __builtin_clz(static_cast<uint32_t>(n)));
+  uint32_t at = (static_cast<uint32_t>(n) - step) & (uint32_t{0} - static_cast<uint32_t>(keys[step - 1].hi < hi));
+  for (step >>= 1; step > 0; step >>= 1) {
+    at += step & (uint32_t{0} - static_cast<uint32_t>(keys[at + step - 1].hi < hi));
   }
-  return static_cast<uint32_t>(base - keys) + static_cast<uint32_t>(base->hi < hi);
+  return at + static_cast<uint32_t>(at < static_cast<uint32_t>(n) && keys[at].hi < hi);
 }
 
 // The number of keys < k (std::lower_bound's index).
@@ -139,18 +139,6 @@ void IndexPage::Empty(uint16_t level, uint32_t rec_size, PagePool& pool) {
   n_slots_ = 2;
   slots_[0] = 1;
   slots_[1] = 1;
-}
-
-uint32_t IndexPage::MaxInsertSize(uint32_t n) const {
-  const uint32_t occupied = (heap_top_ - kPageNewSupremumEnd) + DirReservedSpace(n + n_heap_ - 2);
-  const uint32_t free_space = FreeSpaceOfEmpty(page_size_);
-  return occupied < free_space ? free_space - occupied : 0;
-}
-
-uint32_t IndexPage::MaxInsertSizeAfterReorganize(uint32_t n) const {
-  const uint32_t occupied = DataSize() + DirReservedSpace(n + n_recs_);
-  const uint32_t free_space = FreeSpaceOfEmpty(page_size_);
-  return occupied < free_space ? free_space - occupied : 0;
 }
 
 int IndexPage::SearchLE(const Key& k) const {

@@ -74,9 +74,17 @@ class IndexPage {
   // page_get_data_size: HEAP_TOP - PAGE_NEW_SUPREMUM_END - PAGE_GARBAGE.
   uint32_t DataSize() const { return heap_top_ - kPageNewSupremumEnd - garbage_; }
   // page_get_max_insert_size(page, n): room at the heap top right now.
-  uint32_t MaxInsertSize(uint32_t n) const;
+  uint32_t MaxInsertSize(uint32_t n) const {
+    const uint32_t occupied = (heap_top_ - kPageNewSupremumEnd) + DirReservedSpace(n + n_heap_ - 2);
+    const uint32_t free_space = FreeSpaceOfEmpty(page_size_);
+    return occupied < free_space ? free_space - occupied : 0;
+  }
   // page_get_max_insert_size_after_reorganize(page, n).
-  uint32_t MaxInsertSizeAfterReorganize(uint32_t n) const;
+  uint32_t MaxInsertSizeAfterReorganize(uint32_t n) const {
+    const uint32_t occupied = DataSize() + DirReservedSpace(n + n_recs_);
+    const uint32_t free_space = FreeSpaceOfEmpty(page_size_);
+    return occupied < free_space ? free_space - occupied : 0;
+  }
   bool HasGarbage() const { return garbage_ != 0; }
 
   // --- Record operations ---
