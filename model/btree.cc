@@ -84,7 +84,8 @@ uint32_t BTree::SearchToLevel(const Key& k, uint32_t level) {
 }
 
 uint32_t BTree::SearchLeaf(const Key& k) {
-  if (use_routes_) {
+  const bool look = use_routes_ && routes_.Active();
+  if (look) {
     if (const LeafRouteCache::Route* r = routes_.Find(k)) {
       if (sink_ != nullptr) {
         for (int i = 0; i < r->height; ++i) Access(r->pages[i]);
@@ -114,7 +115,7 @@ uint32_t BTree::SearchLeaf(const Key& k) {
     if (r.height < LeafRouteCache::kMaxHeight) r.pages[r.height] = page_no;
     ++r.height;
   }
-  if (use_routes_) routes_.Add(r);
+  if (look) routes_.Add(r);
   return page_no;
 }
 

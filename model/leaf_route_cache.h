@@ -28,6 +28,8 @@ class LeafRouteCache {
   // Enough for the handful of leaves a time-ordered stream with random
   // sub-millisecond bits keeps filling at once; a miss costs one descent.
   static constexpr int kEntries = 8;
+  static constexpr int kMissesBeforeRest = 64;
+  static constexpr int kRestLength = 1024;
 
   struct Route {
     Key low;   // inclusive
@@ -36,14 +38,24 @@ class LeafRouteCache {
     int height = 0;
   };
 
+  // Whether to look at all for this key. Keys that scatter over the whole
+  // tree (UUIDv4) never hit: after kMissesBeforeRest misses in a row the
+  // cache rests for kRestLength keys, which then descend without it.
+  bool Active() {
+    if (rest_ == 0) return true;
+    --rest_;
+    return false;
+  }
+
   // The remembered route whose range holds k, or nullptr.
   const Route* Find(const Key& k) {
-    if (last_hit_ < n_ && Holds(routes_[last_hit_], k)) return &routes_[last_hit_];
+    if (last_hit_ < n_ && Holds(routes_[last_hit_], k)) return Hit(last_hit_);
     for (int i = 0; i < n_; ++i) {
-      if (Holds(routes_[i], k)) {
-        last_hit_ = i;
-        return &routes_[i];
-      }
+      if (Holds(routes_[i], k)) return Hit(i);
+    }
+    if (++miss_streak_ >= kMissesBeforeRest) {
+      miss_streak_ = 0;
+      rest_ = kRestLength;
     }
     return nullptr;
   }
@@ -57,6 +69,7 @@ class LeafRouteCache {
     last_hit_ = at;
   }
 
+  // Forgets the routes (not whether the cache is resting).
   void Clear() {
     n_ = 0;
     next_ = 0;
@@ -65,6 +78,12 @@ class LeafRouteCache {
   static constexpr Key kNoUpperBound{~uint64_t{0}, ~uint64_t{0}};
 
  private:
+  const Route* Hit(int i) {
+    last_hit_ = i;
+    miss_streak_ = 0;
+    return &routes_[i];
+  }
+
   // 128-bit comparisons keep the range test free of branches.
   static bool Holds(const Route& r, const Key& k) {
     using U = unsigned __int128;
@@ -78,6 +97,8 @@ class LeafRouteCache {
   int n_ = 0;
   int next_ = 0;
   int last_hit_ = 0;
+  int miss_streak_ = 0;
+  int rest_ = 0;
 };
 
 }  // namespace innosim
