@@ -320,15 +320,11 @@ void IndexPage::DeleteEnd(int from, PagePool& pool) {
   ShrinkToFit(pool);
 }
 
-void IndexPage::DeleteRec(int pos, PagePool& pool) {
+void IndexPage::DeleteRecDirectory(int pos) {
   uint32_t before = 0;
   const uint32_t slot = OwnerSlot(static_cast<uint32_t>(pos) + 1, &before);
   const uint8_t old_owned = slots_[slot];
   --slots_[slot];
-  std::memmove(keys_ + pos, keys_ + pos + 1, sizeof(Key) * (n_recs_ - pos - 1));
-  if (level_ > 0) {
-    std::memmove(children_ + pos, children_ + pos + 1, sizeof(uint32_t) * (n_recs_ - pos - 1));
-  }
   --n_recs_;
   ++n_free_;
   garbage_ += rec_size_;
@@ -343,6 +339,13 @@ void IndexPage::DeleteRec(int pos, PagePool& pool) {
       EraseSlot(slot);
     }
   }
+}
+
+void IndexPage::DeleteRec(int pos, PagePool& pool) {
+  const int after = n_recs_ - pos - 1;
+  DeleteRecDirectory(pos);
+  std::memmove(keys_ + pos, keys_ + pos + 1, sizeof(Key) * after);
+  if (level_ > 0) std::memmove(children_ + pos, children_ + pos + 1, sizeof(uint32_t) * after);
   (void)pool;
 }
 
@@ -352,7 +355,11 @@ void IndexPage::DeleteStart(int to, PagePool& pool) {
     Empty(level_, rec_size_, pool);
     return;
   }
-  for (int i = 0; i < to; ++i) DeleteRec(0, pool);
+  // page_delete_rec_list_start deletes the first record `to` times; the
+  // directory goes through each step, the survivors move down once.
+  for (int i = 0; i < to; ++i) DeleteRecDirectory(0);
+  std::memmove(keys_, keys_ + to, sizeof(Key) * n_recs_);
+  if (level_ > 0) std::memmove(children_, children_ + to, sizeof(uint32_t) * n_recs_);
   ShrinkToFit(pool);
 }
 

@@ -177,6 +177,9 @@ class IndexPage {
   uint32_t OwnerSlot(uint32_t list_pos, uint32_t* owned_before) const;
   void InsertSlot(uint32_t at, uint8_t n_owned);
   void EraseSlot(uint32_t at);
+  // page_cur_delete_rec without moving the keys: the directory and space
+  // bookkeeping of deleting the record at ordinal pos.
+  void DeleteRecDirectory(int pos);
   void BulkDirectory();
   // The direction bookkeeping of page_cur_insert_rec_low for an insert at
   // ordinal `pos` (after cursor pos - 1), before n_recs is incremented.
