@@ -147,19 +147,23 @@ bool BTree::OptimisticInsert(uint32_t page_no, int cursor, const Key& key, uint3
   IndexPage& p = P(page_no);
   const uint32_t rec_size = p.rec_size();
   const uint32_t max_size = p.MaxInsertSizeAfterReorganize(1);
-  if (p.HasGarbage()) {
-    if ((max_size < rec_size || max_size < reorganize_limit_) && p.n_recs() > 1 &&
-        p.MaxInsertSize(1) < rec_size) {
-      return false;
-    }
-  } else if (max_size < rec_size) {
-    return false;
-  }
+  // With garbage on the page: DB_FAIL if the record fits neither as it is
+  // nor well enough to be worth a reorganize (and the page has more than
+  // one record). Without: DB_FAIL if it does not fit after a reorganize.
+  // The conditions are combined without branching: which of them holds is
+  // close to random on pages that split in the middle.
+  const bool garbage = p.HasGarbage();
+  const bool too_big = max_size < rec_size;
+  const bool fails = garbage ? ((too_big | (max_size < reorganize_limit_)) & (p.n_recs() > 1) &
+                                (p.MaxInsertSize(1) < rec_size))
+                             : too_big;
+  if (fails) return false;
   // The 1/16 reserve for future updates: only on clustered leaves, only when
   // the insert looks sequential to the split heuristics.
   int dummy = 0;
-  if (p.is_leaf() && clustered_ && p.n_recs() >= 2 && space_reserve_ + rec_size > max_size &&
-      (SplitRecToRight(p, cursor, &dummy) || SplitRecToLeft(p, cursor, &dummy))) {
+  const bool in_reserve =
+      p.is_leaf() & clustered_ & (p.n_recs() >= 2) & (space_reserve_ + rec_size > max_size);
+  if (in_reserve && (SplitRecToRight(p, cursor, &dummy) || SplitRecToLeft(p, cursor, &dummy))) {
     return false;
   }
   if (!p.InsertAfter(cursor, key, child, store_->pool())) {

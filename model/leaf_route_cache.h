@@ -27,6 +27,7 @@ class LeafRouteCache {
   static constexpr int kMaxHeight = 8;
   // Enough for the handful of leaves a time-ordered stream with random
   // sub-millisecond bits keeps filling at once; a miss costs one descent.
+  // A power of two: the lookup is a fixed three-step binary search.
   static constexpr int kEntries = 8;
   static constexpr int kMissesBeforeRest = 64;
   static constexpr int kRestLength = 1024;
@@ -38,6 +39,8 @@ class LeafRouteCache {
     int height = 0;
   };
 
+  LeafRouteCache() { Clear(); }
+
   // Whether to look at all for this key. Keys that scatter over the whole
   // tree (UUIDv4) never hit: after kMissesBeforeRest misses in a row the
   // cache rests for kRestLength keys, which then descend without it.
@@ -47,11 +50,20 @@ class LeafRouteCache {
     return false;
   }
 
-  // The remembered route whose range holds k, or nullptr.
+  // The remembered route whose range holds k, or nullptr. The ranges are
+  // disjoint and kept sorted by their lower bound, so the only candidate is
+  // the last one starting at or below k; finding it takes three branch-free
+  // steps (a scan would end on a branch no predictor can learn when the
+  // hits spread over several leaves).
   const Route* Find(const Key& k) {
-    if (last_hit_ < n_ && Holds(routes_[last_hit_], k)) return Hit(last_hit_);
-    for (int i = 0; i < n_; ++i) {
-      if (Holds(routes_[i], k)) return Hit(i);
+    const U w = Wide(k);
+    int i = 0;
+    for (int step = kEntries / 2; step > 0; step /= 2) {
+      i += step & -static_cast<int>(lows_[i + step] <= w);
+    }
+    if ((lows_[i] <= w) & (w < highs_[i])) {
+      miss_streak_ = 0;
+      return &routes_[slot_[i]];
     }
     if (++miss_streak_ >= kMissesBeforeRest) {
       miss_streak_ = 0;
@@ -60,43 +72,67 @@ class LeafRouteCache {
     return nullptr;
   }
 
-  // Remembers a route, replacing the oldest one when full.
+  // Remembers a route, replacing the least recently added one when full.
   void Add(const Route& r) {
     if (r.height <= 0 || r.height > kMaxHeight) return;
-    const int at = n_ < kEntries ? n_++ : next_;
-    next_ = (at + 1) % kEntries;
-    routes_[at] = r;
-    last_hit_ = at;
+    int at;  // position in the sorted order being given up
+    if (n_ < kEntries) {
+      at = n_++;
+      slot_[at] = static_cast<uint8_t>(at);
+    } else {
+      at = 0;
+      for (int i = 1; i < kEntries; ++i) {
+        if (added_[slot_[i]] < added_[slot_[at]]) at = i;
+      }
+    }
+    const uint8_t slot = slot_[at];
+    routes_[slot] = r;
+    added_[slot] = ++n_added_;
+    // Re-sort the one changed entry into place (insertion sort step).
+    const U low = Wide(r.low);
+    const U high = Wide(r.high);
+    while (at > 0 && lows_[at - 1] > low) {
+      lows_[at] = lows_[at - 1];
+      highs_[at] = highs_[at - 1];
+      slot_[at] = slot_[at - 1];
+      --at;
+    }
+    while (at + 1 < n_ && lows_[at + 1] < low) {
+      lows_[at] = lows_[at + 1];
+      highs_[at] = highs_[at + 1];
+      slot_[at] = slot_[at + 1];
+      ++at;
+    }
+    lows_[at] = low;
+    highs_[at] = high;
+    slot_[at] = slot;
   }
 
   // Forgets the routes (not whether the cache is resting).
   void Clear() {
     n_ = 0;
-    next_ = 0;
+    // Unused places sort last and hold nothing: low above every key but the
+    // all-ones one, which their empty [low, 0) range refuses.
+    for (int i = 0; i < kEntries; ++i) {
+      lows_[i] = ~U{0};
+      highs_[i] = 0;
+    }
   }
 
   static constexpr Key kNoUpperBound{~uint64_t{0}, ~uint64_t{0}};
 
  private:
-  const Route* Hit(int i) {
-    last_hit_ = i;
-    miss_streak_ = 0;
-    return &routes_[i];
-  }
+  // Keys as 128-bit integers: a comparison is cmp + sbb, free of branches.
+  using U = unsigned __int128;
+  static U Wide(const Key& k) { return (U{k.hi} << 64) | k.lo; }
 
-  // 128-bit comparisons keep the range test free of branches.
-  static bool Holds(const Route& r, const Key& k) {
-    using U = unsigned __int128;
-    const U w = (U{k.hi} << 64) | k.lo;
-    const U lo = (U{r.low.hi} << 64) | r.low.lo;
-    const U hi = (U{r.high.hi} << 64) | r.high.lo;
-    return (lo <= w) & (w < hi);
-  }
-
+  U lows_[kEntries];   // sorted; lows_[i], highs_[i] bound routes_[slot_[i]]
+  U highs_[kEntries];
+  uint8_t slot_[kEntries] = {};
   Route routes_[kEntries];
+  uint64_t added_[kEntries] = {};
+  uint64_t n_added_ = 0;
   int n_ = 0;
-  int next_ = 0;
-  int last_hit_ = 0;
   int miss_streak_ = 0;
   int rest_ = 0;
 };
