@@ -57,12 +57,18 @@ class LeafRouteCache {
   // hits spread over several leaves).
   const Route* Find(const Key& k) {
     const U w = Wide(k);
+    // Appending streams hit the same leaf again and again: one test.
+    if ((lows_[last_] <= w) & (w < highs_[last_])) {
+      miss_streak_ = 0;
+      return &routes_[slot_[last_]];
+    }
     int i = 0;
     for (int step = kEntries / 2; step > 0; step /= 2) {
       i += step & -static_cast<int>(lows_[i + step] <= w);
     }
     if ((lows_[i] <= w) & (w < highs_[i])) {
       miss_streak_ = 0;
+      last_ = i;
       return &routes_[slot_[i]];
     }
     if (++miss_streak_ >= kMissesBeforeRest) {
@@ -106,11 +112,13 @@ class LeafRouteCache {
     lows_[at] = low;
     highs_[at] = high;
     slot_[at] = slot;
+    last_ = at;
   }
 
   // Forgets the routes (not whether the cache is resting).
   void Clear() {
     n_ = 0;
+    last_ = 0;
     // Unused places sort last and hold nothing: low above every key but the
     // all-ones one, which their empty [low, 0) range refuses.
     for (int i = 0; i < kEntries; ++i) {
@@ -133,6 +141,7 @@ class LeafRouteCache {
   uint64_t added_[kEntries] = {};
   uint64_t n_added_ = 0;
   int n_ = 0;
+  int last_ = 0;  // sorted position of the last hit or addition
   int miss_streak_ = 0;
   int rest_ = 0;
 };

@@ -2,14 +2,10 @@
 
 #include <new>
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
-
 namespace innosim {
 
 void PagePool::AlignedDelete::operator()(std::byte* p) const {
-  ::operator delete[](p, std::align_val_t{kChunkBytes});
+  ::operator delete[](p, std::align_val_t{kGranule});
 }
 
 void* PagePool::Allocate(size_t bytes) {
@@ -22,11 +18,7 @@ void* PagePool::Allocate(size_t bytes) {
   }
   if (bump_left_ < rounded) {
     const size_t chunk = rounded > kChunkBytes ? rounded : kChunkBytes;
-    auto* mem = static_cast<std::byte*>(::operator new[](chunk, std::align_val_t{kChunkBytes}));
-#ifdef MADV_HUGEPAGE
-    // A hint only: without THP the chunk is ordinary memory.
-    madvise(mem, chunk, MADV_HUGEPAGE);
-#endif
+    auto* mem = static_cast<std::byte*>(::operator new[](chunk, std::align_val_t{kGranule}));
     chunks_.emplace_back(mem);
     reserved_bytes_ += chunk;
     bump_ = mem;

@@ -34,11 +34,7 @@ class PagePool {
 
  private:
   static constexpr size_t kGranule = 64;
-  // Chunks are 2 MiB, aligned to 2 MiB, and marked for transparent huge
-  // pages where the system offers them (Linux THP in "madvise" mode): the
-  // random page accesses of a large tree then miss the TLB far less often
-  // and the chunk faults in once instead of 512 times.
-  static constexpr size_t kChunkBytes = size_t{2} << 20;
+  static constexpr size_t kChunkBytes = size_t{1} << 20;
 
   struct FreeBlock {
     FreeBlock* next;
