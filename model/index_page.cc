@@ -229,12 +229,12 @@ bool IndexPage::InsertAfter(int cursor, const Key& key, uint32_t child, PagePool
   }
   Reserve(n_recs_ + 1, pool);
   const int pos = cursor + 1;
-  std::memmove(keys_ + pos + 1, keys_ + pos, sizeof(Key) * (n_recs_ - pos));
-  keys_[pos] = key;
-  if (level_ > 0) {
-    std::memmove(children_ + pos + 1, children_ + pos, sizeof(uint32_t) * (n_recs_ - pos));
-    children_[pos] = child;
+  if (pos < n_recs_) {  // an append (the common case of ordered keys) moves nothing
+    std::memmove(keys_ + pos + 1, keys_ + pos, sizeof(Key) * (n_recs_ - pos));
+    if (level_ > 0) std::memmove(children_ + pos + 1, children_ + pos, sizeof(uint32_t) * (n_recs_ - pos));
   }
+  keys_[pos] = key;
+  if (level_ > 0) children_[pos] = child;
   UpdateDirection(pos);
   // Steps 7-8: the owner of the new record is the owner of its successor
   // (list position pos + 1 before the insert); split its slot at 9.
