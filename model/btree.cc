@@ -83,7 +83,7 @@ uint32_t BTree::SearchToLevel(const Key& k, uint32_t level) {
   }
 }
 
-uint32_t BTree::SearchLeaf(const Key& k) {
+[[gnu::always_inline]] inline uint32_t BTree::SearchLeaf(const Key& k) {
   const bool look = use_routes_ && routes_.Active();
   if (look) {
     if (const LeafRouteCache::Route* r = routes_.Find(k)) {
@@ -143,7 +143,7 @@ absl::Status BTree::Insert(const Key& key) {
   return absl::OkStatus();
 }
 
-bool BTree::OptimisticInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child) {
+[[gnu::always_inline]] inline bool BTree::OptimisticInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child) {
   IndexPage& p = P(page_no);
   const uint32_t rec_size = p.rec_size();
   const uint32_t max_size = p.MaxInsertSizeAfterReorganize(1);
