@@ -17,31 +17,6 @@ uint32_t MaxRecords(uint32_t page_size, uint32_t rec_size) {
 // reallocates a handful of times in its life and wastes at most one step.
 constexpr uint32_t kCapacityStep = 16;
 
-// Branch-free binary search over sorted keys. A random key makes every
-// probe of an ordinary binary search a coin toss for the branch predictor;
-// here the loop runs a fixed number of times for a given n and each probe
-// only selects the next base through a mask. It compares the high halves
-// only (one 64-bit compare per probe); keys whose high half equals k's are
-// few and adjacent, and are stepped over afterwards.
-inline uint32_t CountHiLess(const Key* keys, int n, uint64_t hi) {
-  if (n <= 0) return 0;
-  // Shar's layout of the search: one probe aligns the rest to a power of
-  // two, then every step halves it.
-  uint32_t step = uint32_t{1} << (31 - __builtin_clz(static_cast<uint32_t>(n)));
-  uint32_t at = (static_cast<uint32_t>(n) - step) & (uint32_t{0} - static_cast<uint32_t>(keys[step - 1].hi < hi));
-  for (step >>= 1; step > 0; step >>= 1) {
-    at += step & (uint32_t{0} - static_cast<uint32_t>(keys[at + step - 1].hi < hi));
-  }
-  return at + static_cast<uint32_t>(at < static_cast<uint32_t>(n) && keys[at].hi < hi);
-}
-
-// The number of keys < k (std::lower_bound's index).
-inline uint32_t CountLess(const Key* keys, int n, const Key& k) {
-  uint32_t at = CountHiLess(keys, n, k.hi);
-  while (at < static_cast<uint32_t>(n) && keys[at].hi == k.hi && keys[at].lo < k.lo) ++at;
-  return at;
-}
-
 }  // namespace
 
 size_t IndexPage::BlockBytes(uint32_t cap) const {
@@ -147,17 +122,6 @@ int IndexPage::SearchLE(const Key& k) const {
   // CPU load ahead where a branch-free probe would wait for every load.
   const Key* begin = keys_;
   return static_cast<int>(std::upper_bound(begin, begin + n_recs_, k) - begin) - 1;
-}
-
-int IndexPage::SearchInsertCursor(const Key& k, bool* duplicate) const {
-  if (last_insert_ >= 0 && keys_[last_insert_] < k &&
-      (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {
-    *duplicate = false;
-    return last_insert_;
-  }
-  const uint32_t at = CountLess(keys_, n_recs_, k);
-  *duplicate = at < static_cast<uint32_t>(n_recs_) && keys_[at] == k;
-  return static_cast<int>(at) - 1;
 }
 
 uint32_t IndexPage::OwnerSlot(uint32_t list_pos, uint32_t* owned_before) const {

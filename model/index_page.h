@@ -127,8 +127,19 @@ class IndexPage {
   // Ordinal of the last record with key <= k, -1 if none (PAGE_CUR_LE).
   int SearchLE(const Key& k) const;
   // Ordinal of the last record with key < k (the insert cursor for a new
-  // unique key), and whether k itself is present.
-  int SearchInsertCursor(const Key& k, bool* duplicate) const;
+  // unique key), and whether k itself is present. Inline: it is most of
+  // the work of every insert.
+  int SearchInsertCursor(const Key& k, bool* duplicate) const {
+    // page_cur_try_search_shortcut: a key right after PAGE_LAST_INSERT.
+    if (last_insert_ >= 0 && keys_[last_insert_] < k &&
+        (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {
+      *duplicate = false;
+      return last_insert_;
+    }
+    const uint32_t at = CountLess(k);
+    *duplicate = at < static_cast<uint32_t>(n_recs_) && keys_[at] == k;
+    return static_cast<int>(at) - 1;
+  }
 
   // --- Accessors ---
   uint32_t page_no() const { return page_no_; }
@@ -165,6 +176,27 @@ class IndexPage {
   std::string Verify() const;
 
  private:
+  // The number of keys < k (std::lower_bound's index), by a branch-free
+  // binary search: a random key makes every probe of an ordinary one a coin
+  // toss for the branch predictor. Shar's layout: one probe aligns the rest
+  // to a power of two, then every step halves it and only selects the next
+  // position through a mask. Probes compare the high halves only (one 64-bit
+  // compare); keys whose high half equals k's are few and adjacent, and are
+  // stepped over afterwards.
+  uint32_t CountLess(const Key& k) const {
+    const uint32_t n = static_cast<uint32_t>(n_recs_);
+    if (n == 0) return 0;
+    const uint64_t hi = k.hi;
+    uint32_t step = uint32_t{1} << (31 - __builtin_clz(n));
+    uint32_t at = (n - step) & (uint32_t{0} - static_cast<uint32_t>(keys_[step - 1].hi < hi));
+    for (step >>= 1; step > 0; step >>= 1) {
+      at += step & (uint32_t{0} - static_cast<uint32_t>(keys_[at + step - 1].hi < hi));
+    }
+    at += static_cast<uint32_t>(at < n && keys_[at].hi < hi);
+    while (at < n && keys_[at].hi == hi && keys_[at].lo < k.lo) ++at;
+    return at;
+  }
+
   // Record storage: keys[cap], children[cap] (non-leaf only), slots[...].
   void Reserve(int n, PagePool& pool);
   void ShrinkToFit(PagePool& pool);
