@@ -2,10 +2,34 @@
 
 #include <new>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 namespace innosim {
 
-void PagePool::AlignedDelete::operator()(std::byte* p) const {
+void PagePool::ChunkDelete::operator()(std::byte* p) const {
+#ifdef __linux__
+  if (mapped) {
+    munmap(p, bytes);
+    return;
+  }
+#endif
   ::operator delete[](p, std::align_val_t{kGranule});
+}
+
+std::unique_ptr<std::byte[], PagePool::ChunkDelete> PagePool::AllocateChunk(size_t bytes) {
+#if defined(__linux__) && defined(MAP_POPULATE)
+  // One mmap that faults the whole chunk in at once: page records are then
+  // written into memory that is already there, instead of taking a page
+  // fault every 4 KiB on the insert path.
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (p != MAP_FAILED) {
+    return std::unique_ptr<std::byte[], ChunkDelete>(static_cast<std::byte*>(p), ChunkDelete{bytes, true});
+  }
+#endif
+  return std::unique_ptr<std::byte[], ChunkDelete>(
+      static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{kGranule})), ChunkDelete{bytes, false});
 }
 
 void* PagePool::Allocate(size_t bytes) {
@@ -18,8 +42,8 @@ void* PagePool::Allocate(size_t bytes) {
   }
   if (bump_left_ < rounded) {
     const size_t chunk = rounded > kChunkBytes ? rounded : kChunkBytes;
-    auto* mem = static_cast<std::byte*>(::operator new[](chunk, std::align_val_t{kGranule}));
-    chunks_.emplace_back(mem);
+    chunks_.push_back(AllocateChunk(chunk));
+    std::byte* mem = chunks_.back().get();
     reserved_bytes_ += chunk;
     bump_ = mem;
     bump_left_ = chunk;

@@ -39,12 +39,17 @@ class PagePool {
   struct FreeBlock {
     FreeBlock* next;
   };
-  struct AlignedDelete {
+  // Chunks come from the system already backed by memory (see
+  // AllocateChunk); the deleter knows how each was obtained.
+  struct ChunkDelete {
+    size_t bytes = 0;
+    bool mapped = false;
     void operator()(std::byte* p) const;
   };
+  static std::unique_ptr<std::byte[], ChunkDelete> AllocateChunk(size_t bytes);
 
   std::vector<FreeBlock*> free_lists_;  // index: size class (bytes / 64)
-  std::vector<std::unique_ptr<std::byte[], AlignedDelete>> chunks_;
+  std::vector<std::unique_ptr<std::byte[], ChunkDelete>> chunks_;
   std::byte* bump_ = nullptr;
   size_t bump_left_ = 0;
   size_t reserved_bytes_ = 0;
