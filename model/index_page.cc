@@ -249,11 +249,39 @@ void IndexPage::CopyEndToCreated(const IndexPage& src, int from, PagePool& pool)
 }
 
 void IndexPage::AppendStartFrom(const IndexPage& src, int to, PagePool& pool) {
+  if (to <= 0) return;
+  if (n_recs_ == 0 && n_free_ == 0 && last_insert_ < 0) {
+    AppendToEmpty(src, to, pool);
+    return;
+  }
   Reserve(n_recs_ + to, pool);
   for (int i = 0; i < to; ++i) {
     const bool ok = InsertAfter(n_recs_ - 1, src.keys_[i], src.level_ > 0 ? src.children_[i] : 0, pool);
     (void)ok;  // callers check the room first (btr_can_merge_with_page / split halves)
   }
+}
+
+void IndexPage::AppendToEmpty(const IndexPage& src, int to, PagePool& pool) {
+  // What `to` appends through page_cur_insert_rec_low leave on an empty page
+  // with no free records, in closed form: every record from the heap top;
+  // PAGE_DIRECTION right after the second (PAGE_N_DIRECTION one less than
+  // the records); and the supremum's slot growing to 9, then splitting into
+  // 4 below and 5 kept, every 4 records after the 8th.
+  Reserve(to, pool);
+  const auto m = static_cast<uint32_t>(to);
+  std::memcpy(keys_, src.keys_, sizeof(Key) * m);
+  if (level_ > 0) std::memcpy(children_, src.children_, sizeof(uint32_t) * m);
+  n_recs_ = to;
+  heap_top_ += m * rec_size_;
+  n_heap_ += m;
+  last_insert_ = to - 1;
+  direction_ = m >= 2 ? PageDirection::kRight : PageDirection::kNoDirection;
+  n_direction_ = m >= 2 ? m - 1 : 0;
+  const uint32_t splits = m >= kDirSlotMaxNOwned ? (m - kDirSlotMaxNOwned) / 4 + 1 : 0;
+  n_slots_ = static_cast<uint16_t>(2 + splits);
+  slots_[0] = 1;
+  for (uint32_t s = 1; s <= splits; ++s) slots_[s] = 4;
+  slots_[n_slots_ - 1] = static_cast<uint8_t>(m + 1 - 4 * splits);
 }
 
 void IndexPage::PrependAllFrom(const IndexPage& src, PagePool& pool) {
@@ -286,7 +314,8 @@ void IndexPage::DeleteEnd(int from, PagePool& pool) {
 
 void IndexPage::DeleteRecDirectory(int pos) {
   uint32_t before = 0;
-  const uint32_t slot = OwnerSlot(static_cast<uint32_t>(pos) + 1, &before);
+  // The first record is always owned by slot 1: slot 0 owns the infimum.
+  const uint32_t slot = pos == 0 ? 1 : OwnerSlot(static_cast<uint32_t>(pos) + 1, &before);
   const uint8_t old_owned = slots_[slot];
   --slots_[slot];
   --n_recs_;

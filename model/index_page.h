@@ -212,6 +212,8 @@ class IndexPage {
   // page_cur_delete_rec without moving the keys: the directory and space
   // bookkeeping of deleting the record at ordinal pos.
   void DeleteRecDirectory(int pos);
+  // AppendStartFrom onto an empty page without free records.
+  void AppendToEmpty(const IndexPage& src, int to, PagePool& pool);
   void BulkDirectory();
   // The direction bookkeeping of page_cur_insert_rec_low for an insert at
   // ordinal `pos` (after cursor pos - 1), before n_recs is incremented.

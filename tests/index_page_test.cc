@@ -257,6 +257,34 @@ TEST_F(IndexPageTest, CopyEndToCreatedBulkDirectory) {
   }
 }
 
+// page_copy_rec_list_start onto a fresh page (the new left page of a split
+// to the left) is done in closed form; it must leave exactly what appending
+// the records one by one through page_cur_insert_rec_low leaves.
+TEST_F(IndexPageTest, AppendStartToEmptyPageEqualsOneByOneAppends) {
+  IndexPage src;
+  src.Create(3, 0, kRec, k16K, pool_);
+  AppendAscending(src, 114, pool_);
+  for (int m = 1; m <= 114; ++m) {
+    IndexPage bulk, one;
+    bulk.Create(4, 0, kRec, k16K, pool_);
+    one.Create(5, 0, kRec, k16K, pool_);
+    bulk.AppendStartFrom(src, m, pool_);
+    for (int i = 0; i < m; ++i) ASSERT_TRUE(one.InsertAfter(i - 1, src.key(i), 0, pool_));
+    ASSERT_EQ(bulk.Verify(), "") << m;
+    EXPECT_EQ(Slots(bulk), Slots(one)) << m;
+    EXPECT_EQ(bulk.n_recs(), one.n_recs()) << m;
+    EXPECT_EQ(bulk.heap_top(), one.heap_top()) << m;
+    EXPECT_EQ(bulk.n_heap(), one.n_heap()) << m;
+    EXPECT_EQ(bulk.last_insert(), one.last_insert()) << m;
+    EXPECT_EQ(bulk.direction(), one.direction()) << m;
+    EXPECT_EQ(bulk.n_direction(), one.n_direction()) << m;
+    for (int i = 0; i < m; ++i) ASSERT_EQ(bulk.key(i), one.key(i)) << m << " " << i;
+    bulk.Release(pool_);
+    one.Release(pool_);
+  }
+  src.Release(pool_);
+}
+
 TEST_F(IndexPageTest, DeleteEndMovesRecordsToFreeListAndInsertReusesThem) {
   IndexPage p;
   p.Create(5, 0, kRec, k16K, pool_);
