@@ -143,7 +143,10 @@ absl::Status BTree::Insert(const Key& key) {
   return absl::OkStatus();
 }
 
-[[gnu::always_inline]] inline bool BTree::OptimisticInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child) {
+// SearchLeaf and OptimisticInsert are the per-row path of Insert: inlined
+// there, they cost no calls.
+[[gnu::always_inline]] inline bool BTree::OptimisticInsert(uint32_t page_no, int cursor, const Key& key,
+                                                           uint32_t child) {
   IndexPage& p = P(page_no);
   const uint32_t rec_size = p.rec_size();
   const uint32_t max_size = p.MaxInsertSizeAfterReorganize(1);
