@@ -285,6 +285,34 @@ TEST_F(IndexPageTest, AppendStartToEmptyPageEqualsOneByOneAppends) {
   src.Release(pool_);
 }
 
+// page_delete_rec_list_start moves the surviving keys once; the directory,
+// free list and garbage must end as deleting the first record `to` times.
+TEST_F(IndexPageTest, DeleteStartEqualsDeletingTheFirstRecordRepeatedly) {
+  std::mt19937_64 rng(11);
+  std::vector<uint64_t> keys;
+  for (int i = 0; i < 100; ++i) keys.push_back(rng() >> 8);
+  for (int to = 1; to < 100; to += 7) {
+    IndexPage bulk, one;
+    bulk.Create(6, 0, kRec, k16K, pool_);
+    one.Create(7, 0, kRec, k16K, pool_);
+    for (uint64_t k : keys) {
+      ASSERT_TRUE(InsertSorted(bulk, k, pool_));
+      ASSERT_TRUE(InsertSorted(one, k, pool_));
+    }
+    bulk.DeleteStart(to, pool_);
+    for (int i = 0; i < to; ++i) one.DeleteRec(0, pool_);
+    ASSERT_EQ(bulk.Verify(), "") << to;
+    EXPECT_EQ(Slots(bulk), Slots(one)) << to;
+    EXPECT_EQ(bulk.n_recs(), one.n_recs()) << to;
+    EXPECT_EQ(bulk.n_free(), one.n_free()) << to;
+    EXPECT_EQ(bulk.garbage(), one.garbage()) << to;
+    EXPECT_EQ(bulk.heap_top(), one.heap_top()) << to;
+    for (int i = 0; i < bulk.n_recs(); ++i) ASSERT_EQ(bulk.key(i), one.key(i)) << to << " " << i;
+    bulk.Release(pool_);
+    one.Release(pool_);
+  }
+}
+
 TEST_F(IndexPageTest, DeleteEndMovesRecordsToFreeListAndInsertReusesThem) {
   IndexPage p;
   p.Create(5, 0, kRec, k16K, pool_);
