@@ -23,6 +23,8 @@ namespace innosim {
 
 class LeafRouteCache {
  public:
+  // The constants below are speed settings of the simulator, not InnoDB's:
+  // no result depends on them.
   // Routes of trees up to this height are remembered; taller trees descend.
   static constexpr int kMaxHeight = 8;
   // Enough for the handful of leaves a time-ordered stream with random
