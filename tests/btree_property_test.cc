@@ -102,12 +102,29 @@ Snapshot Take(const Engine& e) {
 
 using Param = std::tuple<Stream, uint32_t, bool>;  // stream, page size, MariaDB
 
+// Every stream on small and default pages, with both engine profiles.
+auto AllParams() {
+  return ::testing::Combine(::testing::Values(Stream::kUniform, Stream::kUuidV7Windows, Stream::kDescending,
+                                              Stream::kInterleavedRuns),
+                            ::testing::Values(4096u, 16384u), ::testing::Bool());
+}
+
+std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
+  return StreamName(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) +
+         (std::get<2>(info.param) ? "_MariaDB" : "_MySQL");
+}
+
+EngineProfile ProfileFor(bool mariadb, uint32_t page_size) {
+  EngineProfile profile = mariadb ? EngineProfile::MariaDB1011() : EngineProfile::MySQL84();
+  profile.page_size = page_size;
+  return profile;
+}
+
 class BTreePropertyTest : public ::testing::TestWithParam<Param> {};
 
 TEST_P(BTreePropertyTest, VerifyAfterEveryInsertAndTraversalIsSorted) {
   const auto [stream, page_size, mariadb] = GetParam();
-  EngineProfile profile = mariadb ? EngineProfile::MariaDB1011() : EngineProfile::MySQL84();
-  profile.page_size = page_size;
+  const EngineProfile profile = ProfileFor(mariadb, page_size);
   Engine e(profile, Seed000Table(16));
   Generator gen(stream, 20260101 + static_cast<uint64_t>(stream));
   std::set<Key> inserted;
@@ -149,13 +166,7 @@ TEST_P(BTreePropertyTest, VerifyAfterEveryInsertAndTraversalIsSorted) {
 
 INSTANTIATE_TEST_SUITE_P(
     Streams, BTreePropertyTest,
-    ::testing::Combine(::testing::Values(Stream::kUniform, Stream::kUuidV7Windows, Stream::kDescending,
-                                         Stream::kInterleavedRuns),
-                       ::testing::Values(4096u, 16384u), ::testing::Bool()),
-    [](const ::testing::TestParamInfo<Param>& info) {
-      return StreamName(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) +
-             (std::get<2>(info.param) ? "_MariaDB" : "_MySQL");
-    });
+    AllParams(), ParamName);
 
 TEST(BTreePropertyExtraTest, InterleavedRunsUseTheRightSiblingShortcut) {
   // The premise of the stream above: runs appending into the middle of the
@@ -217,8 +228,7 @@ class RouteCacheTest : public ::testing::TestWithParam<Param> {};
 // not the counters, not one page access of the buffer pool's view.
 TEST_P(RouteCacheTest, SameTreeAndSamePageEventsWithAndWithoutIt) {
   const auto [stream, page_size, mariadb] = GetParam();
-  EngineProfile profile = mariadb ? EngineProfile::MariaDB1011() : EngineProfile::MySQL84();
-  profile.page_size = page_size;
+  const EngineProfile profile = ProfileFor(mariadb, page_size);
   EventHash with_events, without_events;
   Engine with(profile, Seed000Table(16), &with_events);
   Engine without(profile, Seed000Table(16), &without_events);
@@ -244,13 +254,7 @@ TEST_P(RouteCacheTest, SameTreeAndSamePageEventsWithAndWithoutIt) {
 
 INSTANTIATE_TEST_SUITE_P(
     Streams, RouteCacheTest,
-    ::testing::Combine(::testing::Values(Stream::kUniform, Stream::kUuidV7Windows, Stream::kDescending,
-                                         Stream::kInterleavedRuns),
-                       ::testing::Values(4096u, 16384u), ::testing::Bool()),
-    [](const ::testing::TestParamInfo<Param>& info) {
-      return StreamName(std::get<0>(info.param)) + "_" + std::to_string(std::get<1>(info.param)) +
-             (std::get<2>(info.param) ? "_MariaDB" : "_MySQL");
-    });
+    AllParams(), ParamName);
 
 }  // namespace
 }  // namespace innosim
