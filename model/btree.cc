@@ -70,53 +70,46 @@ int BTree::NonLeafCursor(const IndexPage& p, const Key& k) const {
   return c;
 }
 
-uint32_t BTree::SearchToLevel(const Key& k, uint32_t level) {
+uint32_t BTree::SearchToLevel(const Key& k, uint32_t level, LeafRouteCache::Route* route) {
   uint32_t page_no = root_;
   Access(page_no);
+  if (route != nullptr) {
+    route->low = Key{};
+    route->high = LeafRouteCache::kNoUpperBound;
+    route->pages[0] = page_no;
+    route->height = 1;
+  }
   for (;;) {
     const IndexPage& p = P(page_no);
     if (p.level() <= level) return page_no;
-    const int c = std::max(NonLeafCursor(p, k), 0);
-    page_no = p.child(c);
+    // max(NonLeafCursor, 0) is max(SearchLE, 0): the min-rec adjustment
+    // only ever turns -1 into 0.
+    const int le = p.SearchLE(k);
+    page_no = p.child(std::max(le, 0));
     if (p.level() == 1) P(page_no).PrefetchKeys();
     Access(page_no);
+    if (route != nullptr) {
+      // Narrow [low, high) to the keys that choose the same node pointer.
+      if (le >= 0 && route->low < p.key(le)) route->low = p.key(le);
+      if (le + 1 < p.n_recs() && p.key(le + 1) < route->high) route->high = p.key(le + 1);
+      if (route->height < LeafRouteCache::kMaxHeight) route->pages[route->height] = page_no;
+      ++route->height;
+    }
   }
 }
 
 uint32_t BTree::SearchLeaf(const Key& k) {
-  const bool look = use_routes_ && routes_.Active();
-  if (look) {
-    if (const LeafRouteCache::Route* r = routes_.Find(k)) {
-      if (sink_ != nullptr) {
-        for (int i = 0; i < r->height; ++i) Access(r->pages[i]);
-      }
-      return r->pages[r->height - 1];
+  if (!use_routes_ || !routes_.Active()) return SearchToLevel(k, 0);
+  if (const LeafRouteCache::Route* r = routes_.Find(k)) {
+    if (sink_ != nullptr) {
+      for (int i = 0; i < r->height; ++i) Access(r->pages[i]);
     }
+    return r->pages[r->height - 1];
   }
-  // The descent of SearchToLevel, narrowing [low, high) at every level to
-  // the keys that would choose the same node pointer.
   LeafRouteCache::Route r;
-  r.high = LeafRouteCache::kNoUpperBound;
-  uint32_t page_no = root_;
-  Access(page_no);
-  r.pages[0] = page_no;
-  r.height = 1;
-  for (;;) {
-    const IndexPage& p = P(page_no);
-    if (p.is_leaf()) break;
-    // max(NonLeafCursor, 0) is max(SearchLE, 0): the min-rec adjustment
-    // only ever turns -1 into 0.
-    const int le = p.SearchLE(k);
-    if (le >= 0 && r.low < p.key(le)) r.low = p.key(le);
-    if (le + 1 < p.n_recs() && p.key(le + 1) < r.high) r.high = p.key(le + 1);
-    page_no = p.child(std::max(le, 0));
-    if (p.level() == 1) P(page_no).PrefetchKeys();
-    Access(page_no);
-    if (r.height < LeafRouteCache::kMaxHeight) r.pages[r.height] = page_no;
-    ++r.height;
-  }
-  if (look) routes_.Add(r);
-  return page_no;
+  const uint32_t leaf = SearchToLevel(k, 0, &r);
+  routes_.Add(r);
+  return leaf;
 }
 
 absl::Status BTree::Insert(const Key& key) {

@@ -139,7 +139,9 @@ class BTree {
 
   // btr_cur_search_to_nth_level with PAGE_CUR_LE: the page at `level` whose
   // key range holds k. Fixes every page on the way.
-  uint32_t SearchToLevel(const Key& k, uint32_t level);
+  // With `route`, also records the pages fixed and the key range that
+  // leads to the same page (see LeafRouteCache).
+  uint32_t SearchToLevel(const Key& k, uint32_t level, LeafRouteCache::Route* route = nullptr);
   // SearchToLevel(k, 0) through the route cache: a remembered route fixes
   // the same pages without searching them.
   uint32_t SearchLeaf(const Key& k);
