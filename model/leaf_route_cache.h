@@ -60,19 +60,12 @@ class LeafRouteCache {
   const Route* Find(const Key& k) {
     const U w = Wide(k);
     // Appending streams hit the same leaf again and again: one test.
-    if ((lows_[last_] <= w) & (w < highs_[last_])) {
-      miss_streak_ = 0;
-      return &routes_[slot_[last_]];
-    }
+    if (Holds(last_, w)) return Hit(last_);
     int i = 0;
     for (int step = kEntries / 2; step > 0; step /= 2) {
       i += step & -static_cast<int>(lows_[i + step] <= w);
     }
-    if ((lows_[i] <= w) & (w < highs_[i])) {
-      miss_streak_ = 0;
-      last_ = i;
-      return &routes_[slot_[i]];
-    }
+    if (Holds(i, w)) return Hit(i);
     if (++miss_streak_ >= kMissesBeforeRest) {
       miss_streak_ = 0;
       rest_ = kRestLength;
@@ -80,7 +73,8 @@ class LeafRouteCache {
     return nullptr;
   }
 
-  // Remembers a route, replacing the least recently added one when full.
+  // Remembers a route, replacing the least recently added one when full
+  // (slots are filled, then replaced, in turn).
   void Add(const Route& r) {
     if (r.height <= 0 || r.height > kMaxHeight) return;
     int at;  // position in the sorted order being given up
@@ -89,13 +83,11 @@ class LeafRouteCache {
       slot_[at] = static_cast<uint8_t>(at);
     } else {
       at = 0;
-      for (int i = 1; i < kEntries; ++i) {
-        if (added_[slot_[i]] < added_[slot_[at]]) at = i;
-      }
+      while (slot_[at] != next_) ++at;
+      next_ = static_cast<uint8_t>((next_ + 1) % kEntries);
     }
     const uint8_t slot = slot_[at];
     routes_[slot] = r;
-    added_[slot] = ++n_added_;
     // Re-sort the one changed entry into place (insertion sort step).
     const U low = Wide(r.low);
     const U high = Wide(r.high);
@@ -120,6 +112,7 @@ class LeafRouteCache {
   // Forgets the routes (not whether the cache is resting).
   void Clear() {
     n_ = 0;
+    next_ = 0;
     last_ = 0;
     // Unused places sort last and hold nothing: low above every key but the
     // all-ones one, which their empty [low, 0) range refuses.
@@ -136,13 +129,19 @@ class LeafRouteCache {
   using U = unsigned __int128;
   static U Wide(const Key& k) { return (U{k.hi} << 64) | k.lo; }
 
+  bool Holds(int i, U w) const { return (lows_[i] <= w) & (w < highs_[i]); }
+  const Route* Hit(int i) {
+    miss_streak_ = 0;
+    last_ = i;
+    return &routes_[slot_[i]];
+  }
+
   U lows_[kEntries];   // sorted; lows_[i], highs_[i] bound routes_[slot_[i]]
   U highs_[kEntries];
   uint8_t slot_[kEntries] = {};
   Route routes_[kEntries];
-  uint64_t added_[kEntries] = {};
-  uint64_t n_added_ = 0;
   int n_ = 0;
+  uint8_t next_ = 0;  // the slot to replace next once all are in use
   int last_ = 0;  // sorted position of the last hit or addition
   int miss_streak_ = 0;
   int rest_ = 0;
