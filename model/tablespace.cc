@@ -554,6 +554,43 @@ uint32_t Tablespace::HintExtent(uint32_t* hint) const {
   return 0;
 }
 
+// Both servers: the hinted extent is free; the segment claims it (onto its
+// FREE list, filling the free list from the next extent on) and takes the
+// hinted page.
+uint32_t Tablespace::ClaimHintedExtent(SegmentId seg, uint32_t hint) {
+  const uint32_t x = DescriptorOf(hint);
+  const uint32_t got = AllocFreeExtent(hint);
+  FSP_CHECK(got == x);
+  Extent& e = extents_[x];
+  e.state = XdesState::kFseg;
+  e.owner = seg + 1;
+  ListAddLast(ListTag::kSegFree, seg + 1, x);
+  SegFillFreeList(seg, hint + extent_size_);
+  SegMarkPageUsed(seg, hint);
+  return hint;
+}
+
+// Both servers: any unused page of the segment, in the first NOT_FULL
+// extent, else the first FREE one.
+uint32_t Tablespace::AllocUnusedSegPage(SegmentId seg) {
+  const Segment& s = segments_[seg];
+  const uint32_t nx = s.not_full.len > 0 ? s.not_full.first : s.free.first;
+  FSP_CHECK(nx != kNil);
+  return FinishAlloc(seg, FirstPage(nx) + FindFree(extents_[nx], 0));
+}
+
+// Both servers: a fragment page from the space (fsp_alloc_free_page), into
+// the segment's first empty FSEG_FRAG_ARR slot.
+uint32_t Tablespace::AllocSegFragPage(SegmentId seg, uint32_t hint) {
+  const uint32_t page = AllocFragPage(hint);
+  Segment& s = segments_[seg];
+  auto slot = std::find(s.frag.begin(), s.frag.end(), kNil);
+  FSP_CHECK(slot != s.frag.end());
+  *slot = page;
+  ++s.n_frag;
+  return page;
+}
+
 // [M] fseg_alloc_free_page_low (called fseg_alloc_page_no in some copies).
 uint32_t Tablespace::AllocLowMySQL(SegmentId seg, uint32_t hint,
                                    FspDirection dir) {
@@ -579,16 +616,7 @@ uint32_t Tablespace::AllocLowMySQL(SegmentId seg, uint32_t hint,
     return hint;
   }
   // 2. The hinted extent is free: claim it and take the hinted page.
-  if (e->state == XdesState::kFree && low) {
-    const uint32_t got = AllocFreeExtent(hint);
-    FSP_CHECK(got == x);
-    e->state = XdesState::kFseg;
-    e->owner = seg + 1;
-    ListAddLast(ListTag::kSegFree, seg + 1, x);
-    SegFillFreeList(seg, hint + extent_size_);
-    SegMarkPageUsed(seg, hint);
-    return hint;
-  }
+  if (e->state == XdesState::kFree && low) return ClaimHintedExtent(seg, hint);
   // 3. Any free extent of the segment (or a new or leased one): its lowest
   // page (its first free one if leased) going up, its highest going down.
   if (dir != FspDirection::kNoDir && low) {
@@ -608,18 +636,11 @@ uint32_t Tablespace::AllocLowMySQL(SegmentId seg, uint32_t hint,
   // 5. Any unused page of the segment: the first NOT_FULL extent, else the
   // first FREE one.
   if (used < reserved) {
-    const uint32_t nx = s.not_full.len > 0 ? s.not_full.first : s.free.first;
-    FSP_CHECK(nx != kNil);
-    return FinishAlloc(seg, FirstPage(nx) + FindFree(extents_[nx], 0));
+    return AllocUnusedSegPage(seg);
   }
   // 6. A fragment page from the space.
   if (used < frag_limit()) {
-    const uint32_t page = AllocFragPage(hint);
-    auto slot = std::find(s.frag.begin(), s.frag.end(), kNil);
-    FSP_CHECK(slot != s.frag.end());
-    *slot = page;
-    ++s.n_frag;
-    return page;
+    return AllocSegFragPage(seg, hint);
   }
   // 7. A new extent and its first page (first free one if leased).
   const uint32_t nx = SegAllocFreeExtent(seg);
@@ -653,17 +674,8 @@ uint32_t Tablespace::AllocLowMariaDB(SegmentId seg, uint32_t hint,
   const uint32_t f = reserved - used;
   const bool may_add = !(used < extent_size_ / 2 || f >= reserved / 8 ||
                          f >= extent_size_ * 4);
-  if (may_add && e->state == XdesState::kFree) {
-    // B1. Claim the hinted free extent and take the hinted page.
-    const uint32_t got = AllocFreeExtent(hint);
-    FSP_CHECK(got == x);
-    e->state = XdesState::kFseg;
-    e->owner = seg + 1;
-    ListAddLast(ListTag::kSegFree, seg + 1, x);
-    SegFillFreeList(seg, hint + extent_size_);
-    SegMarkPageUsed(seg, hint);
-    return hint;
-  }
+  // B1. Claim the hinted free extent and take the hinted page.
+  if (may_add && e->state == XdesState::kFree) return ClaimHintedExtent(seg, hint);
   if (may_add && dir != FspDirection::kNoDir) {
     // B2. Any free extent: its first page (FSP_UP) or last page (FSP_DOWN).
     const uint32_t nx = SegAllocFreeExtent(seg);
@@ -673,18 +685,11 @@ uint32_t Tablespace::AllocLowMariaDB(SegmentId seg, uint32_t hint,
   }
   // C. Any unused page of the segment.
   if (f > 0) {
-    const uint32_t nx = s.not_full.len > 0 ? s.not_full.first : s.free.first;
-    FSP_CHECK(nx != kNil);
-    return FinishAlloc(seg, FirstPage(nx) + FindFree(extents_[nx], 0));
+    return AllocUnusedSegPage(seg);
   }
   // D. A fragment page.
   if (used < extent_size_ / 2) {
-    const uint32_t page = AllocFragPage(hint);
-    auto slot = std::find(s.frag.begin(), s.frag.end(), kNil);
-    FSP_CHECK(slot != s.frag.end());
-    *slot = page;
-    ++s.n_frag;
-    return page;
+    return AllocSegFragPage(seg, hint);
   }
   // E. A new extent, its first page.
   const uint32_t nx = SegAllocFreeExtent(seg);

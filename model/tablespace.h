@@ -196,6 +196,10 @@ class Tablespace {
   uint32_t AllocLowMySQL(SegmentId seg, uint32_t hint, FspDirection dir);
   uint32_t AllocLowMariaDB(SegmentId seg, uint32_t hint, FspDirection dir);
   uint32_t FinishAlloc(SegmentId seg, uint32_t page);
+  // Steps both servers' fseg_alloc_free_page_low share.
+  uint32_t ClaimHintedExtent(SegmentId seg, uint32_t hint);
+  uint32_t AllocUnusedSegPage(SegmentId seg);
+  uint32_t AllocSegFragPage(SegmentId seg, uint32_t hint);
   uint32_t UsedOf(const Segment& s) const;
   uint32_t ReservedOf(const Segment& s) const;
 
