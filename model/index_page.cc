@@ -214,6 +214,13 @@ bool IndexPage::InsertAfter(int cursor, const Key& key, uint32_t child, PagePool
   return true;
 }
 
+void IndexPage::SetDirectory(uint32_t n_fours, uint32_t last_owned) {
+  n_slots_ = static_cast<uint16_t>(2 + n_fours);
+  slots_[0] = 1;
+  for (uint32_t s = 1; s <= n_fours; ++s) slots_[s] = 4;
+  slots_[n_slots_ - 1] = static_cast<uint8_t>(last_owned);
+}
+
 void IndexPage::BulkDirectory() {
   // page_copy_rec_list_end_to_created_page: a slot on every 4th record; the
   // last intermediate slot is merged into the supremum's when the remainder
@@ -225,10 +232,7 @@ void IndexPage::BulkDirectory() {
     count += (kDirSlotMaxNOwned + 1) / 2;
     --slot_index;
   }
-  n_slots_ = static_cast<uint16_t>(2 + slot_index);
-  slots_[0] = 1;
-  for (uint32_t s = 1; s <= slot_index; ++s) slots_[s] = 4;
-  slots_[n_slots_ - 1] = static_cast<uint8_t>(count + 1);
+  SetDirectory(slot_index, count + 1);
 }
 
 void IndexPage::CopyEndToCreated(const IndexPage& src, int from, PagePool& pool) {
@@ -278,10 +282,7 @@ void IndexPage::AppendToEmpty(const IndexPage& src, int to, PagePool& pool) {
   direction_ = m >= 2 ? PageDirection::kRight : PageDirection::kNoDirection;
   n_direction_ = m >= 2 ? m - 1 : 0;
   const uint32_t splits = m >= kDirSlotMaxNOwned ? (m - kDirSlotMaxNOwned) / 4 + 1 : 0;
-  n_slots_ = static_cast<uint16_t>(2 + splits);
-  slots_[0] = 1;
-  for (uint32_t s = 1; s <= splits; ++s) slots_[s] = 4;
-  slots_[n_slots_ - 1] = static_cast<uint8_t>(m + 1 - 4 * splits);
+  SetDirectory(splits, m + 1 - 4 * splits);
 }
 
 void IndexPage::PrependAllFrom(const IndexPage& src, PagePool& pool) {

@@ -214,6 +214,10 @@ class IndexPage {
   void DeleteRecDirectory(int pos);
   // AppendStartFrom onto an empty page without free records.
   void AppendToEmpty(const IndexPage& src, int to, PagePool& pool);
+  // The infimum's slot, n_fours slots owning 4 records each, then the
+  // supremum's owning last_owned: the directory bulk copies and runs of
+  // appends leave.
+  void SetDirectory(uint32_t n_fours, uint32_t last_owned);
   void BulkDirectory();
   // The direction bookkeeping of page_cur_insert_rec_low for an insert at
   // ordinal `pos` (after cursor pos - 1), before n_recs is incremented.
