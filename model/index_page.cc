@@ -15,6 +15,8 @@ uint32_t MaxRecords(uint32_t page_size, uint32_t rec_size) {
 
 // Capacity steps: blocks grow and shrink by this many records, so a page
 // reallocates a handful of times in its life and wastes at most one step.
+// A memory/speed setting of the simulator, not InnoDB's: no result depends
+// on it.
 constexpr uint32_t kCapacityStep = 32;
 
 }  // namespace
