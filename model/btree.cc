@@ -98,14 +98,7 @@ uint32_t BTree::SearchToLevel(const Key& k, uint32_t level, LeafRouteCache::Rout
   }
 }
 
-uint32_t BTree::SearchLeaf(const Key& k) {
-  if (!use_routes_ || !routes_.Active()) return SearchToLevel(k, 0);
-  if (const LeafRouteCache::Route* r = routes_.Find(k)) {
-    if (sink_ != nullptr) {
-      for (int i = 0; i < r->height; ++i) Access(r->pages[i]);
-    }
-    return r->pages[r->height - 1];
-  }
+uint32_t BTree::DescendAndRemember(const Key& k) {
   LeafRouteCache::Route r;
   const uint32_t leaf = SearchToLevel(k, 0, &r);
   routes_.Add(r);
@@ -121,8 +114,6 @@ absl::Status BTree::Insert(const Key& key) {
     return absl::AlreadyExistsError("duplicate key");
   }
   if (!OptimisticInsert(leaf, cursor, key, 0)) {
-    // Every change to a non-leaf page or the root starts here.
-    routes_.Clear();
     CommitMtr();  // the BTR_MODIFY_LEAF mtr ends with DB_FAIL
     // row_ins_clust_index_entry retries in BTR_MODIFY_TREE mode: the same
     // search, the same optimistic attempt (failing the same way), then the
@@ -130,7 +121,22 @@ absl::Status BTree::Insert(const Key& key) {
     // comes first for an undo-logged insert (btr_cur_pessimistic_insert).
     SearchToLevel(key, 0);
     space_->ReserveFreeExtents(height() / 16 + 3);
+    const IndexCounters before = counters_;
     PessimisticInsert(leaf, cursor, key, 0);
+    // Every change to a non-leaf page or the root starts here. A split of
+    // this leaf alone (one page allocated, no sibling shortcut, nothing
+    // freed) changed only its parent, by one node pointer inside the
+    // leaf's own key range: only the leaf's route is stale. Anything else
+    // (a parent split, a root raise, a node pointer moved or merged) may
+    // have changed any route.
+    const bool leaf_split_only = counters_.pages_allocated == before.pages_allocated + 1 &&
+                                 counters_.right_sibling_inserts == before.right_sibling_inserts &&
+                                 counters_.pages_freed == before.pages_freed;
+    if (leaf_split_only) {
+      routes_.Forget(leaf);
+    } else {
+      routes_.Clear();
+    }
   }
   CommitMtr();
   return absl::OkStatus();

@@ -143,8 +143,20 @@ class BTree {
   // leads to the same page (see LeafRouteCache).
   uint32_t SearchToLevel(const Key& k, uint32_t level, LeafRouteCache::Route* route = nullptr);
   // SearchToLevel(k, 0) through the route cache: a remembered route fixes
-  // the same pages without searching them.
-  uint32_t SearchLeaf(const Key& k);
+  // the same pages without searching them. The hit is inline; a miss or a
+  // resting cache descends out of line.
+  uint32_t SearchLeaf(const Key& k) {
+    if (!use_routes_ || !routes_.Active()) return SearchToLevel(k, 0);
+    if (const LeafRouteCache::Route* r = routes_.Find(k)) {
+      if (sink_ != nullptr) {
+        for (int i = 0; i < r->height; ++i) Access(r->pages[i]);
+      }
+      return r->pages[r->height - 1];
+    }
+    return DescendAndRemember(k);
+  }
+  // A cache miss: SearchToLevel(k, 0), its route added to the cache.
+  uint32_t DescendAndRemember(const Key& k);
   // Cursor on a page for inserting k: last record < k on a leaf; last
   // record <= k on a non-leaf page, the leftmost page's first record
   // standing for minus infinity (REC_INFO_MIN_REC_FLAG).

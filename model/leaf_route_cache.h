@@ -10,7 +10,9 @@
 // speed device of the simulator, not of InnoDB (whose nearest relative is the
 // adaptive hash index): results are identical with it on or off.
 //
-// The owner must call Clear() before any non-leaf page or the root changes.
+// The owner must call Clear() when any non-leaf page or the root changes,
+// except that a leaf split whose parent took just the new node pointer
+// needs only Forget(leaf).
 // Not thread-safe.
 #ifndef INNOSIM_MODEL_LEAF_ROUTE_CACHE_H_
 #define INNOSIM_MODEL_LEAF_ROUTE_CACHE_H_
@@ -74,13 +76,12 @@ class LeafRouteCache {
   }
 
   // Remembers a route, replacing the least recently added one when full
-  // (slots are filled, then replaced, in turn).
+  // (slots are replaced in turn).
   void Add(const Route& r) {
     if (r.height <= 0 || r.height > kMaxHeight) return;
     int at;  // position in the sorted order being given up
     if (n_ < kEntries) {
-      at = n_++;
-      slot_[at] = static_cast<uint8_t>(at);
+      at = n_++;  // the first unused place, which holds an unused slot
     } else {
       at = 0;
       while (slot_[at] != next_) ++at;
@@ -92,15 +93,11 @@ class LeafRouteCache {
     const U low = Wide(r.low);
     const U high = Wide(r.high);
     while (at > 0 && lows_[at - 1] > low) {
-      lows_[at] = lows_[at - 1];
-      highs_[at] = highs_[at - 1];
-      slot_[at] = slot_[at - 1];
+      Move(at - 1, at);
       --at;
     }
     while (at + 1 < n_ && lows_[at + 1] < low) {
-      lows_[at] = lows_[at + 1];
-      highs_[at] = highs_[at + 1];
-      slot_[at] = slot_[at + 1];
+      Move(at + 1, at);
       ++at;
     }
     lows_[at] = low;
@@ -109,17 +106,28 @@ class LeafRouteCache {
     last_ = at;
   }
 
+  // Forgets the route to one leaf (if remembered): after that leaf alone
+  // split, and its parent only took the new node pointer, every other
+  // route is still what a descent would find.
+  void Forget(uint32_t leaf) {
+    for (int i = 0; i < n_; ++i) {
+      const Route& r = routes_[slot_[i]];
+      if (r.pages[r.height - 1] != leaf) continue;
+      const uint8_t slot = slot_[i];
+      for (int j = i; j + 1 < kEntries; ++j) Move(j + 1, j);
+      Unused(kEntries - 1, slot);
+      --n_;
+      last_ = 0;
+      return;
+    }
+  }
+
   // Forgets the routes (not whether the cache is resting).
   void Clear() {
     n_ = 0;
     next_ = 0;
     last_ = 0;
-    // Unused places sort last and hold nothing: low above every key but the
-    // all-ones one, which their empty [low, 0) range refuses.
-    for (int i = 0; i < kEntries; ++i) {
-      lows_[i] = ~U{0};
-      highs_[i] = 0;
-    }
+    for (int i = 0; i < kEntries; ++i) Unused(i, static_cast<uint8_t>(i));
   }
 
   static constexpr Key kNoUpperBound{~uint64_t{0}, ~uint64_t{0}};
@@ -129,6 +137,19 @@ class LeafRouteCache {
   using U = unsigned __int128;
   static U Wide(const Key& k) { return (U{k.hi} << 64) | k.lo; }
 
+  void Move(int from, int to) {
+    lows_[to] = lows_[from];
+    highs_[to] = highs_[from];
+    slot_[to] = slot_[from];
+  }
+  // Unused places sort last and hold nothing: low above every key but the
+  // all-ones one, which their empty [low, 0) range refuses.
+  void Unused(int at, uint8_t slot) {
+    lows_[at] = ~U{0};
+    highs_[at] = 0;
+    slot_[at] = slot;
+  }
+
   bool Holds(int i, U w) const { return (lows_[i] <= w) & (w < highs_[i]); }
   const Route* Hit(int i) {
     miss_streak_ = 0;
@@ -136,7 +157,9 @@ class LeafRouteCache {
     return &routes_[slot_[i]];
   }
 
-  U lows_[kEntries];   // sorted; lows_[i], highs_[i] bound routes_[slot_[i]]
+  // Places [0, n_) are in use, sorted; lows_[i], highs_[i] bound
+  // routes_[slot_[i]]. slot_ is always a permutation of the slots.
+  U lows_[kEntries];
   U highs_[kEntries];
   uint8_t slot_[kEntries] = {};
   Route routes_[kEntries];

@@ -1,0 +1,81 @@
+// LeafRouteCache on hand-made routes: lookups by range, Forget of one leaf,
+// Clear, and replacement once every slot is in use.
+#include "model/leaf_route_cache.h"
+
+#include <gtest/gtest.h>
+
+namespace innosim {
+namespace {
+
+// A two-level route root -> leaf covering [low, high) (hi halves only).
+LeafRouteCache::Route MakeRoute(uint64_t low, uint64_t high, uint32_t leaf) {
+  LeafRouteCache::Route r;
+  r.low = Key{low, 0};
+  r.high = Key{high, 0};
+  r.pages[0] = 3;
+  r.pages[1] = leaf;
+  r.height = 2;
+  return r;
+}
+
+uint32_t LeafOf(LeafRouteCache& c, uint64_t k) {
+  const LeafRouteCache::Route* r = c.Find(Key{k, 0});
+  return r == nullptr ? 0 : r->pages[r->height - 1];
+}
+
+TEST(LeafRouteCacheTest, FindsTheRouteWhoseRangeHoldsTheKey) {
+  LeafRouteCache c;
+  c.Add(MakeRoute(200, 300, 12));
+  c.Add(MakeRoute(100, 200, 11));
+  c.Add(MakeRoute(300, 400, 13));
+  EXPECT_EQ(LeafOf(c, 100), 11u);
+  EXPECT_EQ(LeafOf(c, 199), 11u);
+  EXPECT_EQ(LeafOf(c, 200), 12u);  // low inclusive, high exclusive
+  EXPECT_EQ(LeafOf(c, 399), 13u);
+  EXPECT_EQ(LeafOf(c, 400), 0u);
+  EXPECT_EQ(LeafOf(c, 99), 0u);
+}
+
+TEST(LeafRouteCacheTest, ForgetDropsOnlyThatLeafAndFreesItsSlot) {
+  LeafRouteCache c;
+  c.Add(MakeRoute(100, 200, 11));
+  c.Add(MakeRoute(200, 300, 12));
+  c.Add(MakeRoute(300, 400, 13));
+  c.Forget(12);
+  EXPECT_EQ(LeafOf(c, 250), 0u);
+  EXPECT_EQ(LeafOf(c, 150), 11u);
+  EXPECT_EQ(LeafOf(c, 350), 13u);
+  c.Forget(99);  // not remembered: nothing changes
+  EXPECT_EQ(LeafOf(c, 150), 11u);
+  EXPECT_EQ(LeafOf(c, 350), 13u);
+  // The split halves come back as two routes; with the slot freed, all
+  // kEntries routes fit again without replacing any.
+  c.Add(MakeRoute(200, 250, 12));
+  c.Add(MakeRoute(250, 300, 14));
+  for (int i = 0; i < LeafRouteCache::kEntries - 4; ++i) {
+    c.Add(MakeRoute(1000 + 100 * i, 1100 + 100 * i, 20 + i));
+  }
+  EXPECT_EQ(LeafOf(c, 150), 11u);
+  EXPECT_EQ(LeafOf(c, 220), 12u);
+  EXPECT_EQ(LeafOf(c, 260), 14u);
+  EXPECT_EQ(LeafOf(c, 350), 13u);
+  EXPECT_EQ(LeafOf(c, 1000 + 100 * (LeafRouteCache::kEntries - 5)), static_cast<uint32_t>(20 + LeafRouteCache::kEntries - 5));
+}
+
+TEST(LeafRouteCacheTest, ReplacesInTurnWhenFullAndClearForgetsAll) {
+  LeafRouteCache c;
+  for (int i = 0; i < LeafRouteCache::kEntries + 1; ++i) {
+    c.Add(MakeRoute(100 * (i + 1), 100 * (i + 2), 10 + i));
+  }
+  // The first route added went to make room for the last.
+  EXPECT_EQ(LeafOf(c, 150), 0u);
+  EXPECT_EQ(LeafOf(c, 250), 11u);
+  EXPECT_EQ(LeafOf(c, 100 * (LeafRouteCache::kEntries + 1) + 50), static_cast<uint32_t>(10 + LeafRouteCache::kEntries));
+  c.Clear();
+  EXPECT_EQ(LeafOf(c, 250), 0u);
+  c.Add(MakeRoute(100, 200, 11));
+  EXPECT_EQ(LeafOf(c, 150), 11u);
+}
+
+}  // namespace
+}  // namespace innosim
