@@ -22,31 +22,29 @@ constexpr uint32_t kCapacityStep = 32;
 }  // namespace
 
 size_t IndexPage::BlockBytes(uint32_t cap) const {
-  size_t bytes = size_t{cap} * sizeof(Key);
+  size_t bytes = size_t{cap} * sizeof(Key) + size_t{OwnerWords(cap)} * sizeof(uint64_t);
   if (level_ > 0) bytes += size_t{cap} * sizeof(uint32_t);
-  bytes += SlotCapacity(cap);
   return bytes;
 }
 
 void IndexPage::Reallocate(uint32_t cap, PagePool& pool) {
   auto* block = static_cast<std::byte*>(pool.Allocate(BlockBytes(cap)));
+  // Keys first (16-byte aligned), then the owner words, then the children:
+  // every part stays aligned whatever cap is.
   auto* keys = reinterpret_cast<Key*>(block);
-  uint32_t* children = nullptr;
-  std::byte* after = block + size_t{cap} * sizeof(Key);
-  if (level_ > 0) {
-    children = reinterpret_cast<uint32_t*>(after);
-    after += size_t{cap} * sizeof(uint32_t);
-  }
-  auto* slots = reinterpret_cast<uint8_t*>(after);
+  auto* owners = reinterpret_cast<uint64_t*>(block + size_t{cap} * sizeof(Key));
+  const uint32_t words = OwnerWords(cap);
+  uint32_t* children = level_ > 0 ? reinterpret_cast<uint32_t*>(owners + words) : nullptr;
+  std::memset(owners, 0, sizeof(uint64_t) * words);
   if (keys_ != nullptr) {
     std::memcpy(keys, keys_, sizeof(Key) * n_recs_);
     if (children != nullptr) std::memcpy(children, children_, sizeof(uint32_t) * n_recs_);
-    std::memcpy(slots, slots_, n_slots_);
+    std::memcpy(owners, owners_, sizeof(uint64_t) * OwnerWords(static_cast<uint32_t>(n_recs_)));
     pool.Free(keys_, BlockBytes(cap_));
   }
   keys_ = keys;
   children_ = children;
-  slots_ = slots;
+  owners_ = owners;
   cap_ = cap;
 }
 
@@ -68,7 +66,7 @@ void IndexPage::Release(PagePool& pool) {
   if (keys_ != nullptr) pool.Free(keys_, BlockBytes(cap_));
   keys_ = nullptr;
   children_ = nullptr;
-  slots_ = nullptr;
+  owners_ = nullptr;
   cap_ = 0;
   n_recs_ = 0;
   n_slots_ = 0;
@@ -90,7 +88,7 @@ void IndexPage::Empty(uint16_t level, uint32_t rec_size, PagePool& pool) {
     pool.Free(keys_, BlockBytes(cap_));
     keys_ = nullptr;
     children_ = nullptr;
-    slots_ = nullptr;
+    owners_ = nullptr;
     cap_ = 0;
   }
   level_ = level;
@@ -107,9 +105,7 @@ void IndexPage::Empty(uint16_t level, uint32_t rec_size, PagePool& pool) {
   direction_ = PageDirection::kNoDirection;
   n_direction_ = 0;
   if (keys_ == nullptr || cap_ > kCapacityStep) Reallocate(kCapacityStep, pool);
-  n_slots_ = 2;
-  slots_[0] = 1;
-  slots_[1] = 1;
+  SetDirectory(0, 1);
 }
 
 int IndexPage::SearchLE(const Key& k) const {
@@ -126,40 +122,74 @@ int IndexPage::SearchLE(const Key& k) const {
   return static_cast<int>(std::upper_bound(begin, begin + n_recs_, k) - begin) - 1;
 }
 
-uint32_t IndexPage::OwnerSlot(uint32_t list_pos, uint32_t* owned_before) const {
-  // Walk from the nearer end of the directory: appends own to the last slot.
-  const uint32_t total = static_cast<uint32_t>(n_recs_) + 2;
-  if (list_pos * 2 >= total) {
-    uint32_t cum = total;
-    for (uint32_t s = n_slots_; s-- > 0;) {
-      cum -= slots_[s];
-      if (list_pos >= cum) {
-        *owned_before = cum;
-        return s;
-      }
-    }
-  }
-  uint32_t cum = 0;
-  for (uint32_t s = 0; s < n_slots_; ++s) {
-    if (list_pos < cum + slots_[s]) {
-      *owned_before = cum;
-      return s;
-    }
-    cum += slots_[s];
-  }
-  *owned_before = cum - slots_[n_slots_ - 1];
-  return n_slots_ - 1;
+uint32_t IndexPage::NextOwner(uint32_t list_pos) const {
+  uint32_t i = list_pos / 64;
+  uint64_t x = owners_[i] & (~uint64_t{0} << (list_pos % 64));
+  while (x == 0) x = owners_[++i];
+  return i * 64 + static_cast<uint32_t>(__builtin_ctzll(x));
 }
 
-void IndexPage::InsertSlot(uint32_t at, uint8_t n_owned) {
-  std::memmove(slots_ + at + 1, slots_ + at, n_slots_ - at);
-  slots_[at] = n_owned;
-  ++n_slots_;
+uint32_t IndexPage::PrevOwner(uint32_t list_pos) const {
+  const uint32_t last = list_pos - 1;
+  uint32_t i = last / 64;
+  uint64_t x = owners_[i] & (~uint64_t{0} >> (63 - last % 64));
+  while (x == 0) x = owners_[--i];
+  return i * 64 + 63 - static_cast<uint32_t>(__builtin_clzll(x));
 }
 
-void IndexPage::EraseSlot(uint32_t at) {
-  std::memmove(slots_ + at, slots_ + at + 1, n_slots_ - at - 1);
-  --n_slots_;
+[[gnu::always_inline]] inline void IndexPage::InsertOwnerBit(uint32_t p) {
+  const uint32_t words = OwnerWords(cap_);
+  const uint32_t w = p / 64;
+  const uint64_t below = (uint64_t{1} << (p % 64)) - 1;  // kept in word w
+  if (words == 2) {
+    // Selected through a mask, not a branch: which word p falls in is as
+    // random as the keys.
+    const uint64_t in_hi = uint64_t{0} - w;
+    const uint64_t lo = owners_[0];
+    const uint64_t hi = owners_[1];
+    const uint64_t x = lo ^ ((lo ^ hi) & in_hi);
+    const uint64_t spliced = (x & below) | ((x << 1) & ~(below | (below + 1)));
+    const uint64_t carried = (hi << 1) | (lo >> 63);
+    owners_[0] = spliced ^ ((spliced ^ lo) & in_hi);
+    owners_[1] = carried ^ ((carried ^ spliced) & in_hi);
+    return;
+  }
+  // Every word of the block is rewritten, each through masks, for the same
+  // reason.
+  uint64_t carry = 0;
+  for (uint32_t i = 0; i < words; ++i) {
+    const uint64_t x = owners_[i];
+    const uint64_t shifted = (x << 1) | carry;
+    carry = x >> 63;
+    // Positions that move up: none below word w, all above it, and in word
+    // w those past p (p itself takes the new, non-owning record).
+    const uint64_t moves = i < w ? 0 : i > w ? ~uint64_t{0} : ~(below | (below + 1));
+    const uint64_t keeps = i < w ? ~uint64_t{0} : i > w ? 0 : below;
+    owners_[i] = (x & keeps) | (shifted & moves);
+  }
+}
+
+void IndexPage::EraseOwnerBit(uint32_t p) {
+  const uint32_t top = (static_cast<uint32_t>(n_recs_) + 1) / 64;  // the supremum's word
+  const uint32_t w = p / 64;
+  const uint64_t below = (uint64_t{1} << (p % 64)) - 1;
+  owners_[w] = (owners_[w] & below) | ((owners_[w] >> 1) & ~below);
+  for (uint32_t i = w + 1; i <= top; ++i) {
+    owners_[i - 1] |= owners_[i] << 63;
+    owners_[i] >>= 1;
+  }
+}
+
+uint32_t IndexPage::slot_n_owned(uint32_t slot) const {
+  uint32_t prev = 0;
+  uint32_t n = 0;
+  for (uint32_t pos = 0; pos <= static_cast<uint32_t>(n_recs_) + 1; ++pos) {
+    if (!IsOwner(pos)) continue;
+    if (n == slot) return slot == 0 ? 1 : pos - prev;
+    prev = pos;
+    ++n;
+  }
+  return 0;
 }
 
 void IndexPage::UpdateDirection(int pos) {
@@ -202,25 +232,27 @@ bool IndexPage::InsertAfter(int cursor, const Key& key, uint32_t child, PagePool
   keys_[pos] = key;
   if (level_ > 0) children_[pos] = child;
   UpdateDirection(pos);
-  // Steps 7-8: the owner of the new record is the owner of its successor
-  // (list position pos + 1 before the insert); split its slot at 9.
-  uint32_t before = 0;
-  const uint32_t slot = OwnerSlot(static_cast<uint32_t>(pos) + 1, &before);
+  // Steps 7-8: the new record (list position pos + 1) owns nothing; the
+  // owner of its successor's group owns one more, and at 9 its slot splits.
+  const uint32_t at = static_cast<uint32_t>(pos) + 1;
+  InsertOwnerBit(at);
   ++n_recs_;
-  if (++slots_[slot] > kDirSlotMaxNOwned) {
+  const uint32_t owner = NextOwner(at);
+  const uint32_t prev = PrevOwner(at);
+  const uint32_t n_owned = owner - prev;
+  if (n_owned > kDirSlotMaxNOwned) {
     // page_dir_split_slot: a new slot below owns n/2, the old one the rest.
-    const uint8_t n_owned = slots_[slot];
-    slots_[slot] = static_cast<uint8_t>(n_owned - n_owned / 2);
-    InsertSlot(slot, static_cast<uint8_t>(n_owned / 2));
+    SetOwner(prev + n_owned / 2);
+    ++n_slots_;
   }
   return true;
 }
 
 void IndexPage::SetDirectory(uint32_t n_fours, uint32_t last_owned) {
+  std::memset(owners_, 0, sizeof(uint64_t) * OwnerWords(cap_));
   n_slots_ = static_cast<uint16_t>(2 + n_fours);
-  slots_[0] = 1;
-  for (uint32_t s = 1; s <= n_fours; ++s) slots_[s] = 4;
-  slots_[n_slots_ - 1] = static_cast<uint8_t>(last_owned);
+  for (uint32_t s = 0; s <= n_fours; ++s) SetOwner(4 * s);
+  SetOwner(4 * n_fours + last_owned);
 }
 
 void IndexPage::BulkDirectory() {
@@ -277,10 +309,14 @@ void IndexPage::AppendToEmpty(const IndexPage& src, int to, PagePool& pool) {
   const auto m = static_cast<uint32_t>(to);
   std::memcpy(keys_, src.keys_, sizeof(Key) * m);
   if (level_ > 0) std::memcpy(children_, src.children_, sizeof(uint32_t) * m);
-  n_recs_ = to;
+  AppendedToEmpty(m);
+}
+
+void IndexPage::AppendedToEmpty(uint32_t m) {
+  n_recs_ = static_cast<int>(m);
   heap_top_ += m * rec_size_;
   n_heap_ += m;
-  last_insert_ = to - 1;
+  last_insert_ = static_cast<int>(m) - 1;
   direction_ = m >= 2 ? PageDirection::kRight : PageDirection::kNoDirection;
   n_direction_ = m >= 2 ? m - 1 : 0;
   const uint32_t splits = m >= kDirSlotMaxNOwned ? (m - kDirSlotMaxNOwned) / 4 + 1 : 0;
@@ -302,12 +338,18 @@ void IndexPage::DeleteEnd(int from, PagePool& pool) {
     return;
   }
   const uint32_t moved = static_cast<uint32_t>(n_recs_ - from);
-  uint32_t before = 0;
-  const uint32_t slot = OwnerSlot(static_cast<uint32_t>(from) + 1, &before);
   // The slot that owned the first deleted record now owns the survivors of
-  // its group plus the supremum; the slots after it are dropped.
-  slots_[slot] = static_cast<uint8_t>(static_cast<uint32_t>(from) + 2 - before);
-  n_slots_ = static_cast<uint16_t>(slot + 1);
+  // its group plus the supremum (which takes list position from + 1); the
+  // slots after it are dropped.
+  const uint32_t first = static_cast<uint32_t>(from) + 1;
+  const uint32_t words = OwnerWords(cap_);
+  uint32_t w = first / 64;
+  owners_[w] &= (uint64_t{1} << (first % 64)) - 1;
+  for (++w; w < words; ++w) owners_[w] = 0;
+  SetOwner(first);
+  uint32_t slots = 0;
+  for (uint32_t i = 0; i <= first / 64; ++i) slots += static_cast<uint32_t>(__builtin_popcountll(owners_[i]));
+  n_slots_ = static_cast<uint16_t>(slots);
   n_free_ += moved;
   garbage_ += moved * rec_size_;
   n_recs_ = from;
@@ -316,23 +358,26 @@ void IndexPage::DeleteEnd(int from, PagePool& pool) {
 }
 
 void IndexPage::DeleteRecDirectory(int pos) {
-  uint32_t before = 0;
-  // The first record is always owned by slot 1: slot 0 owns the infimum.
-  const uint32_t slot = pos == 0 ? 1 : OwnerSlot(static_cast<uint32_t>(pos) + 1, &before);
-  const uint8_t old_owned = slots_[slot];
-  --slots_[slot];
+  const uint32_t at = static_cast<uint32_t>(pos) + 1;
+  const uint32_t owner = NextOwner(at);
+  const uint32_t old_owned = owner - PrevOwner(at);
+  const bool last_slot = owner == static_cast<uint32_t>(n_recs_) + 1;
+  // The record leaves the list; if it owned its slot, the record before it
+  // takes the slot over (either way the owner is now at owner - 1).
+  EraseOwnerBit(at);
   --n_recs_;
+  SetOwner(owner - 1);
   ++n_free_;
   garbage_ += rec_size_;
   last_insert_ = -1;
-  if (old_owned <= kDirSlotMinNOwned && slot + 1 < n_slots_) {
+  if (old_owned <= kDirSlotMinNOwned && !last_slot) {
     // page_dir_balance_slot: borrow from the upper neighbour or merge into it.
-    if (slots_[slot + 1] > kDirSlotMinNOwned) {
-      ++slots_[slot];
-      --slots_[slot + 1];
+    const uint32_t upper_owned = NextOwner(owner) - (owner - 1);
+    ClearOwner(owner - 1);
+    if (upper_owned > kDirSlotMinNOwned) {
+      SetOwner(owner);
     } else {
-      slots_[slot + 1] = static_cast<uint8_t>(slots_[slot + 1] + slots_[slot]);
-      EraseSlot(slot);
+      --n_slots_;
     }
   }
 }
@@ -368,23 +413,7 @@ void IndexPage::Reorganize(PagePool& pool) {
   n_heap_ = 2;
   n_free_ = 0;
   last_insert_ = -1;
-  direction_ = PageDirection::kNoDirection;
-  n_direction_ = 0;
-  n_slots_ = 2;
-  slots_[0] = 1;
-  slots_[1] = 1;
-  n_recs_ = 0;
-  for (int i = 0; i < n; ++i) {
-    heap_top_ += rec_size_;
-    ++n_heap_;
-    UpdateDirection(i);
-    ++n_recs_;
-    if (++slots_[n_slots_ - 1] > kDirSlotMaxNOwned) {
-      const uint8_t n_owned = slots_[n_slots_ - 1];
-      slots_[n_slots_ - 1] = static_cast<uint8_t>(n_owned - n_owned / 2);
-      InsertSlot(n_slots_ - 1, static_cast<uint8_t>(n_owned / 2));
-    }
-  }
+  AppendedToEmpty(static_cast<uint32_t>(n));
   (void)pool;
 }
 
@@ -416,20 +445,26 @@ std::string IndexPage::Verify() const {
   }
   if (last_insert_ >= n_recs_) return absl::StrFormat("page %u: PAGE_LAST_INSERT out of range", page_no_);
   // Directory: infimum owns 1, the supremum 1..8, the others 4..8; together
-  // they own every record.
+  // they own every record, and nothing past the supremum owns.
   if (n_slots_ < 2) return absl::StrFormat("page %u: %u directory slots", page_no_, n_slots_);
-  uint32_t total = 0;
-  for (uint32_t s = 0; s < n_slots_; ++s) {
-    const uint32_t o = slots_[s];
-    total += o;
-    const bool ok = s == 0 ? o == 1
-                    : s + 1 == n_slots_ ? (o >= 1 && o <= kDirSlotMaxNOwned)
-                                         : (o >= kDirSlotMinNOwned && o <= kDirSlotMaxNOwned);
-    if (!ok) return absl::StrFormat("page %u: slot %u owns %u records", page_no_, s, o);
+  const uint32_t supremum = static_cast<uint32_t>(n_recs_) + 1;
+  if (!IsOwner(0) || !IsOwner(supremum)) {
+    return absl::StrFormat("page %u: the infimum or the supremum owns no slot", page_no_);
   }
-  if (total != static_cast<uint32_t>(n_recs_) + 2) {
-    return absl::StrFormat("page %u: slots own %u records, page has %d + 2", page_no_, total, n_recs_);
+  for (uint32_t pos = supremum + 1; pos < 64 * OwnerWords(cap_); ++pos) {
+    if (IsOwner(pos)) return absl::StrFormat("page %u: list position %u past the supremum owns a slot", page_no_, pos);
   }
+  uint32_t slots = 1;
+  uint32_t prev = 0;
+  for (uint32_t pos = 1; pos <= supremum; ++pos) {
+    if (!IsOwner(pos)) continue;
+    const uint32_t o = pos - prev;
+    const bool ok = pos == supremum ? o <= kDirSlotMaxNOwned : (o >= kDirSlotMinNOwned && o <= kDirSlotMaxNOwned);
+    if (!ok) return absl::StrFormat("page %u: slot %u owns %u records", page_no_, slots, o);
+    prev = pos;
+    ++slots;
+  }
+  if (slots != n_slots_) return absl::StrFormat("page %u: %u owners, PAGE_N_DIR_SLOTS %u", page_no_, slots, n_slots_);
   return "";
 }
 

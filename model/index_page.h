@@ -4,9 +4,11 @@
 // What is kept is what decides InnoDB's behaviour: the page header fields
 // (PAGE_HEAP_TOP, PAGE_N_HEAP, PAGE_FREE as a count, PAGE_GARBAGE,
 // PAGE_LAST_INSERT, PAGE_DIRECTION, PAGE_N_DIRECTION, PAGE_N_RECS,
-// PAGE_LEVEL, PAGE_N_DIR_SLOTS), the sibling links, the directory slots with
-// the n_owned of each, and the records' keys in key order (plus child page
-// numbers on non-leaf pages). Record bytes other than the key are not stored:
+// PAGE_LEVEL, PAGE_N_DIR_SLOTS), the sibling links, the directory, and the
+// records' keys in key order (plus child page numbers on non-leaf pages).
+// The directory is kept as InnoDB marks it in the records themselves: which
+// records own a slot (their n_owned is not 0), one bit per record in list
+// order; a slot's n_owned is the distance from the previous owner. Record bytes other than the key are not stored:
 // every record of a page has the same size (see record_format.h), so the
 // free list is a count and any freed record is reused byte for byte.
 //
@@ -155,7 +157,8 @@ class IndexPage {
   PageDirection direction() const { return direction_; }
   uint32_t n_direction() const { return n_direction_; }
   uint32_t n_dir_slots() const { return n_slots_; }
-  uint32_t slot_n_owned(uint32_t slot) const { return slots_[slot]; }
+  // n_owned of directory slot `slot` (0 = the infimum's).
+  uint32_t slot_n_owned(uint32_t slot) const;
   const Key& key(int i) const { return keys_[i]; }
   uint32_t child(int i) const { return children_[i]; }
   void set_child(int i, uint32_t c) { children_[i] = c; }
@@ -197,23 +200,36 @@ class IndexPage {
     return at;
   }
 
-  // Record storage: keys[cap], children[cap] (non-leaf only), slots[...].
+  // Record storage: keys[cap], owner words[OwnerWords(cap)], then
+  // children[cap] (non-leaf only).
   void Reserve(int n, PagePool& pool);
   void ShrinkToFit(PagePool& pool);
   void Reallocate(uint32_t cap, PagePool& pool);
   size_t BlockBytes(uint32_t cap) const;
-  uint32_t SlotCapacity(uint32_t cap) const { return cap / 2 + 4; }
-  // Directory: the slot owning list position `list_pos` (0 = infimum,
-  // 1..n_recs user records, n_recs + 1 = supremum), and the records owned
-  // by slots before it.
-  uint32_t OwnerSlot(uint32_t list_pos, uint32_t* owned_before) const;
-  void InsertSlot(uint32_t at, uint8_t n_owned);
-  void EraseSlot(uint32_t at);
+  // Owner bits for list positions 0 (infimum), 1..n_recs (user records)
+  // and n_recs + 1 (supremum) of up to cap records; at least two words, so
+  // that pages of up to 126 records shift theirs as one 128-bit integer.
+  static uint32_t OwnerWords(uint32_t cap) { return cap <= 126 ? 2 : (cap + 2 + 63) / 64; }
+  bool IsOwner(uint32_t list_pos) const { return (owners_[list_pos / 64] >> (list_pos % 64)) & 1; }
+  void SetOwner(uint32_t list_pos) { owners_[list_pos / 64] |= uint64_t{1} << (list_pos % 64); }
+  void ClearOwner(uint32_t list_pos) { owners_[list_pos / 64] &= ~(uint64_t{1} << (list_pos % 64)); }
+  // The first owner at or after list_pos (the owner of its group), and the
+  // last owner before list_pos (list_pos >= 1): the infimum and the
+  // supremum always own, so both exist.
+  uint32_t NextOwner(uint32_t list_pos) const;
+  uint32_t PrevOwner(uint32_t list_pos) const;
+  // A record that owns nothing enters at list position p, or the record at
+  // p leaves; the positions after it move up or down by one.
+  void InsertOwnerBit(uint32_t p);
+  void EraseOwnerBit(uint32_t p);
   // page_cur_delete_rec without moving the keys: the directory and space
   // bookkeeping of deleting the record at ordinal pos.
   void DeleteRecDirectory(int pos);
   // AppendStartFrom onto an empty page without free records.
   void AppendToEmpty(const IndexPage& src, int to, PagePool& pool);
+  // The bookkeeping m appends through page_cur_insert_rec_low leave on an
+  // empty page with no free records (its keys are already in place).
+  void AppendedToEmpty(uint32_t m);
   // The infimum's slot, n_fours slots owning 4 records each, then the
   // supremum's owning last_owned: the directory bulk copies and runs of
   // appends leave.
@@ -225,7 +241,7 @@ class IndexPage {
 
   Key* keys_ = nullptr;
   uint32_t* children_ = nullptr;
-  uint8_t* slots_ = nullptr;
+  uint64_t* owners_ = nullptr;
   uint32_t cap_ = 0;
 
   uint32_t page_no_ = kFilNull;
