@@ -119,7 +119,9 @@ absl::Status BTree::Insert(const Key& key) {
     // search, the same optimistic attempt (failing the same way), then the
     // pessimistic insert. fsp_reserve_free_extents(tree_height / 16 + 3)
     // comes first for an undo-logged insert (btr_cur_pessimistic_insert).
-    SearchToLevel(key, 0);
+    // The repeated search changes nothing but the pages it fixes, which
+    // only a page-event sink sees.
+    if (sink_ != nullptr) SearchToLevel(key, 0);
     space_->ReserveFreeExtents(height() / 16 + 3);
     const IndexCounters before = counters_;
     PessimisticInsert(leaf, cursor, key, 0);

@@ -180,20 +180,32 @@ class IndexPage {
 
  private:
   // The number of keys < k (std::lower_bound's index), by a branch-free
-  // binary search: a random key makes every probe of an ordinary one a coin
-  // toss for the branch predictor. Shar's layout: one probe aligns the rest
-  // to a power of two, then every step halves it and only selects the next
-  // position through a mask. Probes compare the high halves only (one 64-bit
-  // compare); keys whose high half equals k's are few and adjacent, and are
-  // stepped over afterwards.
+  // search: a random key makes every probe of an ordinary binary search a
+  // coin toss for the branch predictor. Shar's layout: one probe aligns the
+  // rest to a power of two; then each step quarters it with three probes
+  // that depend only on the previous step (so their loads overlap), and
+  // selects the next position through masks: half the dependent loads of a
+  // binary search. Probes compare the high halves only (one 64-bit
+  // compare); keys whose high half equals k's are few and adjacent, and
+  // are stepped over afterwards.
   uint32_t CountLess(const Key& k) const {
     const uint32_t n = static_cast<uint32_t>(n_recs_);
     if (n == 0) return 0;
     const uint64_t hi = k.hi;
-    uint32_t step = uint32_t{1} << (31 - __builtin_clz(n));
-    uint32_t at = (n - step) & (uint32_t{0} - static_cast<uint32_t>(keys_[step - 1].hi < hi));
-    for (step >>= 1; step > 0; step >>= 1) {
-      at += step & (uint32_t{0} - static_cast<uint32_t>(keys_[at + step - 1].hi < hi));
+    // All ones when the key at i is below k, else 0.
+    auto below = [&](uint32_t i) { return uint32_t{0} - static_cast<uint32_t>(keys_[i].hi < hi); };
+    const uint32_t log = 31 - static_cast<uint32_t>(__builtin_clz(n));
+    uint32_t step = uint32_t{1} << log;
+    // Invariant from here: at <= (keys below k) <= at + step.
+    uint32_t at = (n - step) & below(step - 1);
+    if (log & 1) {
+      step >>= 1;
+      at += step & below(at + step - 1);
+    }
+    while (step >= 4) {
+      const uint32_t q = step >> 2;
+      at += (q & below(at + q - 1)) + (q & below(at + 2 * q - 1)) + (q & below(at + 3 * q - 1));
+      step = q;
     }
     at += static_cast<uint32_t>(at < n && keys_[at].hi < hi);
     while (at < n && keys_[at].hi == hi && keys_[at].lo < k.lo) ++at;
