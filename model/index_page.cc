@@ -406,13 +406,13 @@ void IndexPage::DeleteStart(int to, PagePool& pool) {
 
 void IndexPage::Reorganize(PagePool& pool) {
   // Copy to a temporary, page_create, re-insert every record in key order
-  // (page_copy_rec_list_end_no_locks -> page_cur_insert_rec_low).
+  // (page_copy_rec_list_end_no_locks -> page_cur_insert_rec_low): a run of
+  // appends onto an empty page, whose result AppendedToEmpty computes.
   const int n = n_recs_;
   heap_top_ = kPageNewSupremumEnd;
   garbage_ = 0;
   n_heap_ = 2;
   n_free_ = 0;
-  last_insert_ = -1;
   AppendedToEmpty(static_cast<uint32_t>(n));
   (void)pool;
 }

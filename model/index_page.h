@@ -8,9 +8,10 @@
 // records' keys in key order (plus child page numbers on non-leaf pages).
 // The directory is kept as InnoDB marks it in the records themselves: which
 // records own a slot (their n_owned is not 0), one bit per record in list
-// order; a slot's n_owned is the distance from the previous owner. Record bytes other than the key are not stored:
-// every record of a page has the same size (see record_format.h), so the
-// free list is a count and any freed record is reused byte for byte.
+// order; a slot's n_owned is the distance from the previous owner. Record
+// bytes other than the key are not stored: every record of a page has the
+// same size (see record_format.h), so the free list is a count and any
+// freed record is reused byte for byte.
 //
 // Records are addressed by their ordinal among the user records, 0..n_recs-1;
 // -1 stands for the infimum. PAGE_LAST_INSERT is kept as such an ordinal and
@@ -231,7 +232,8 @@ class IndexPage {
   uint32_t NextOwner(uint32_t list_pos) const;
   uint32_t PrevOwner(uint32_t list_pos) const;
   // A record that owns nothing enters at list position p, or the record at
-  // p leaves; the positions after it move up or down by one.
+  // p leaves; the positions after it move up or down by one. Both are
+  // called before n_recs changes.
   void InsertOwnerBit(uint32_t p);
   void EraseOwnerBit(uint32_t p);
   // page_cur_delete_rec without moving the keys: the directory and space

@@ -523,3 +523,86 @@ TEST_F(IndexPageTest, VerifyCatchesKeysOutOfOrder) {
 
 }  // namespace
 }  // namespace innosim
+
+namespace innosim {
+namespace {
+
+// The directory as InnoDB's slot array: n_owned per slot, slot 0 the
+// infimum's. The insert and delete rules of page_cur_insert_rec_low /
+// page_dir_split_slot and page_cur_delete_rec / page_dir_balance_slot,
+// written on counts, to hold the page's owner bits against.
+class SlotArrayModel {
+ public:
+  SlotArrayModel() : owned_{1, 1} {}
+  // The record at list position `list_pos` (1-based among user records)
+  // is inserted; it joins the group of its successor.
+  void Insert(uint32_t list_pos) {
+    const size_t s = SlotOf(list_pos);
+    if (++owned_[s] > kDirSlotMaxNOwned) {
+      const uint32_t n = owned_[s];
+      owned_[s] = n - n / 2;
+      owned_.insert(owned_.begin() + static_cast<long>(s), n / 2);
+    }
+  }
+  void Delete(uint32_t list_pos) {
+    const size_t s = SlotOf(list_pos);
+    const uint32_t old = owned_[s]--;
+    if (old <= kDirSlotMinNOwned && s + 1 < owned_.size()) {
+      if (owned_[s + 1] > kDirSlotMinNOwned) {
+        ++owned_[s];
+        --owned_[s + 1];
+      } else {
+        owned_[s + 1] += owned_[s];
+        owned_.erase(owned_.begin() + static_cast<long>(s));
+      }
+    }
+  }
+  const std::vector<uint32_t>& owned() const { return owned_; }
+
+ private:
+  size_t SlotOf(uint32_t list_pos) const {
+    uint32_t end = 0;
+    for (size_t s = 0; s < owned_.size(); ++s) {
+      end += owned_[s];
+      if (list_pos < end) return s;
+    }
+    return owned_.size() - 1;
+  }
+  std::vector<uint32_t> owned_;
+};
+
+// Pages of more than 126 records keep their owner bits in more than two
+// words (a different shift path); small pages in two. Random inserts, then
+// random deletes, each checked against the slot-array rules.
+TEST(IndexPageOwnerBitsTest, RandomInsertsAndDeletesMatchTheSlotArrayRules) {
+  for (const uint32_t page_size : {4096u, 16384u, 65536u}) {
+    PagePool pool;
+    IndexPage p;
+    constexpr uint32_t kSmallRec = 30;
+    p.Create(5, 0, kSmallRec, page_size, pool);
+    SlotArrayModel model;
+    std::mt19937_64 rng(page_size);
+    std::set<uint64_t> keys;
+    for (;;) {
+      const uint64_t k = rng() >> 1;
+      if (!keys.insert(k).second) continue;
+      bool dup = false;
+      const int c = p.SearchInsertCursor(K(k), &dup);
+      if (!p.InsertAfter(c, K(k), 0, pool)) break;
+      model.Insert(static_cast<uint32_t>(c) + 2);
+      ASSERT_EQ(p.Verify(), "") << page_size;
+      ASSERT_EQ(Slots(p), model.owned()) << page_size << " after " << p.n_recs() << " inserts";
+    }
+    ASSERT_GT(p.n_recs(), page_size == 65536u ? 1000 : 100);
+    while (p.n_recs() > 0) {
+      const int pos = static_cast<int>(rng() % static_cast<uint64_t>(p.n_recs()));
+      p.DeleteRec(pos, pool);
+      model.Delete(static_cast<uint32_t>(pos) + 1);
+      ASSERT_EQ(p.Verify(), "") << page_size;
+      ASSERT_EQ(Slots(p), model.owned()) << page_size << " with " << p.n_recs() << " records left";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace innosim
