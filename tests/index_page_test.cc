@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "model/page_pool.h"
@@ -50,6 +51,22 @@ bool InsertSorted(IndexPage& p, uint64_t k, PagePool& pool) {
   const int c = p.SearchInsertCursor(K(k), &dup);
   EXPECT_FALSE(dup);
   return p.InsertAfter(c, K(k), 0, pool);
+}
+
+// A page built by a bulk path has the state of one built record by record:
+// directory, heap, free list, direction bookkeeping and keys.
+void ExpectSamePage(const IndexPage& bulk, const IndexPage& one, const std::string& label) {
+  EXPECT_EQ(Slots(bulk), Slots(one)) << label;
+  EXPECT_EQ(bulk.n_recs(), one.n_recs()) << label;
+  EXPECT_EQ(bulk.heap_top(), one.heap_top()) << label;
+  EXPECT_EQ(bulk.n_heap(), one.n_heap()) << label;
+  EXPECT_EQ(bulk.n_free(), one.n_free()) << label;
+  EXPECT_EQ(bulk.garbage(), one.garbage()) << label;
+  EXPECT_EQ(bulk.last_insert(), one.last_insert()) << label;
+  EXPECT_EQ(bulk.direction(), one.direction()) << label;
+  EXPECT_EQ(bulk.n_direction(), one.n_direction()) << label;
+  ASSERT_EQ(bulk.n_recs(), one.n_recs()) << label;
+  for (int i = 0; i < bulk.n_recs(); ++i) ASSERT_EQ(bulk.key(i), one.key(i)) << label << " " << i;
 }
 
 class IndexPageTest : public ::testing::Test {
@@ -271,14 +288,8 @@ TEST_F(IndexPageTest, AppendStartToEmptyPageEqualsOneByOneAppends) {
     bulk.AppendStartFrom(src, m, pool_);
     for (int i = 0; i < m; ++i) ASSERT_TRUE(one.InsertAfter(i - 1, src.key(i), 0, pool_));
     ASSERT_EQ(bulk.Verify(), "") << m;
-    EXPECT_EQ(Slots(bulk), Slots(one)) << m;
-    EXPECT_EQ(bulk.n_recs(), one.n_recs()) << m;
-    EXPECT_EQ(bulk.heap_top(), one.heap_top()) << m;
-    EXPECT_EQ(bulk.n_heap(), one.n_heap()) << m;
-    EXPECT_EQ(bulk.last_insert(), one.last_insert()) << m;
-    EXPECT_EQ(bulk.direction(), one.direction()) << m;
-    EXPECT_EQ(bulk.n_direction(), one.n_direction()) << m;
-    for (int i = 0; i < m; ++i) ASSERT_EQ(bulk.key(i), one.key(i)) << m << " " << i;
+    ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, std::to_string(m)));
+    ASSERT_EQ(bulk.n_recs(), m);
     bulk.Release(pool_);
     one.Release(pool_);
   }
@@ -302,12 +313,7 @@ TEST_F(IndexPageTest, DeleteStartEqualsDeletingTheFirstRecordRepeatedly) {
     bulk.DeleteStart(to, pool_);
     for (int i = 0; i < to; ++i) one.DeleteRec(0, pool_);
     ASSERT_EQ(bulk.Verify(), "") << to;
-    EXPECT_EQ(Slots(bulk), Slots(one)) << to;
-    EXPECT_EQ(bulk.n_recs(), one.n_recs()) << to;
-    EXPECT_EQ(bulk.n_free(), one.n_free()) << to;
-    EXPECT_EQ(bulk.garbage(), one.garbage()) << to;
-    EXPECT_EQ(bulk.heap_top(), one.heap_top()) << to;
-    for (int i = 0; i < bulk.n_recs(); ++i) ASSERT_EQ(bulk.key(i), one.key(i)) << to << " " << i;
+    ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, std::to_string(to)));
     bulk.Release(pool_);
     one.Release(pool_);
   }
