@@ -222,7 +222,7 @@ class IndexPage {
   // Owner bits for list positions 0 (infimum), 1..n_recs (user records)
   // and n_recs + 1 (supremum) of up to cap records; at least two words, so
   // that pages of up to 126 records shift theirs as one 128-bit integer.
-  static uint32_t OwnerWords(uint32_t cap) { return cap <= 126 ? 2 : (cap + 2 + 63) / 64; }
+  static uint32_t OwnerWords(uint32_t cap) { return cap + 2 <= 2 * 64 ? 2 : (cap + 2 + 63) / 64; }
   bool IsOwner(uint32_t list_pos) const { return (owners_[list_pos / 64] >> (list_pos % 64)) & 1; }
   void SetOwner(uint32_t list_pos) { owners_[list_pos / 64] |= uint64_t{1} << (list_pos % 64); }
   void ClearOwner(uint32_t list_pos) { owners_[list_pos / 64] &= ~(uint64_t{1} << (list_pos % 64)); }
