@@ -102,6 +102,9 @@ uint32_t BTree::DescendAndRemember(const Key& k) {
   LeafRouteCache::Route r;
   const uint32_t leaf = SearchToLevel(k, 0, &r);
   routes_.Add(r);
+  // Keys that miss often enough to rest the cache scatter over the tree:
+  // their inserts touch record blocks all over the pool (page_pool.h).
+  if (routes_.resting()) store_->pool().PreferHugeChunks();
   return leaf;
 }
 

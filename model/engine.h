@@ -76,6 +76,7 @@ class Engine {
   const BTree& secondary(size_t i) const { return *secondary_[i]; }
   size_t n_secondary() const { return secondary_.size(); }
   const Tablespace& tablespace() const { return space_; }
+  const PageStore& page_store() const { return store_; }
   const EngineProfile& profile() const { return profile_; }
   uint64_t rows() const { return rows_; }
 

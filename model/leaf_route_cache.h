@@ -54,6 +54,9 @@ class LeafRouteCache {
     return false;
   }
 
+  // Whether the last misses made the cache rest: keys are scattering.
+  bool resting() const { return rest_ > 0; }
+
   // The remembered route whose range holds k, or nullptr. The ranges are
   // disjoint and kept sorted by their lower bound, so the only candidate is
   // the last one starting at or below k; finding it takes three branch-free

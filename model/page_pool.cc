@@ -2,6 +2,8 @@
 
 #include <new>
 
+#include "model/huge_pages.h"
+
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -9,8 +11,12 @@
 namespace innosim {
 
 void PagePool::ChunkDelete::operator()(std::byte* p) const {
+  if (kind == ChunkKind::kHuge) {
+    FreeHuge(p, bytes);
+    return;
+  }
 #ifdef __linux__
-  if (mapped) {
+  if (kind == ChunkKind::kMapped) {
     munmap(p, bytes);
     return;
   }
@@ -18,18 +24,22 @@ void PagePool::ChunkDelete::operator()(std::byte* p) const {
   ::operator delete[](p, std::align_val_t{kGranule});
 }
 
-std::unique_ptr<std::byte[], PagePool::ChunkDelete> PagePool::AllocateChunk(size_t bytes) {
+std::unique_ptr<std::byte[], PagePool::ChunkDelete> PagePool::AllocateChunk(size_t bytes, bool huge) {
+  if (huge) {
+    return std::unique_ptr<std::byte[], ChunkDelete>(static_cast<std::byte*>(AllocateHuge(bytes)),
+                                                     ChunkDelete{bytes, ChunkKind::kHuge});
+  }
 #if defined(__linux__) && defined(MAP_POPULATE)
   // One mmap that faults the whole chunk in at once: page records are then
   // written into memory that is already there, instead of taking a page
   // fault every 4 KiB on the insert path.
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (p != MAP_FAILED) {
-    return std::unique_ptr<std::byte[], ChunkDelete>(static_cast<std::byte*>(p), ChunkDelete{bytes, true});
+    return std::unique_ptr<std::byte[], ChunkDelete>(static_cast<std::byte*>(p), ChunkDelete{bytes, ChunkKind::kMapped});
   }
 #endif
   return std::unique_ptr<std::byte[], ChunkDelete>(
-      static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{kGranule})), ChunkDelete{bytes, false});
+      static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{kGranule})), ChunkDelete{bytes, ChunkKind::kHeap});
 }
 
 void* PagePool::Allocate(size_t bytes) {
@@ -41,8 +51,9 @@ void* PagePool::Allocate(size_t bytes) {
     return b;
   }
   if (bump_left_ < rounded) {
-    const size_t chunk = rounded > kChunkBytes ? rounded : kChunkBytes;
-    chunks_.push_back(AllocateChunk(chunk));
+    const size_t base = huge_chunks_ ? kHugePageBytes : kChunkBytes;
+    const size_t chunk = rounded > base ? rounded : base;
+    chunks_.push_back(AllocateChunk(chunk, huge_chunks_));
     std::byte* mem = chunks_.back().get();
     reserved_bytes_ += chunk;
     bump_ = mem;

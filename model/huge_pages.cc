@@ -1,0 +1,55 @@
+#include "model/huge_pages.h"
+
+#include <cstdint>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+namespace innosim {
+namespace {
+
+constexpr std::align_val_t kSmallAlign{64};
+
+// Bytes of address space a huge region of `bytes` occupies: whole huge
+// pages, so that its end is aligned too and nothing else shares its last one.
+size_t HugeSpan(size_t bytes) { return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes; }
+
+}  // namespace
+
+void* AllocateHuge(size_t bytes) {
+#ifdef __linux__
+  if (bytes >= kHugePageBytes) {
+    const size_t span = HugeSpan(bytes);
+    // Over-allocate by one huge page, then return the unaligned head and
+    // the tail beyond the aligned span to the system.
+    void* raw = mmap(nullptr, span + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) throw std::bad_alloc();
+    auto* base = static_cast<char*>(raw);
+    const uintptr_t aligned = (reinterpret_cast<uintptr_t>(base) + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+    auto* p = reinterpret_cast<char*>(aligned);
+    const size_t head = static_cast<size_t>(p - base);
+    if (head > 0) munmap(base, head);
+    if (kHugePageBytes - head > 0) munmap(p + span, kHugePageBytes - head);
+    // Advice only: without THP the region stays in 4 KiB pages.
+    (void)madvise(p, span, MADV_HUGEPAGE);
+    // One fault per huge page when THP applies, else one per 4 KiB page.
+    for (size_t off = 0; off < span; off += 4096) static_cast<volatile char*>(p)[off] = 0;
+    return p;
+  }
+#endif
+  return ::operator new(bytes, kSmallAlign);
+}
+
+void FreeHuge(void* p, size_t bytes) noexcept {
+  if (p == nullptr) return;
+#ifdef __linux__
+  if (bytes >= kHugePageBytes) {
+    munmap(p, HugeSpan(bytes));
+    return;
+  }
+#endif
+  ::operator delete(p, kSmallAlign);
+}
+
+}  // namespace innosim

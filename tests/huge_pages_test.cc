@@ -1,0 +1,66 @@
+#include "model/huge_pages.h"
+
+#include <cstdint>
+#include <cstring>
+
+#include "gtest/gtest.h"
+#include "model/engine.h"
+#include "model/page_pool.h"
+#include "sim/xoshiro256.h"
+
+namespace innosim {
+namespace {
+
+uintptr_t Addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+TEST(HugePagesTest, LargeRegionsAreHugePageAlignedAndUsable) {
+  for (size_t bytes : {kHugePageBytes, kHugePageBytes + 1, 3 * kHugePageBytes + 4096}) {
+    auto* p = static_cast<unsigned char*>(AllocateHuge(bytes));
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(Addr(p) % kHugePageBytes, 0u) << bytes;
+    // Every byte is there to be written and read back.
+    std::memset(p, 0xA5, bytes);
+    EXPECT_EQ(p[0], 0xA5);
+    EXPECT_EQ(p[bytes - 1], 0xA5);
+    FreeHuge(p, bytes);
+  }
+}
+
+TEST(HugePagesTest, SmallRegionsAre64ByteAligned) {
+  for (size_t bytes : {size_t{1}, size_t{64}, size_t{1000}, kHugePageBytes - 1}) {
+    void* p = AllocateHuge(bytes);
+    EXPECT_EQ(Addr(p) % 64, 0u) << bytes;
+    std::memset(p, 1, bytes);
+    FreeHuge(p, bytes);
+  }
+}
+
+TEST(HugePagesTest, PagePoolTakesHugeChunksOnceToldKeysScatter) {
+  PagePool pool;
+  EXPECT_FALSE(pool.huge_chunks());
+  pool.PreferHugeChunks();
+  EXPECT_TRUE(pool.huge_chunks());
+  void* a = pool.Allocate(100);
+  void* b = pool.Allocate(100);
+  EXPECT_EQ(Addr(a) % kHugePageBytes, 0u);
+  EXPECT_EQ(Addr(b), Addr(a) + 128);  // carved in turn from one chunk
+  EXPECT_EQ(pool.reserved_bytes(), kHugePageBytes);
+  pool.Free(a, 100);
+  EXPECT_EQ(pool.Allocate(128), a);  // same size class: recycled
+}
+
+TEST(HugePagesTest, UuidV4TreeTurnsHugeChunksOnAndAnAppendingOneDoesNot) {
+  for (bool scatter : {true, false}) {
+    const EngineProfile profile = *EngineProfile::ByName("mysql-8.4");
+    Engine engine(profile, Seed000Table(16));
+    Xoshiro256StarStar rng(7);
+    for (uint64_t i = 0; i < 20000; ++i) {
+      const Key k = scatter ? Key{rng(), rng()} : Key{i + 1, 0};
+      ASSERT_TRUE(engine.InsertRow(k).ok());
+    }
+    EXPECT_EQ(engine.page_store().pool().huge_chunks(), scatter);
+  }
+}
+
+}  // namespace
+}  // namespace innosim
