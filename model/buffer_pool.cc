@@ -38,32 +38,12 @@ BufferPool::BufferPool(const Options& options) {
   spaces_.reserve(8);
 }
 
-int32_t BufferPool::Lookup(uint32_t space_id, uint32_t page_no) const {
-  if (last_space_ < spaces_.size() && spaces_[last_space_].space_id == space_id) {
-    const auto& v = spaces_[last_space_].frame_of_page;
-    return page_no < v.size() ? v[page_no] : -1;
-  }
-  for (size_t i = 0; i < spaces_.size(); ++i) {
-    if (spaces_[i].space_id == space_id) {
-      last_space_ = i;
-      const auto& v = spaces_[i].frame_of_page;
-      return page_no < v.size() ? v[page_no] : -1;
-    }
-  }
-  return -1;
-}
-
 int32_t& BufferPool::Slot(uint32_t space_id, uint32_t page_no) {
-  size_t i = last_space_;
-  if (i >= spaces_.size() || spaces_[i].space_id != space_id) {
-    for (i = 0; i < spaces_.size(); ++i) {
-      if (spaces_[i].space_id == space_id) break;
-    }
-    if (i == spaces_.size()) {
-      spaces_.push_back(SpacePages{space_id, {}});
-      spaces_.back().frame_of_page.reserve(1024);
-    }
-    last_space_ = i;
+  size_t i = 0;
+  while (i < spaces_.size() && spaces_[i].space_id != space_id) ++i;
+  if (i == spaces_.size()) {
+    spaces_.push_back(SpacePages{space_id, {}});
+    spaces_.back().frame_of_page.reserve(1024);
   }
   auto& v = spaces_[i].frame_of_page;
   if (page_no >= v.size()) {
@@ -196,10 +176,9 @@ bool BufferPool::PeekIfTooOld(const Frame& fr, uint64_t now_ms) const {
 
 void BufferPool::Touch(int32_t f, uint64_t now_ms) {
   Frame& fr = frames_[f];
-  fr.fix_mtr = mtr_seq_;
   // buf_page_set_accessed (first access only), then
   // buf_page_make_young_if_needed (Buf_fetch::single_page).
-  if (fr.access_time == 0) fr.access_time = now_ms + 1;
+  MarkAccessed(fr, now_ms);
   if (PeekIfTooOld(fr, now_ms)) {
     // buf_LRU_make_block_young.
     if (fr.old) ++stats_.made_young;
@@ -212,16 +191,6 @@ void BufferPool::Touch(int32_t f, uint64_t now_ms) {
 
 // ---------------------------------------------------------------------------
 // Flush list (buf/buf0flu.cc)
-
-void BufferPool::FlushListAddHead(int32_t f) {
-  Frame& fr = frames_[f];
-  fr.fl_prev = -1;
-  fr.fl_next = flush_head_;
-  if (flush_head_ >= 0) frames_[flush_head_].fl_prev = f;
-  flush_head_ = f;
-  if (flush_tail_ < 0) flush_tail_ = f;
-  ++flush_len_;
-}
 
 void BufferPool::FlushListRemove(int32_t f) {
   Frame& fr = frames_[f];
@@ -322,8 +291,7 @@ void BufferPool::Install(int32_t f, uint32_t space_id, uint32_t page_no, bool ol
   fr.access_time = now_ms + 1;  // buf_page_set_accessed on this first fix
 }
 
-void BufferPool::Fix(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
-  const int32_t f = Lookup(space_id, page_no);
+void BufferPool::FixSlow(int32_t f, uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   if (f >= 0) {
     Touch(f, now_ms);
     return;
@@ -344,23 +312,6 @@ void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   const int32_t g = GetFreeFrame(now_ms);
   ++stats_.created;
   Install(g, space_id, page_no, /*old=*/false, now_ms);
-}
-
-void BufferPool::MarkDirty(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn,
-                           uint64_t now_ms) {
-  int32_t f = Lookup(space_id, page_no);
-  if (f < 0) {
-    Fix(space_id, page_no, now_ms);
-    f = Lookup(space_id, page_no);
-  } else {
-    frames_[f].fix_mtr = mtr_seq_;
-  }
-  Frame& fr = frames_[f];
-  if (fr.oldest_modification == 0) {
-    // buf_flush_note_modification -> buf_flush_insert_into_flush_list.
-    fr.oldest_modification = mtr_start_lsn == 0 ? 1 : mtr_start_lsn;
-    FlushListAddHead(f);
-  }
 }
 
 uint64_t BufferPool::FlushListBatch(uint64_t max_pages, uint64_t lsn_limit) {

@@ -67,14 +67,37 @@ class BufferPool {
   // buf_page_get: the page is fixed by the current mtr. A page not resident
   // is read (stats().reads++) into a free frame, entering the LRU at the
   // midpoint. `now_ms` is the simulated clock.
-  void Fix(uint32_t space_id, uint32_t page_no, uint64_t now_ms);
+  void Fix(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
+    const int32_t f = Lookup(space_id, page_no);
+    // Until the first eviction no page is ever made young (see
+    // PeekIfTooOld): a resident page is only marked fixed and accessed.
+    if (f >= 0 && freed_page_clock_ == 0) {
+      MarkAccessed(frames_[f], now_ms);
+      return;
+    }
+    FixSlow(f, space_id, page_no, now_ms);
+  }
   // buf_page_create: a freshly allocated page gets a frame without a read
   // and enters the LRU at the head. If already resident, it is just fixed.
   void Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms);
   // The current mtr modified the page; `mtr_start_lsn` becomes its
   // oldest_modification if it was clean (buf_flush_note_modification). The
   // page is fixed (and read if needed) first.
-  void MarkDirty(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms);
+  void MarkDirty(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms) {
+    int32_t f = Lookup(space_id, page_no);
+    if (f < 0) {
+      FixSlow(f, space_id, page_no, now_ms);
+      f = Lookup(space_id, page_no);
+    } else {
+      frames_[f].fix_mtr = mtr_seq_;
+    }
+    Frame& fr = frames_[f];
+    if (fr.oldest_modification == 0) {
+      // buf_flush_note_modification -> buf_flush_insert_into_flush_list.
+      fr.oldest_modification = mtr_start_lsn == 0 ? 1 : mtr_start_lsn;
+      FlushListAddHead(f);
+    }
+  }
   // The current mtr committed: its pages are unfixed.
   void CommitMtr() { ++mtr_seq_; }
 
@@ -143,8 +166,23 @@ class BufferPool {
     std::vector<int32_t> frame_of_page;  // -1 = not resident
   };
 
-  int32_t Lookup(uint32_t space_id, uint32_t page_no) const;
+  // The frame holding the page, or -1. A load touches two or three spaces
+  // (the table's, the undo tablespace): a short scan, inline.
+  int32_t Lookup(uint32_t space_id, uint32_t page_no) const {
+    for (const SpacePages& s : spaces_) {
+      if (s.space_id == space_id) return page_no < s.frame_of_page.size() ? s.frame_of_page[page_no] : -1;
+    }
+    return -1;
+  }
   int32_t& Slot(uint32_t space_id, uint32_t page_no);
+  // Fix of a page not resident (f < 0), or of a resident one once pages
+  // have been evicted (the LRU may move it).
+  void FixSlow(int32_t f, uint32_t space_id, uint32_t page_no, uint64_t now_ms);
+  // Fixed by the current mtr; buf_page_set_accessed on the first access.
+  void MarkAccessed(Frame& fr, uint64_t now_ms) {
+    fr.fix_mtr = mtr_seq_;
+    if (fr.access_time == 0) fr.access_time = now_ms + 1;
+  }
   int32_t GetFreeFrame(uint64_t now_ms);
   void Install(int32_t f, uint32_t space_id, uint32_t page_no, bool old, uint64_t now_ms);
   void Evict(int32_t f);
@@ -161,12 +199,19 @@ class BufferPool {
   bool PeekIfTooOld(const Frame& fr, uint64_t now_ms) const;
 
   // Flush list.
-  void FlushListAddHead(int32_t f);
+  void FlushListAddHead(int32_t f) {
+    Frame& fr = frames_[f];
+    fr.fl_prev = -1;
+    fr.fl_next = flush_head_;
+    if (flush_head_ >= 0) frames_[flush_head_].fl_prev = f;
+    flush_head_ = f;
+    if (flush_tail_ < 0) flush_tail_ = f;
+    ++flush_len_;
+  }
   void FlushListRemove(int32_t f);
 
   std::vector<Frame> frames_;
   std::vector<SpacePages> spaces_;
-  mutable size_t last_space_ = 0;
 
   int32_t free_head_ = -1;  // singly linked through lru_next
   uint64_t free_len_ = 0;
