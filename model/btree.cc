@@ -108,6 +108,56 @@ uint32_t BTree::DescendAndRemember(const Key& k) {
   return leaf;
 }
 
+void BTree::Prefetch(const Key& key) {
+  if (!use_routes_ || !routes_.resting()) return;
+  // The route found on the previous call is an insert nearer now: its
+  // leaf's header has had one insert's time to arrive; fetch its keys.
+  if (ahead_n_ > 0) {
+    const Ahead& prev = ahead_[(ahead_first_ + ahead_n_ - 1) % kAhead];
+    const uint32_t prev_leaf = prev.pages[prev.height - 1];
+    P(prev_leaf).PrefetchKeys();
+    if (sink_ != nullptr) sink_->OnPageSoon(space_id_, prev_leaf, 1);
+  }
+  if (ahead_n_ == kAhead) {
+    ahead_first_ = (ahead_first_ + 1) % kAhead;
+    --ahead_n_;
+  }
+  Ahead& a = ahead_[(ahead_first_ + ahead_n_) % kAhead];
+  a.key = key;
+  a.shape = shape_changes_;
+  a.height = 0;
+  // SearchToLevel(key, 0) without fixing anything.
+  uint32_t page_no = root_;
+  for (;;) {
+    if (a.height == LeafRouteCache::kMaxHeight) return;  // too tall: no hint
+    a.pages[a.height++] = page_no;
+    const IndexPage& p = P(page_no);
+    if (p.is_leaf()) break;
+    page_no = p.child(std::max(p.SearchLE(key), 0));
+  }
+  const char* leaf = reinterpret_cast<const char*>(&P(page_no));
+  __builtin_prefetch(leaf);
+  __builtin_prefetch(leaf + sizeof(IndexPage) - 1);
+  if (sink_ != nullptr) sink_->OnPageSoon(space_id_, page_no, 0);
+  ++ahead_n_;
+}
+
+uint32_t BTree::TakeAhead(const Key& k) {
+  for (int i = 0; i < ahead_n_; ++i) {
+    const Ahead& a = ahead_[(ahead_first_ + i) % kAhead];
+    if (a.key != k) continue;
+    ahead_first_ = (ahead_first_ + i + 1) % kAhead;
+    ahead_n_ -= i + 1;
+    if (a.shape != shape_changes_) return kFilNull;
+    ++prefetched_routes_taken_;
+    for (int j = 0; j < a.height; ++j) Access(a.pages[j]);
+    const uint32_t leaf = a.pages[a.height - 1];
+    P(leaf).PrefetchKeys();  // as SearchToLevel does (Prefetch's were likely earlier)
+    return leaf;
+  }
+  return kFilNull;
+}
+
 absl::Status BTree::Insert(const Key& key) {
   const uint32_t leaf = SearchLeaf(key);
   bool duplicate = false;
@@ -125,6 +175,7 @@ absl::Status BTree::Insert(const Key& key) {
     // The repeated search changes nothing but the pages it fixes, which
     // only a page-event sink sees.
     if (sink_ != nullptr) SearchToLevel(key, 0);
+    ++shape_changes_;
     space_->ReserveFreeExtents(height() / 16 + 3);
     const IndexCounters before = counters_;
     PessimisticInsert(leaf, cursor, key, 0);

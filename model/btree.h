@@ -106,12 +106,24 @@ class BTree {
   // (DB_DUPLICATE_KEY); the tree is unchanged then.
   absl::Status Insert(const Key& key);
 
+  // A hint that `key` will be inserted two Inserts from now (the caller
+  // reads its keys ahead). While keys scatter over the tree (the route cache
+  // rests), the leaf for it is found now and its page loaded into the CPU
+  // cache over the next two inserts: a random leaf is a cache miss, and
+  // this overlaps the miss with the work of the rows before it. The insert
+  // of `key` then takes the same route, fixing the same pages in the same
+  // order, unless the tree changed shape in between. Changes no result.
+  void Prefetch(const Key& key);
+
   // Turns the leaf route cache (leaf_route_cache.h) on or off; on by
   // default. Results are the same either way; tests compare the two.
   void set_route_cache(bool on) {
     use_routes_ = on;
     routes_.Clear();
   }
+
+  // Inserts whose leaf came from a route Prefetch found (speed statistics).
+  uint64_t prefetched_routes_taken() const { return prefetched_routes_taken_; }
 
   uint32_t root() const { return root_; }
   uint32_t height() const;                 // levels, 1 for a lone root
@@ -146,6 +158,10 @@ class BTree {
   // the same pages without searching them. The hit is inline; a miss or a
   // resting cache descends out of line.
   uint32_t SearchLeaf(const Key& k) {
+    if (ahead_n_ > 0) {
+      const uint32_t leaf = TakeAhead(k);
+      if (leaf != kFilNull) return leaf;
+    }
     if (!use_routes_ || !routes_.Active()) return SearchToLevel(k, 0);
     if (const LeafRouteCache::Route* r = routes_.Find(k)) {
       if (sink_ != nullptr) {
@@ -157,6 +173,10 @@ class BTree {
   }
   // A cache miss: SearchToLevel(k, 0), its route added to the cache.
   uint32_t DescendAndRemember(const Key& k);
+  // The leaf of a route Prefetch found for k, its pages fixed in order, if
+  // the tree has not changed shape since; else kFilNull. Routes found for
+  // keys before k are dropped.
+  uint32_t TakeAhead(const Key& k);
   // Cursor on a page for inserting k: last record < k on a leaf; last
   // record <= k on a non-leaf page, the leftmost page's first record
   // standing for minus infinity (REC_INFO_MIN_REC_FLAG).
@@ -246,6 +266,24 @@ class BTree {
   IndexCounters counters_;
   LeafRouteCache routes_;
   bool use_routes_ = true;
+
+  // Routes found by Prefetch, oldest first (a ring of kAhead); a new one
+  // replaces the oldest when full.
+  struct Ahead {
+    Key key;
+    uint64_t shape = 0;  // shape_changes_ when found
+    uint32_t pages[LeafRouteCache::kMaxHeight];
+    int height = 0;
+  };
+  // The key being inserted and the two announced after it.
+  static constexpr int kAhead = 3;
+  Ahead ahead_[kAhead];
+  int ahead_first_ = 0;
+  int ahead_n_ = 0;
+  uint64_t prefetched_routes_taken_ = 0;
+  // Pessimistic inserts so far: anything that may move a key to another
+  // leaf or change a non-leaf page goes through one.
+  uint64_t shape_changes_ = 0;
 };
 
 }  // namespace innosim

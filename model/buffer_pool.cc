@@ -206,6 +206,17 @@ void BufferPool::FlushListRemove(int32_t f) {
   }
   fr.fl_prev = fr.fl_next = -1;
   --flush_len_;
+  flush_order_[fr.fl_seq - flush_order_base_].frame = -1;
+  while (flush_order_tail_ < flush_order_.size() && flush_order_[flush_order_tail_].frame < 0) {
+    ++flush_order_tail_;
+  }
+  // Drop the holes before the tail once they are half the array (amortised
+  // O(1) per page).
+  if (flush_order_tail_ >= 1024 && 2 * flush_order_tail_ >= flush_order_.size()) {
+    flush_order_.erase(flush_order_.begin(), flush_order_.begin() + static_cast<ptrdiff_t>(flush_order_tail_));
+    flush_order_base_ += flush_order_tail_;
+    flush_order_tail_ = 0;
+  }
 }
 
 void BufferPool::WritePage(int32_t f) {
@@ -328,9 +339,12 @@ uint64_t BufferPool::FlushListBatch(uint64_t max_pages, uint64_t lsn_limit) {
 }
 
 uint64_t BufferPool::CountFlushListUpTo(uint64_t target_lsn, uint64_t max) const {
+  // The walk from the tail along the links, over the array instead.
   uint64_t n = 0;
-  for (int32_t f = flush_tail_; f >= 0 && n < max; f = frames_[f].fl_prev) {
-    if (frames_[f].oldest_modification > target_lsn) break;
+  for (size_t i = flush_order_tail_; i < flush_order_.size() && n < max; ++i) {
+    const FlushOrderEntry& e = flush_order_[i];
+    if (e.frame < 0) continue;
+    if (e.oldest_modification > target_lsn) break;
     ++n;
   }
   return n;
@@ -443,6 +457,18 @@ bool BufferPool::Validate() const {
     ++nd;
   }
   if (prev != flush_tail_ || nd != flush_len_) return false;
+  // The array holds the same pages in the same order, tail first.
+  int32_t at = flush_tail_;
+  for (size_t i = flush_order_tail_; i < flush_order_.size(); ++i) {
+    const FlushOrderEntry& e = flush_order_[i];
+    if (e.frame < 0) continue;
+    if (e.frame != at || frames_[at].fl_seq != flush_order_base_ + i ||
+        e.oldest_modification != frames_[at].oldest_modification) {
+      return false;
+    }
+    at = frames_[at].fl_prev;
+  }
+  if (at != -1) return false;
   uint64_t dirty = 0;
   for (const Frame& fr : frames_) dirty += (fr.in_use && fr.oldest_modification != 0);
   return dirty == flush_len_;

@@ -98,6 +98,21 @@ class BufferPool {
       FlushListAddHead(f);
     }
   }
+  // A hint (no effect on any result): the page will be fixed soon. Step 0
+  // starts loading its entry in the page table, step 1 (later) its frame.
+  void Prefetch(uint32_t space_id, uint32_t page_no, int step) const {
+    for (const SpacePages& s : spaces_) {
+      if (s.space_id != space_id || page_no >= s.frame_of_page.size()) continue;
+      if (step == 0) {
+        __builtin_prefetch(&s.frame_of_page[page_no]);
+      } else if (const int32_t f = s.frame_of_page[page_no]; f >= 0) {
+        const char* fr = reinterpret_cast<const char*>(&frames_[f]);
+        __builtin_prefetch(fr);
+        __builtin_prefetch(fr + sizeof(Frame) - 1);
+      }
+      return;
+    }
+  }
   // The current mtr committed: its pages are unfixed.
   void CommitMtr() { ++mtr_seq_; }
 
@@ -154,6 +169,7 @@ class BufferPool {
     int32_t lru_next = -1;  // toward the tail (old end)
     int32_t fl_prev = -1;   // toward the head (newest)
     int32_t fl_next = -1;   // toward the tail (oldest)
+    uint64_t fl_seq = 0;    // its place in flush_order_ while dirty
     uint64_t oldest_modification = 0;  // 0 = clean
     uint64_t fix_mtr = 0;              // == mtr_seq_ while fixed
     uint64_t access_time = 0;          // simulated ms + 1; 0 = never
@@ -207,6 +223,8 @@ class BufferPool {
     flush_head_ = f;
     if (flush_tail_ < 0) flush_tail_ = f;
     ++flush_len_;
+    fr.fl_seq = flush_order_base_ + flush_order_.size();
+    flush_order_.push_back({f, fr.oldest_modification});
   }
   void FlushListRemove(int32_t f);
 
@@ -224,6 +242,20 @@ class BufferPool {
 
   int32_t flush_head_ = -1, flush_tail_ = -1;
   uint64_t flush_len_ = 0;
+  // The flush list again, as an array in the order pages entered it (tail
+  // first), with the pages since removed left as holes (frame -1): the
+  // page cleaner counts thousands of pages from the tail every second, and
+  // a walk along the list's links would be a cache miss per page.
+  // flush_order_[i] is the page that entered with fl_seq
+  // flush_order_base_ + i; holes before flush_order_tail_ are dropped in
+  // batches.
+  struct FlushOrderEntry {
+    int32_t frame;  // -1: left the flush list
+    uint64_t oldest_modification;
+  };
+  std::vector<FlushOrderEntry> flush_order_;
+  uint64_t flush_order_base_ = 0;
+  size_t flush_order_tail_ = 0;  // the first entry that is not a hole
 
   uint64_t mtr_seq_ = 1;
   Stats stats_;

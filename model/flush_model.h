@@ -76,6 +76,9 @@ class FlushModel : public PageEventSink {
     pool_.MarkDirty(space_id, page_no, log_.lsn(), now_ms_);
     if (pool_.dirty_pages() > peak_dirty_) peak_dirty_ = pool_.dirty_pages();
   }
+  void OnPageSoon(uint32_t space_id, uint32_t page_no, int step) override {
+    pool_.Prefetch(space_id, page_no, step);
+  }
   void OnMtrCommit(uint64_t redo_bytes) override {
     log_.Append(redo_bytes);
     pool_.CommitMtr();

@@ -103,13 +103,32 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
   const double seconds_per_row = spec.flush ? 1.0 / spec.rows_per_sec : 0;
   result.warnings = warnings;
   const auto t0 = std::chrono::steady_clock::now();
-  Key key;
+  // Keys are read kLookahead rows ahead, and each announced to the engine
+  // (Engine::PrefetchRow) that far before its insert; never past spec.rows,
+  // so a stream is read exactly as far as without the lookahead.
+  constexpr uint64_t kLookahead = 2;
+  Key ring[kLookahead + 1];
+  uint64_t read = 0;  // keys taken from the stream so far
+  bool ended = false;
+  auto read_ahead = [&](uint64_t upto) {
+    while (!ended && read < upto && read < spec.rows) {
+      if (!ks.Next(&ring[read % (kLookahead + 1)])) {
+        ended = true;
+        break;
+      }
+      engine.PrefetchRow(ring[read % (kLookahead + 1)]);
+      ++read;
+    }
+  };
+  read_ahead(kLookahead);
   for (uint64_t i = 0; i < spec.rows; ++i) {
-    if (!ks.Next(&key)) {
+    read_ahead(i + kLookahead + 1);
+    if (i >= read) {
       if (!ks.status().ok()) return ks.status();
       return absl::InvalidArgumentError(absl::StrCat("the stream ended after ", i, " of ", spec.rows,
                                                      " rows: lower --rows or give a longer key file"));
     }
+    const Key key = ring[i % (kLookahead + 1)];
     absl::Status s = engine.InsertRow(key);
     if (!s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, ": duplicate primary key in the stream (",

@@ -105,12 +105,14 @@ TEST(BufferPoolTest, FlushListIsOrderedByOldestModification) {
 }
 
 // Property: random fixes, creates and modifications on a pool smaller than
-// the working set. No dirty page ever leaves the pool without a write, and
-// the lists stay consistent.
+// the working set. No dirty page ever leaves the pool without a write, the
+// lists stay consistent, and the page cleaner's count from the flush-list
+// tail (kept on a separate array) agrees with the list itself.
 TEST(BufferPoolTest, NoDirtyPageIsEvictedWithoutAWrite) {
   BufferPool pool = MakePool(600);
   std::mt19937_64 rng(42);
   std::vector<char> dirty(3000, 0);  // shadow: dirty as far as we know
+  std::vector<uint64_t> first_lsn(3000, 0);  // shadow oldest_modification
   uint64_t lsn = 100;
   for (int op = 0; op < 20000; ++op) {
     const uint64_t written_before = pool.stats().pages_written;
@@ -122,6 +124,7 @@ TEST(BufferPoolTest, NoDirtyPageIsEvictedWithoutAWrite) {
       pool.Fix(kSpace, page, op);
     } else {
       pool.Fix(kSpace, page, op);
+      if (!pool.IsDirty(kSpace, page)) first_lsn[page] = lsn;
       pool.MarkDirty(kSpace, page, lsn, op);
       dirty[page] = 1;
     }
@@ -138,6 +141,16 @@ TEST(BufferPoolTest, NoDirtyPageIsEvictedWithoutAWrite) {
       }
     }
     ASSERT_EQ(pool.stats().pages_written - written_before, cleaned) << "op " << op;
+    if (op % 53 == 0) {
+      const uint64_t target = 100 + rng() % (lsn - 99);
+      const uint64_t max = rng() % 300;
+      uint64_t expected = 0;
+      for (uint64_t p : pool.FlushListOldestFirst()) {
+        if (expected == max || first_lsn[p] > target) break;
+        ++expected;
+      }
+      ASSERT_EQ(pool.CountFlushListUpTo(target, max), expected) << "op " << op;
+    }
     if (op % 1000 == 0) {
       ASSERT_TRUE(pool.Validate()) << "op " << op;
     }
