@@ -2,6 +2,8 @@
 // exit code 2; the same command gives byte-identical results.
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <string>
 #include <vector>
 
@@ -52,6 +54,36 @@ TEST(CliTest, BadValuesGetOneLineAndExitCode2) {
     EXPECT_EQ(Lines(r.text), 1) << args << ": " << r.text;
     EXPECT_EQ(r.text.rfind("innosim: ", 0), 0u) << args << ": " << r.text;
   }
+}
+
+// Keys are read a few rows ahead of the inserts; a key file that ends early,
+// or has a bad line, is still reported at the row where it runs out, and a
+// file holding exactly --rows keys is enough.
+TEST(CliTest, KeyFileShorterThanRowsIsReportedAtItsEnd) {
+  const std::string path = "/tmp/innosim_cli_keys_" + std::to_string(getpid()) + ".txt";
+  auto write = [&](const std::string& text) {
+    FILE* f = fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    fputs(text.c_str(), f);
+    fclose(f);
+  };
+  const std::string three =
+      "018f0000-0000-7000-8000-000000000001\n018f0000-0000-7000-8000-000000000002\n"
+      "018f0000-0000-7000-8000-000000000003\n";
+  write(three);
+  Result r = Innosim("run --stream file:" + path + " --rows 5", /*capture_stderr=*/true);
+  EXPECT_EQ(r.exit_code, 2) << r.text;
+  EXPECT_NE(r.text.find("the stream ended after 3 of 5 rows"), std::string::npos) << r.text;
+  r = Innosim("run --stream file:" + path + " --rows 3 --json", /*capture_stderr=*/false);
+  EXPECT_EQ(r.exit_code, 0) << r.text;
+  // A malformed line after the rows asked for is never read.
+  write(three + "not-a-uuid\n");
+  r = Innosim("run --stream file:" + path + " --rows 3 --json", /*capture_stderr=*/false);
+  EXPECT_EQ(r.exit_code, 0) << r.text;
+  r = Innosim("run --stream file:" + path + " --rows 4", /*capture_stderr=*/true);
+  EXPECT_EQ(r.exit_code, 2) << r.text;
+  EXPECT_NE(r.text.find(path + ":4: malformed UUID"), std::string::npos) << r.text;
+  unlink(path.c_str());
 }
 
 TEST(CliTest, SameCommandSameResult) {
