@@ -275,7 +275,8 @@ class BTree {
     uint32_t pages[LeafRouteCache::kMaxHeight];
     int height = 0;
   };
-  // The key being inserted and the two announced after it.
+  // The key being inserted and the two announced after it (a speed
+  // setting of the simulator, not InnoDB's; no result depends on it).
   static constexpr int kAhead = 3;
   Ahead ahead_[kAhead];
   int ahead_first_ = 0;

@@ -211,7 +211,7 @@ void BufferPool::FlushListRemove(int32_t f) {
     ++flush_order_tail_;
   }
   // Drop the holes before the tail once they are half the array (amortised
-  // O(1) per page).
+  // O(1) per page; 1024 is a speed setting of the simulator, not InnoDB's).
   if (flush_order_tail_ >= 1024 && 2 * flush_order_tail_ >= flush_order_.size()) {
     flush_order_.erase(flush_order_.begin(), flush_order_.begin() + static_cast<ptrdiff_t>(flush_order_tail_));
     flush_order_base_ += flush_order_tail_;

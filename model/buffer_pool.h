@@ -25,7 +25,8 @@
 // target of the LRU batch is innodb_lru_scan_depth x instances.
 //
 // Every hot-path call (Fix, Create, MarkDirty, CommitMtr) is O(1) amortised
-// and allocates nothing (except when a space's page table must grow).
+// and allocates nothing (except when a space's page table or the flush-order
+// array must grow).
 // Not thread-safe.
 #ifndef INNOSIM_MODEL_BUFFER_POOL_H_
 #define INNOSIM_MODEL_BUFFER_POOL_H_

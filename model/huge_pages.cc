@@ -30,7 +30,7 @@ void* AllocateHuge(size_t bytes) {
     auto* p = reinterpret_cast<char*>(aligned);
     const size_t head = static_cast<size_t>(p - base);
     if (head > 0) munmap(base, head);
-    if (kHugePageBytes - head > 0) munmap(p + span, kHugePageBytes - head);
+    munmap(p + span, kHugePageBytes - head);  // head < kHugePageBytes
     // Advice only: without THP the region stays in 4 KiB pages.
     (void)madvise(p, span, MADV_HUGEPAGE);
     // One fault per huge page when THP applies, else one per 4 KiB page.

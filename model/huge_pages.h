@@ -18,6 +18,7 @@
 namespace innosim {
 
 // The x86-64 huge page size; regions of at least this size get huge pages.
+// A memory setting of the simulator, not an InnoDB constant.
 inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 
 // `bytes` of memory, 64-byte aligned; a region of at least kHugePageBytes
