@@ -76,7 +76,7 @@ TEST(CliTest, KeyFileShorterThanRowsIsReportedAtItsEnd) {
   EXPECT_NE(r.text.find("the stream ended after 3 of 5 rows"), std::string::npos) << r.text;
   r = Innosim("run --stream file:" + path + " --rows 3 --json", /*capture_stderr=*/false);
   EXPECT_EQ(r.exit_code, 0) << r.text;
-  // A malformed line after the rows asked for is never read.
+  // A malformed line after the rows asked for does not fail the run.
   write(three + "not-a-uuid\n");
   r = Innosim("run --stream file:" + path + " --rows 3 --json", /*capture_stderr=*/false);
   EXPECT_EQ(r.exit_code, 0) << r.text;
