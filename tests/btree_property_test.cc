@@ -222,6 +222,27 @@ class EventHash : public PageEventSink {
   uint64_t n_ = 0;
 };
 
+// Row i of a comparison of two engines: both take the key (or both refuse
+// it), and both commit every 500 rows.
+void InsertIntoBoth(Engine& a, Engine& b, const Key& k, int i) {
+  const absl::Status sa = a.InsertRow(k);
+  const absl::Status sb = b.InsertRow(k);
+  ASSERT_EQ(sa.code(), sb.code()) << "row " << i;
+  if (i % 500 == 499) {
+    a.CommitTrx();
+    b.CommitTrx();
+  }
+}
+
+// The two engines built the same tree with the same counters, and showed
+// the buffer pool the same page events in the same order.
+void ExpectSameRuns(const Engine& a, const EventHash& a_events, const Engine& b, const EventHash& b_events) {
+  EXPECT_EQ(a.Verify(), "");
+  EXPECT_TRUE(Take(a) == Take(b));
+  EXPECT_EQ(a_events.events(), b_events.events());
+  EXPECT_EQ(a_events.hash(), b_events.hash());
+}
+
 class RouteCacheTest : public ::testing::TestWithParam<Param> {};
 
 // The leaf route cache skips descents; it must change nothing: not the tree,
@@ -237,18 +258,9 @@ TEST_P(RouteCacheTest, SameTreeAndSamePageEventsWithAndWithoutIt) {
   for (int i = 0; i < 20000; ++i) {
     const Key k = a.Next();
     ASSERT_EQ(k, b.Next());
-    const absl::Status sa = with.InsertRow(k);
-    const absl::Status sb = without.InsertRow(k);
-    ASSERT_EQ(sa.code(), sb.code()) << "row " << i;
-    if (i % 500 == 499) {
-      with.CommitTrx();
-      without.CommitTrx();
-    }
+    ASSERT_NO_FATAL_FAILURE(InsertIntoBoth(with, without, k, i));
   }
-  EXPECT_EQ(with.Verify(), "");
-  EXPECT_TRUE(Take(with) == Take(without));
-  EXPECT_EQ(with_events.events(), without_events.events());
-  EXPECT_EQ(with_events.hash(), without_events.hash());
+  ExpectSameRuns(with, with_events, without, without_events);
   EXPECT_GT(with.primary().counters().index_page_splits, 10u);
 }
 
@@ -279,18 +291,9 @@ TEST_P(PrefetchTest, SameTreeAndSamePageEventsWithAndWithoutHints) {
     ASSERT_EQ(k, keys[i]);
     if (i % 89 != 0) with.PrefetchRow(keys[i + 2]);
     if (i % 97 == 0) with.PrefetchRow(Key{noise(), noise()});
-    const absl::Status sa = with.InsertRow(k);
-    const absl::Status sb = without.InsertRow(k);
-    ASSERT_EQ(sa.code(), sb.code()) << "row " << i;
-    if (i % 500 == 499) {
-      with.CommitTrx();
-      without.CommitTrx();
-    }
+    ASSERT_NO_FATAL_FAILURE(InsertIntoBoth(with, without, k, i));
   }
-  EXPECT_EQ(with.Verify(), "");
-  EXPECT_TRUE(Take(with) == Take(without));
-  EXPECT_EQ(with_events.events(), without_events.events());
-  EXPECT_EQ(with_events.hash(), without_events.hash());
+  ExpectSameRuns(with, with_events, without, without_events);
   if (stream == Stream::kUniform) {
     EXPECT_GT(with.primary().prefetched_routes_taken(), kRows / 2);
   }
