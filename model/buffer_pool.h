@@ -102,16 +102,14 @@ class BufferPool {
   // A hint (no effect on any result): the page will be fixed soon. Step 0
   // starts loading its entry in the page table, step 1 (later) its frame.
   void Prefetch(uint32_t space_id, uint32_t page_no, int step) const {
-    for (const SpacePages& s : spaces_) {
-      if (s.space_id != space_id || page_no >= s.frame_of_page.size()) continue;
-      if (step == 0) {
-        __builtin_prefetch(&s.frame_of_page[page_no]);
-      } else if (const int32_t f = s.frame_of_page[page_no]; f >= 0) {
-        const char* fr = reinterpret_cast<const char*>(&frames_[f]);
-        __builtin_prefetch(fr);
-        __builtin_prefetch(fr + sizeof(Frame) - 1);
-      }
-      return;
+    const std::vector<int32_t>* map = FrameMap(space_id);
+    if (map == nullptr || page_no >= map->size()) return;
+    if (step == 0) {
+      __builtin_prefetch(map->data() + page_no);
+    } else if (const int32_t f = (*map)[page_no]; f >= 0) {
+      const char* fr = reinterpret_cast<const char*>(&frames_[f]);
+      __builtin_prefetch(fr);
+      __builtin_prefetch(fr + sizeof(Frame) - 1);
     }
   }
   // The current mtr committed: its pages are unfixed.
@@ -183,13 +181,18 @@ class BufferPool {
     std::vector<int32_t> frame_of_page;  // -1 = not resident
   };
 
-  // The frame holding the page, or -1. A load touches two or three spaces
-  // (the table's, the undo tablespace): a short scan, inline.
-  int32_t Lookup(uint32_t space_id, uint32_t page_no) const {
+  // The page table of a space, or nullptr. A load touches two or three
+  // spaces (the table's, the undo tablespace): a short scan, inline.
+  const std::vector<int32_t>* FrameMap(uint32_t space_id) const {
     for (const SpacePages& s : spaces_) {
-      if (s.space_id == space_id) return page_no < s.frame_of_page.size() ? s.frame_of_page[page_no] : -1;
+      if (s.space_id == space_id) return &s.frame_of_page;
     }
-    return -1;
+    return nullptr;
+  }
+  // The frame holding the page, or -1.
+  int32_t Lookup(uint32_t space_id, uint32_t page_no) const {
+    const std::vector<int32_t>* map = FrameMap(space_id);
+    return map != nullptr && page_no < map->size() ? (*map)[page_no] : -1;
   }
   int32_t& Slot(uint32_t space_id, uint32_t page_no);
   // Fix of a page not resident (f < 0), or of a resident one once pages
