@@ -108,8 +108,7 @@ uint32_t BTree::DescendAndRemember(const Key& k) {
   return leaf;
 }
 
-void BTree::Prefetch(const Key& key) {
-  if (!use_routes_ || !routes_.resting()) return;
+void BTree::PrefetchRoute(const Key& key) {
   // The route found on the previous call is an insert nearer now: its
   // leaf's header has had one insert's time to arrive; fetch its keys.
   if (ahead_n_ > 0) {

@@ -113,7 +113,10 @@ class BTree {
   // this overlaps the miss with the work of the rows before it. The insert
   // of `key` then takes the same route, fixing the same pages in the same
   // order, unless the tree changed shape in between. Changes no result.
-  void Prefetch(const Key& key);
+  // Inline: on keys that do not scatter it is one test per row.
+  void Prefetch(const Key& key) {
+    if (use_routes_ && routes_.resting()) PrefetchRoute(key);
+  }
 
   // Turns the leaf route cache (leaf_route_cache.h) on or off; on by
   // default. Results are the same either way; tests compare the two.
@@ -177,6 +180,8 @@ class BTree {
   // the tree has not changed shape since; else kFilNull. Routes found for
   // keys before k are dropped.
   uint32_t TakeAhead(const Key& k);
+  // Prefetch's work while keys scatter.
+  void PrefetchRoute(const Key& key);
   // Cursor on a page for inserting k: last record < k on a leaf; last
   // record <= k on a non-leaf page, the leftmost page's first record
   // standing for minus infinity (REC_INFO_MIN_REC_FLAG).

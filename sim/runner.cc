@@ -107,28 +107,29 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
   // (Engine::PrefetchRow) that far before its insert; never past spec.rows,
   // so a stream is read exactly as far as without the lookahead.
   constexpr uint64_t kLookahead = 2;
-  Key ring[kLookahead + 1];
+  constexpr uint64_t kRing = 4;  // a power of two above kLookahead: slots by mask
+  Key ring[kRing];
   uint64_t read = 0;  // keys taken from the stream so far
   bool ended = false;
-  auto read_ahead = [&](uint64_t upto) {
-    while (!ended && read < upto && read < spec.rows) {
-      if (!ks.Next(&ring[read % (kLookahead + 1)])) {
-        ended = true;
-        break;
-      }
-      engine.PrefetchRow(ring[read % (kLookahead + 1)]);
-      ++read;
+  auto read_one = [&]() {
+    if (ended || read == spec.rows) return;
+    Key& k = ring[read & (kRing - 1)];
+    if (!ks.Next(&k)) {
+      ended = true;
+      return;
     }
+    engine.PrefetchRow(k);
+    ++read;
   };
-  read_ahead(kLookahead);
+  for (uint64_t j = 0; j < kLookahead; ++j) read_one();
   for (uint64_t i = 0; i < spec.rows; ++i) {
-    read_ahead(i + kLookahead + 1);
+    read_one();
     if (i >= read) {
       if (!ks.status().ok()) return ks.status();
       return absl::InvalidArgumentError(absl::StrCat("the stream ended after ", i, " of ", spec.rows,
                                                      " rows: lower --rows or give a longer key file"));
     }
-    const Key key = ring[i % (kLookahead + 1)];
+    const Key key = ring[i & (kRing - 1)];
     absl::Status s = engine.InsertRow(key);
     if (!s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, ": duplicate primary key in the stream (",
