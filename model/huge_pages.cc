@@ -10,6 +10,8 @@ namespace innosim {
 namespace {
 
 constexpr std::align_val_t kSmallAlign{64};
+// The x86-64 base page: touching one byte in each faults the region in.
+constexpr size_t kBasePageBytes = 4096;
 
 // Bytes of address space a huge region of `bytes` occupies: whole huge
 // pages, so that its end is aligned too and nothing else shares its last one.
@@ -34,7 +36,7 @@ void* AllocateHuge(size_t bytes) {
     // Advice only: without THP the region stays in 4 KiB pages.
     (void)madvise(p, span, MADV_HUGEPAGE);
     // One fault per huge page when THP applies, else one per 4 KiB page.
-    for (size_t off = 0; off < span; off += 4096) static_cast<volatile char*>(p)[off] = 0;
+    for (size_t off = 0; off < span; off += kBasePageBytes) static_cast<volatile char*>(p)[off] = 0;
     return p;
   }
 #endif
