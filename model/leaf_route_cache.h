@@ -64,8 +64,6 @@ class LeafRouteCache {
   // hits spread over several leaves).
   const Route* Find(const Key& k) {
     const U w = Wide(k);
-    // Appending streams hit the same leaf again and again: one test.
-    if (Holds(last_, w)) return Hit(last_);
     int i = 0;
     for (int step = kEntries / 2; step > 0; step /= 2) {
       i += step & -static_cast<int>(lows_[i + step] <= w);
@@ -106,7 +104,6 @@ class LeafRouteCache {
     lows_[at] = low;
     highs_[at] = high;
     slot_[at] = slot;
-    last_ = at;
   }
 
   // Forgets the route to one leaf (if remembered): after that leaf alone
@@ -120,7 +117,6 @@ class LeafRouteCache {
       for (int j = i; j + 1 < kEntries; ++j) Move(j + 1, j);
       Unused(kEntries - 1, slot);
       --n_;
-      last_ = 0;
       return;
     }
   }
@@ -129,7 +125,6 @@ class LeafRouteCache {
   void Clear() {
     n_ = 0;
     next_ = 0;
-    last_ = 0;
     for (int i = 0; i < kEntries; ++i) Unused(i, static_cast<uint8_t>(i));
   }
 
@@ -156,7 +151,6 @@ class LeafRouteCache {
   bool Holds(int i, U w) const { return (lows_[i] <= w) & (w < highs_[i]); }
   const Route* Hit(int i) {
     miss_streak_ = 0;
-    last_ = i;
     return &routes_[slot_[i]];
   }
 
@@ -168,7 +162,6 @@ class LeafRouteCache {
   Route routes_[kEntries];
   int n_ = 0;
   uint8_t next_ = 0;  // the slot to replace next once all are in use
-  int last_ = 0;  // sorted position of the last hit or addition
   int miss_streak_ = 0;
   int rest_ = 0;
 };

@@ -48,15 +48,13 @@ class SyntheticClock {
       ++ms_;
       return;
     }
-    ns_in_ms_ += step_ns_;
-    // rem_ += step_rem_, carrying at rows_per_ms_ (written not to overflow
-    // for any rows_per_ms_; step_rem_ < rows_per_ms_).
-    if (rem_ >= rows_per_ms_ - step_rem_) {
-      rem_ -= rows_per_ms_ - step_rem_;
-      ++ns_in_ms_;
-    } else {
-      rem_ += step_rem_;
-    }
+    // rem_ += step_rem_, carrying at rows_per_ms_ (step_rem_ < rows_per_ms_),
+    // without a branch: whether it carries is a coin toss for the predictor
+    // at most rates. Unsigned arithmetic wraps, so the sum may overflow
+    // before the subtraction brings it back below rows_per_ms_.
+    const uint64_t carry = rem_ >= rows_per_ms_ - step_rem_;
+    ns_in_ms_ += step_ns_ + carry;
+    rem_ = rem_ + step_rem_ - (rows_per_ms_ & (uint64_t{0} - carry));
   }
 
  private:
