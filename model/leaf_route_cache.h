@@ -35,6 +35,8 @@ class LeafRouteCache {
   static constexpr int kEntries = 8;
   static constexpr int kMissesBeforeRest = 64;
   static constexpr int kRestLength = 1024;
+  // Hits in a row on the same route before Find tests that route first.
+  static constexpr int kRepeatsForLastTest = 4;
 
   struct Route {
     Key low;   // inclusive
@@ -64,6 +66,11 @@ class LeafRouteCache {
   // hits spread over several leaves).
   const Route* Find(const Key& k) {
     const U w = Wide(k);
+    // Appending streams hit the same leaf again and again: once the last
+    // few keys did, one test of it comes first. Where hits spread over
+    // several leaves that test would be a coin toss for the predictor (a
+    // mispredicted branch per key), so it is made only while it keeps hitting.
+    if (repeats_ >= kRepeatsForLastTest && Holds(last_, w)) return Hit(last_);
     int i = 0;
     for (int step = kEntries / 2; step > 0; step /= 2) {
       i += step & -static_cast<int>(lows_[i + step] <= w);
@@ -104,6 +111,7 @@ class LeafRouteCache {
     lows_[at] = low;
     highs_[at] = high;
     slot_[at] = slot;
+    last_ = at;
   }
 
   // Forgets the route to one leaf (if remembered): after that leaf alone
@@ -117,6 +125,7 @@ class LeafRouteCache {
       for (int j = i; j + 1 < kEntries; ++j) Move(j + 1, j);
       Unused(kEntries - 1, slot);
       --n_;
+      last_ = 0;
       return;
     }
   }
@@ -125,6 +134,7 @@ class LeafRouteCache {
   void Clear() {
     n_ = 0;
     next_ = 0;
+    last_ = 0;
     for (int i = 0; i < kEntries; ++i) Unused(i, static_cast<uint8_t>(i));
   }
 
@@ -151,6 +161,10 @@ class LeafRouteCache {
   bool Holds(int i, U w) const { return (lows_[i] <= w) & (w < highs_[i]); }
   const Route* Hit(int i) {
     miss_streak_ = 0;
+    // Counted without a branch (whether i repeats is the coin toss above),
+    // saturating at kRepeatsForLastTest.
+    repeats_ = (repeats_ + static_cast<int>(repeats_ < kRepeatsForLastTest)) & -static_cast<int>(i == last_);
+    last_ = i;
     return &routes_[slot_[i]];
   }
 
@@ -162,6 +176,8 @@ class LeafRouteCache {
   Route routes_[kEntries];
   int n_ = 0;
   uint8_t next_ = 0;  // the slot to replace next once all are in use
+  int last_ = 0;       // sorted position of the last hit or addition
+  int repeats_ = 0;    // hits in a row at last_, up to kRepeatsForLastTest
   int miss_streak_ = 0;
   int rest_ = 0;
 };

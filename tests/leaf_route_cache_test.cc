@@ -36,6 +36,31 @@ TEST(LeafRouteCacheTest, FindsTheRouteWhoseRangeHoldsTheKey) {
   EXPECT_EQ(LeafOf(c, 99), 0u);
 }
 
+TEST(LeafRouteCacheTest, RepeatedHitsStillLetOtherKeysFindTheirRoutes) {
+  // After enough hits in a row on one route Find tests it first; a key
+  // outside it must still reach its own route (or none), and so must keys
+  // after routes were added, forgotten or cleared under a repeating one.
+  LeafRouteCache c;
+  c.Add(MakeRoute(100, 200, 11));
+  c.Add(MakeRoute(200, 300, 12));
+  c.Add(MakeRoute(300, 400, 13));
+  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, 210 + i), 12u);
+  EXPECT_EQ(LeafOf(c, 150), 11u);
+  EXPECT_EQ(LeafOf(c, 350), 13u);
+  EXPECT_EQ(LeafOf(c, 50), 0u);
+  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, 310 + i), 13u);
+  c.Add(MakeRoute(50, 100, 10));  // sorts before the repeating route
+  EXPECT_EQ(LeafOf(c, 60), 10u);
+  EXPECT_EQ(LeafOf(c, 320), 13u);
+  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, 330 + i), 13u);
+  c.Forget(13);
+  EXPECT_EQ(LeafOf(c, 340), 0u);
+  EXPECT_EQ(LeafOf(c, 250), 12u);
+  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, 260 + i), 12u);
+  c.Clear();
+  EXPECT_EQ(LeafOf(c, 270), 0u);
+}
+
 TEST(LeafRouteCacheTest, ForgetDropsOnlyThatLeafAndFreesItsSlot) {
   LeafRouteCache c;
   c.Add(MakeRoute(100, 200, 11));
