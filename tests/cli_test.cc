@@ -47,6 +47,8 @@ TEST(CliTest, BadValuesGetOneLineAndExitCode2) {
       "sweep --stream uuidv7-random --rows 10 --rows-per-ms 50,0",
       "experiment /nonexistent/experiment.toml",
       "run --rows 10",
+      "bench --stream uuidv4 --rows 10 --repetitions 0",
+      "bench --stream nonsense --rows 10",
   };
   for (const char* args : cases) {
     const Result r = Innosim(args, /*capture_stderr=*/true);
@@ -117,6 +119,28 @@ TEST(CliTest, SweepPrintsOneJsonLinePerValue) {
     EXPECT_EQ(j["rows_per_ms"].get<int>(), expected[i]);
     start = end + 1;
   }
+}
+
+TEST(CliTest, BenchRepeatsBothSidesOnTheSameWorkAsRun) {
+  // Timings are not checked (that is the bench's job, not a test's); what is
+  // checked: one line per repetition, both summaries, and that the engine
+  // side did exactly the work `run` does for the same stream.
+  const Result b = Innosim("bench --stream uuidv7-random --rows 20k --seed 3 --repetitions 3", false);
+  ASSERT_EQ(b.exit_code, 0) << b.text;
+  std::vector<std::string> lines = absl::StrSplit(b.text, '\n');
+  int reps = 0;
+  for (const std::string& l : lines) {
+    for (int i = 1; i <= 3; ++i) reps += l.rfind(std::to_string(i) + "   ", 0) == 0;
+  }
+  EXPECT_EQ(reps, 3) << b.text;
+  EXPECT_NE(b.text.find("\ninnosim "), std::string::npos) << b.text;
+  EXPECT_NE(b.text.find("\nabsl::btree_set<Key> "), std::string::npos) << b.text;
+  const Result r = Innosim("run --stream uuidv7-random --rows 20k --seed 3 --no-flush --json", false);
+  ASSERT_EQ(r.exit_code, 0);
+  const int splits = nlohmann::json::parse(r.text)["index_page_splits"].get<int>();
+  EXPECT_GT(splits, 0);
+  EXPECT_NE(b.text.find("(innosim index_page_splits: " + std::to_string(splits) + ")"), std::string::npos)
+      << b.text;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <memory>
@@ -51,13 +52,8 @@ absl::StatusOr<BenchSide> Measure(Fn&& fn) {
   return side;
 }
 
-}  // namespace
-
-absl::StatusOr<BenchResult> RunBench(const RunSpec& spec) {
-  if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
-  BenchResult r;
-  r.spec = spec;
-  absl::StatusOr<BenchSide> a = Measure([&]() -> absl::Status {
+absl::StatusOr<BenchSide> RunInnosimSide(const RunSpec& spec, uint64_t* index_page_splits) {
+  return Measure([&]() -> absl::Status {
     absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(spec.stream);
     if (!ks.ok()) return ks.status();
     EngineProfile profile = *EngineProfile::ByName(spec.profile);
@@ -67,12 +63,13 @@ absl::StatusOr<BenchResult> RunBench(const RunSpec& spec) {
     for (uint64_t i = 0; i < spec.rows && (*ks)->Next(&k); ++i) {
       if (absl::Status s = engine->InsertRow(k); !s.ok()) return s;
     }
-    r.index_page_splits = engine->primary().counters().index_page_splits;
+    *index_page_splits = engine->primary().counters().index_page_splits;
     return absl::OkStatus();
   });
-  if (!a.ok()) return a.status();
-  r.innosim = *a;
-  absl::StatusOr<BenchSide> b = Measure([&]() -> absl::Status {
+}
+
+absl::StatusOr<BenchSide> RunBtreeSetSide(const RunSpec& spec) {
+  return Measure([&]() -> absl::Status {
     absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(spec.stream);
     if (!ks.ok()) return ks.status();
     auto set = std::make_unique<absl::btree_set<Key>>();
@@ -80,16 +77,72 @@ absl::StatusOr<BenchResult> RunBench(const RunSpec& spec) {
     for (uint64_t i = 0; i < spec.rows && (*ks)->Next(&k); ++i) set->insert(k);
     return absl::OkStatus();
   });
-  if (!b.ok()) return b.status();
-  r.btree_set = *b;
+}
+
+// Median time (the lower middle one of an even count) and largest peak.
+BenchSide Summary(std::vector<BenchSide> runs) {
+  BenchSide s;
+  for (const BenchSide& r : runs) s.peak_rss_bytes = std::max(s.peak_rss_bytes, r.peak_rss_bytes);
+  std::sort(runs.begin(), runs.end(), [](const BenchSide& a, const BenchSide& b) { return a.seconds < b.seconds; });
+  s.seconds = runs[(runs.size() - 1) / 2].seconds;
+  return s;
+}
+
+}  // namespace
+
+absl::StatusOr<BenchResult> RunBench(const RunSpec& spec, int repetitions) {
+  if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
+  if (repetitions < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--repetitions must be at least 1 (got ", repetitions, ")"));
+  }
+  BenchResult r;
+  r.spec = spec;
+  for (int rep = 0; rep < repetitions; ++rep) {
+    // Even repetitions run innosim first, odd ones btree_set.
+    for (int turn = 0; turn < 2; ++turn) {
+      if ((turn == 0) == (rep % 2 == 0)) {
+        uint64_t splits = 0;
+        absl::StatusOr<BenchSide> a = RunInnosimSide(spec, &splits);
+        if (!a.ok()) return a.status();
+        // The engine is deterministic: every repetition does the same work.
+        if (rep > 0 && splits != r.index_page_splits) {
+          return absl::InternalError(absl::StrCat("repetition ", rep + 1, " made ", splits,
+                                                  " page splits where the first made ", r.index_page_splits));
+        }
+        r.index_page_splits = splits;
+        r.innosim_runs.push_back(*a);
+      } else {
+        absl::StatusOr<BenchSide> b = RunBtreeSetSide(spec);
+        if (!b.ok()) return b.status();
+        r.btree_set_runs.push_back(*b);
+      }
+    }
+  }
+  r.innosim = Summary(r.innosim_runs);
+  r.btree_set = Summary(r.btree_set_runs);
   return r;
 }
 
 std::string BenchReport(const BenchResult& r) {
   const double rows = static_cast<double>(r.spec.rows);
   std::string s;
-  absl::StrAppendFormat(&s, "bench: %s, %d rows, rows_per_ms %d, seed %d\n\n", r.spec.stream.name, r.spec.rows,
+  const size_t reps = r.innosim_runs.size();
+  absl::StrAppendFormat(&s, "bench: %s, %d rows, rows_per_ms %d, seed %d", r.spec.stream.name, r.spec.rows,
                         r.spec.stream.rows_per_ms, r.spec.stream.seed);
+  if (reps > 1) {
+    absl::StrAppendFormat(&s, ", %d repetitions (the sides take turns going first)\n\n", reps);
+    absl::StrAppendFormat(&s, "%-12s %10s %10s %8s\n", "repetition", "innosim", "btree_set", "ratio");
+    for (size_t i = 0; i < reps; ++i) {
+      const double a = r.innosim_runs[i].seconds;
+      const double b = r.btree_set_runs[i].seconds;
+      absl::StrAppendFormat(&s, "%-12d %9.2fs %9.2fs %7.2fx\n", i + 1, a, b, b > 0 ? a / b : 0.0);
+    }
+    absl::StrAppendFormat(&s, "\nmedian time, largest peak RSS:\n");
+  } else {
+    absl::StrAppendFormat(&s, "\n");
+  }
+  absl::StrAppendFormat(&s, "\n");
   absl::StrAppendFormat(&s, "%-22s %10s %14s %12s\n", "", "time", "peak RSS", "bytes/row");
   absl::StrAppendFormat(&s, "%-22s %9.2fs %11.1f MB %12.1f\n", "innosim", r.innosim.seconds,
                         r.innosim.peak_rss_bytes / 1e6, r.innosim.peak_rss_bytes / rows);

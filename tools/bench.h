@@ -2,6 +2,11 @@
 // one process, one after the other: wall time and peak resident memory of
 // each (VmHWM after /proc/self/clear_refs), and the ratios.
 //
+// With several repetitions the two sides take turns going first (what the
+// first side leaves behind, freed memory or a warmer cache, then favours
+// neither), and each side is summed up by its median time and its largest
+// peak memory; the ratios are those of the summaries.
+//
 // The key stream is generated afresh for each side (it costs well under 5%
 // of either), so neither side pays for holding the keys elsewhere.
 #ifndef INNOSIM_TOOLS_BENCH_H_
@@ -9,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "sim/runner.h"
@@ -22,12 +28,17 @@ struct BenchSide {
 
 struct BenchResult {
   RunSpec spec;
+  // One entry per repetition, in the order run.
+  std::vector<BenchSide> innosim_runs;
+  std::vector<BenchSide> btree_set_runs;
+  // Median time and largest peak memory of each side's runs.
   BenchSide innosim;
   BenchSide btree_set;
   uint64_t index_page_splits = 0;  // proof that the engine did the work
 };
 
-absl::StatusOr<BenchResult> RunBench(const RunSpec& spec);
+// repetitions >= 1; an error if it is not, or if the spec is invalid.
+absl::StatusOr<BenchResult> RunBench(const RunSpec& spec, int repetitions = 1);
 std::string BenchReport(const BenchResult& r);
 
 }  // namespace innosim

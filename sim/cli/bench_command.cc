@@ -14,12 +14,16 @@ void AddBench(CLI::App& app, Registry& reg) {
   struct Opts {
     std::string stream, rows, rows_per_ms = "482";
     uint64_t seed = 1;
+    int repetitions = 1;
   };
   auto o = std::make_shared<Opts>();
   sub->add_option("--stream", o->stream, "key stream")->required();
   sub->add_option("--rows", o->rows, "rows (e.g. 10M)")->required();
   sub->add_option("--rows-per-ms", o->rows_per_ms, "synthetic clock rate")->capture_default_str();
   sub->add_option("--seed", o->seed, "random seed")->capture_default_str();
+  sub->add_option("--repetitions", o->repetitions,
+                  "runs of each side, taking turns going first; medians are reported")
+      ->capture_default_str();
   reg.Add(sub, [o]() {
     RunSpec spec;
     absl::StatusOr<uint64_t> n = ParseCount(o->rows);
@@ -30,7 +34,7 @@ void AddBench(CLI::App& app, Registry& reg) {
     spec.stream.name = o->stream;
     spec.stream.seed = o->seed;
     spec.stream.rows_per_ms = *r;
-    absl::StatusOr<BenchResult> b = RunBench(spec);
+    absl::StatusOr<BenchResult> b = RunBench(spec, o->repetitions);
     if (!b.ok()) return Fail(2, std::string(b.status().message()));
     std::cout << BenchReport(*b);
     return 0;
