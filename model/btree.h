@@ -166,11 +166,12 @@ class BTree {
       if (leaf != kFilNull) return leaf;
     }
     if (!use_routes_ || !routes_.Active()) return SearchToLevel(k, 0);
-    if (const LeafRouteCache::Route* r = routes_.Find(k)) {
+    if (const int place = routes_.Find(k); place >= 0) {
       if (sink_ != nullptr) {
-        for (int i = 0; i < r->height; ++i) Access(r->pages[i]);
+        const LeafRouteCache::Route& r = routes_.route(place);
+        for (int i = 0; i < r.height; ++i) Access(r.pages[i]);
       }
-      return r->pages[r->height - 1];
+      return routes_.leaf(place);
     }
     return DescendAndRemember(k);
   }

@@ -59,29 +59,37 @@ class LeafRouteCache {
   // Whether the last misses made the cache rest: keys are scattering.
   bool resting() const { return rest_ > 0; }
 
-  // The remembered route whose range holds k, or nullptr. The ranges are
+  // The place of the remembered route whose range holds k, or -1 (see
+  // leaf() and route()). The ranges are
   // disjoint and kept sorted by their lower bound, so the only candidate is
-  // the last one starting at or below k; finding it takes three branch-free
-  // steps (a scan would end on a branch no predictor can learn when the
-  // hits spread over several leaves).
-  const Route* Find(const Key& k) {
+  // the last one starting at or below k: its place is the number of lower
+  // bounds <= k, less one. They are counted without branches (a scan would
+  // end on a branch no predictor can learn when the hits spread over
+  // several leaves) and all at once: the comparisons depend on nothing but
+  // k, where a binary search would chain three of them one after another
+  // on the path of every insert.
+  int Find(const Key& k) {
     const U w = Wide(k);
     // Appending streams hit the same leaf again and again: once the last
     // few keys did, one test of it comes first. Where hits spread over
     // several leaves that test would be a coin toss for the predictor (a
     // mispredicted branch per key), so it is made only while it keeps hitting.
     if (repeats_ >= kRepeatsForLastTest && Holds(last_, w)) return Hit(last_);
-    int i = 0;
-    for (int step = kEntries / 2; step > 0; step /= 2) {
-      i += step & -static_cast<int>(lows_[i + step] <= w);
-    }
+    int i = -1;
+    for (int j = 0; j < kEntries; ++j) i += static_cast<int>(lows_[j] <= w);
+    i += static_cast<int>(i < 0);  // none: place 0, whose range refuses k
     if (Holds(i, w)) return Hit(i);
     if (++miss_streak_ >= kMissesBeforeRest) {
       miss_streak_ = 0;
       rest_ = kRestLength;
     }
-    return nullptr;
+    return -1;
   }
+  // The leaf of the route at a place Find returned: kept by place, so that
+  // the insert that only needs the leaf reads it with one load.
+  uint32_t leaf(int place) const { return leaves_[place]; }
+  // The route at a place Find returned.
+  const Route& route(int place) const { return routes_[slot_[place]]; }
 
   // Remembers a route, replacing the least recently added one when full
   // (slots are replaced in turn).
@@ -111,6 +119,7 @@ class LeafRouteCache {
     lows_[at] = low;
     highs_[at] = high;
     slot_[at] = slot;
+    leaves_[at] = r.pages[r.height - 1];
     last_ = at;
   }
 
@@ -119,8 +128,7 @@ class LeafRouteCache {
   // route is still what a descent would find.
   void Forget(uint32_t leaf) {
     for (int i = 0; i < n_; ++i) {
-      const Route& r = routes_[slot_[i]];
-      if (r.pages[r.height - 1] != leaf) continue;
+      if (leaves_[i] != leaf) continue;
       const uint8_t slot = slot_[i];
       for (int j = i; j + 1 < kEntries; ++j) Move(j + 1, j);
       Unused(kEntries - 1, slot);
@@ -149,6 +157,7 @@ class LeafRouteCache {
     lows_[to] = lows_[from];
     highs_[to] = highs_[from];
     slot_[to] = slot_[from];
+    leaves_[to] = leaves_[from];
   }
   // Unused places sort last and hold nothing: low above every key but the
   // all-ones one, which their empty [low, 0) range refuses.
@@ -156,16 +165,17 @@ class LeafRouteCache {
     lows_[at] = ~U{0};
     highs_[at] = 0;
     slot_[at] = slot;
+    leaves_[at] = 0;
   }
 
   bool Holds(int i, U w) const { return (lows_[i] <= w) & (w < highs_[i]); }
-  const Route* Hit(int i) {
+  int Hit(int i) {
     miss_streak_ = 0;
     // Counted without a branch (whether i repeats is the coin toss above),
     // saturating at kRepeatsForLastTest.
     repeats_ = (repeats_ + static_cast<int>(repeats_ < kRepeatsForLastTest)) & -static_cast<int>(i == last_);
     last_ = i;
-    return &routes_[slot_[i]];
+    return i;
   }
 
   // Places [0, n_) are in use, sorted; lows_[i], highs_[i] bound
@@ -173,6 +183,7 @@ class LeafRouteCache {
   U lows_[kEntries];
   U highs_[kEntries];
   uint8_t slot_[kEntries] = {};
+  uint32_t leaves_[kEntries] = {};  // the leaf of routes_[slot_[i]]
   Route routes_[kEntries];
   int n_ = 0;
   uint8_t next_ = 0;  // the slot to replace next once all are in use

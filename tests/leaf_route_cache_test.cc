@@ -19,8 +19,11 @@ LeafRouteCache::Route MakeRoute(uint64_t low, uint64_t high, uint32_t leaf) {
 }
 
 uint32_t LeafOf(LeafRouteCache& c, uint64_t k) {
-  const LeafRouteCache::Route* r = c.Find(Key{k, 0});
-  return r == nullptr ? 0 : r->pages[r->height - 1];
+  const int place = c.Find(Key{k, 0});
+  if (place < 0) return 0;
+  const LeafRouteCache::Route& r = c.route(place);
+  EXPECT_EQ(c.leaf(place), r.pages[r.height - 1]);  // kept by place, the same
+  return c.leaf(place);
 }
 
 TEST(LeafRouteCacheTest, FindsTheRouteWhoseRangeHoldsTheKey) {
