@@ -9,9 +9,11 @@
 // Once told that keys scatter (PreferHugeChunks), new chunks are 2 MiB
 // huge-page regions (huge_pages.h): random inserts touch blocks all over the
 // pool, and each touch of a 4 KiB page would be a TLB miss. (Measured: a
-// 10M-row UUIDv4 run 10-15% faster; time-ordered streams, whose few hot
-// blocks stay in the TLB anyway, ran about 8% slower on huge pages, so they
-// keep ordinary chunks.)
+// 10M-row UUIDv4 run 10-15% faster. Time-ordered streams, whose few hot
+// blocks stay in the TLB anyway, ran about 8% slower on huge pages: in a
+// fresh process obtaining them can cost more than the faults they save,
+// on virtual machines that hand free 2 MiB blocks back to their host; see
+// docs/validation.md, section 4. They keep ordinary chunks.)
 //
 // Not thread-safe: one pool per engine.
 #ifndef INNOSIM_MODEL_PAGE_POOL_H_
