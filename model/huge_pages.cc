@@ -1,6 +1,7 @@
 #include "model/huge_pages.h"
 
 #include <cstdint>
+#include <cstring>
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -40,7 +41,9 @@ void* AllocateHuge(size_t bytes) {
     return p;
   }
 #endif
-  return ::operator new(bytes, kSmallAlign);
+  void* p = ::operator new(bytes, kSmallAlign);
+  std::memset(p, 0, bytes);  // zero-filled, as mapped memory is
+  return p;
 }
 
 void FreeHuge(void* p, size_t bytes) noexcept {

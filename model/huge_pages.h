@@ -21,10 +21,10 @@ namespace innosim {
 // A memory setting of the simulator, not an InnoDB constant.
 inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 
-// `bytes` of memory, 64-byte aligned; a region of at least kHugePageBytes
-// is 2 MiB-aligned, marked for huge pages and faulted in at once (the pool
-// writes all of it soon: the insert path then takes no page fault, with or
-// without huge pages). Throws std::bad_alloc.
+// `bytes` of zero-filled memory, 64-byte aligned; a region of at least
+// kHugePageBytes is 2 MiB-aligned, marked for huge pages and faulted in at
+// once (the pool writes all of it soon: the insert path then takes no page
+// fault, with or without huge pages). Throws std::bad_alloc.
 void* AllocateHuge(size_t bytes);
 // Releases a region from AllocateHuge(bytes), with the same `bytes`.
 void FreeHuge(void* p, size_t bytes) noexcept;

@@ -214,7 +214,8 @@ class IndexPage {
     // defeat the predictor, and the test comes at the end of the search,
     // late enough for a misprediction to cost the whole search); a second
     // is rare. keys_[n] may be read: the block holds the owner words after
-    // the keys, and the result is masked.
+    // the keys, all of it is initialised (page_pool.h), and the result is
+    // masked.
     at += static_cast<uint32_t>(at < n) & static_cast<uint32_t>(keys_[at].hi == hi) &
           static_cast<uint32_t>(keys_[at].lo < k.lo);
     while (at < n && keys_[at].hi == hi && keys_[at].lo < k.lo) ++at;

@@ -1,5 +1,6 @@
 #include "model/page_pool.h"
 
+#include <cstring>
 #include <new>
 
 #include "model/huge_pages.h"
@@ -38,8 +39,12 @@ std::unique_ptr<std::byte[], PagePool::ChunkDelete> PagePool::AllocateChunk(size
     return std::unique_ptr<std::byte[], ChunkDelete>(static_cast<std::byte*>(p), ChunkDelete{bytes, ChunkKind::kMapped});
   }
 #endif
-  return std::unique_ptr<std::byte[], ChunkDelete>(
-      static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{kGranule})), ChunkDelete{bytes, ChunkKind::kHeap});
+  // Zero-filled like the mapped chunks: a page's search may read the unused
+  // slot after its last key (index_page.h), so no byte here is left
+  // uninitialised.
+  auto* mem = static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{kGranule}));
+  std::memset(mem, 0, bytes);
+  return std::unique_ptr<std::byte[], ChunkDelete>(mem, ChunkDelete{bytes, ChunkKind::kHeap});
 }
 
 void* PagePool::Allocate(size_t bytes) {

@@ -15,6 +15,8 @@
 // on virtual machines that hand free 2 MiB blocks back to their host; see
 // docs/validation.md, section 4. They keep ordinary chunks.)
 //
+// Every byte a block can hold is initialised: chunks come zero-filled.
+//
 // Not thread-safe: one pool per engine.
 #ifndef INNOSIM_MODEL_PAGE_POOL_H_
 #define INNOSIM_MODEL_PAGE_POOL_H_
