@@ -2,6 +2,7 @@
 // exit code 2; the same command gives byte-identical results.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include <string>
@@ -141,6 +142,34 @@ TEST(CliTest, BenchRepeatsBothSidesOnTheSameWorkAsRun) {
   EXPECT_GT(splits, 0);
   EXPECT_NE(b.text.find("(innosim index_page_splits: " + std::to_string(splits) + ")"), std::string::npos)
       << b.text;
+}
+
+TEST(CliTest, BenchJsonSumsUpEachSideByMedianTimeAndLargestPeak) {
+  const Result b = Innosim("bench --stream uuidv4 --rows 20k --repetitions 4 --json", false);
+  ASSERT_EQ(b.exit_code, 0) << b.text;
+  ASSERT_EQ(Lines(b.text), 1) << b.text;
+  const nlohmann::json j = nlohmann::json::parse(b.text);
+  EXPECT_EQ(j["stream"], "uuidv4");
+  EXPECT_EQ(j["rows"].get<int>(), 20000);
+  EXPECT_EQ(j["repetitions"].get<int>(), 4);
+  for (const char* side : {"innosim", "btree_set"}) {
+    const nlohmann::json& s = j[side];
+    ASSERT_EQ(s["runs"].size(), 4u) << side;
+    std::vector<double> times;
+    uint64_t peak = 0;
+    for (const nlohmann::json& r : s["runs"]) {
+      times.push_back(r["seconds"].get<double>());
+      peak = std::max(peak, r["peak_rss_bytes"].get<uint64_t>());
+    }
+    std::sort(times.begin(), times.end());
+    EXPECT_EQ(s["seconds"].get<double>(), times[1]) << side;  // the lower middle of four
+    EXPECT_EQ(s["peak_rss_bytes"].get<uint64_t>(), peak) << side;
+  }
+  EXPECT_DOUBLE_EQ(j["time_ratio"].get<double>(),
+                   j["innosim"]["seconds"].get<double>() / j["btree_set"]["seconds"].get<double>());
+  const Result r = Innosim("run --stream uuidv4 --rows 20k --no-flush --json", false);
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_EQ(j["index_page_splits"].get<int>(), nlohmann::json::parse(r.text)["index_page_splits"].get<int>());
 }
 
 }  // namespace

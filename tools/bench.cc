@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "model/engine.h"
+#include "nlohmann/json.hpp"
 
 namespace innosim {
 namespace {
@@ -156,6 +157,37 @@ std::string BenchReport(const BenchResult& r) {
                             : 0.0);
   absl::StrAppendFormat(&s, "(innosim index_page_splits: %d)\n", r.index_page_splits);
   return s;
+}
+
+namespace {
+
+nlohmann::ordered_json SideJson(const BenchSide& summary, const std::vector<BenchSide>& runs) {
+  nlohmann::ordered_json j;
+  j["seconds"] = summary.seconds;
+  j["peak_rss_bytes"] = summary.peak_rss_bytes;
+  nlohmann::ordered_json each = nlohmann::ordered_json::array();
+  for (const BenchSide& r : runs) each.push_back({{"seconds", r.seconds}, {"peak_rss_bytes", r.peak_rss_bytes}});
+  j["runs"] = std::move(each);
+  return j;
+}
+
+}  // namespace
+
+std::string BenchJson(const BenchResult& r) {
+  nlohmann::ordered_json j;
+  j["stream"] = r.spec.stream.name;
+  j["rows"] = r.spec.rows;
+  j["rows_per_ms"] = r.spec.stream.rows_per_ms;
+  j["seed"] = r.spec.stream.seed;
+  j["repetitions"] = r.innosim_runs.size();
+  j["innosim"] = SideJson(r.innosim, r.innosim_runs);
+  j["btree_set"] = SideJson(r.btree_set, r.btree_set_runs);
+  j["time_ratio"] = r.btree_set.seconds > 0 ? r.innosim.seconds / r.btree_set.seconds : 0.0;
+  j["memory_ratio"] = r.btree_set.peak_rss_bytes > 0
+                          ? static_cast<double>(r.innosim.peak_rss_bytes) / r.btree_set.peak_rss_bytes
+                          : 0.0;
+  j["index_page_splits"] = r.index_page_splits;
+  return j.dump() + "\n";
 }
 
 }  // namespace innosim

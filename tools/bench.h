@@ -40,6 +40,9 @@ struct BenchResult {
 // repetitions >= 1; an error if it is not, or if the spec is invalid.
 absl::StatusOr<BenchResult> RunBench(const RunSpec& spec, int repetitions = 1);
 std::string BenchReport(const BenchResult& r);
+// The same as one JSON object (one line): the spec, each side's summary and
+// per-repetition figures, the ratios and index_page_splits.
+std::string BenchJson(const BenchResult& r);
 
 }  // namespace innosim
 

@@ -15,6 +15,7 @@ void AddBench(CLI::App& app, Registry& reg) {
     std::string stream, rows, rows_per_ms = "482";
     uint64_t seed = 1;
     int repetitions = 1;
+    bool json = false;
   };
   auto o = std::make_shared<Opts>();
   sub->add_option("--stream", o->stream, "key stream")->required();
@@ -24,6 +25,7 @@ void AddBench(CLI::App& app, Registry& reg) {
   sub->add_option("--repetitions", o->repetitions,
                   "runs of each side, taking turns going first; medians are reported")
       ->capture_default_str();
+  sub->add_flag("--json", o->json, "print one JSON object instead of the table");
   reg.Add(sub, [o]() {
     RunSpec spec;
     absl::StatusOr<uint64_t> n = ParseCount(o->rows);
@@ -36,7 +38,7 @@ void AddBench(CLI::App& app, Registry& reg) {
     spec.stream.rows_per_ms = *r;
     absl::StatusOr<BenchResult> b = RunBench(spec, o->repetitions);
     if (!b.ok()) return Fail(2, std::string(b.status().message()));
-    std::cout << BenchReport(*b);
+    std::cout << (o->json ? BenchJson(*b) : BenchReport(*b));
     return 0;
   });
 }
