@@ -177,6 +177,7 @@ absl::Status BTree::Insert(const Key& key) {
     ++shape_changes_;
     space_->ReserveFreeExtents(height() / 16 + 3);
     const IndexCounters before = counters_;
+    last_leaf_split_.page = kFilNull;
     PessimisticInsert(leaf, cursor, key, 0);
     // Every change to a non-leaf page or the root starts here. A split of
     // this leaf alone (one page allocated, no sibling shortcut, nothing
@@ -187,7 +188,11 @@ absl::Status BTree::Insert(const Key& key) {
     const bool leaf_split_only = counters_.pages_allocated == before.pages_allocated + 1 &&
                                  counters_.right_sibling_inserts == before.right_sibling_inserts &&
                                  counters_.pages_freed == before.pages_freed;
-    if (leaf_split_only) {
+    if (leaf_split_only && last_leaf_split_.page == leaf) {
+      // The parent's new node pointer divides the leaf's range between
+      // the halves, on the same path.
+      routes_.Split(leaf, last_leaf_split_.separator, last_leaf_split_.lower, last_leaf_split_.upper);
+    } else if (leaf_split_only) {
       routes_.Forget(leaf);
     } else {
       routes_.Clear();
@@ -544,6 +549,7 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
       Modify(father);
       if (logging()) Log(redo_->Write4(father, new_no));
     }
+    if (level == 0) last_leaf_split_ = LeafSplit{page_no, lower, upper, first_key};
     InsertOnNonLeafLevel(level + 1u, first_key, upper);
     const uint32_t prev_no = P(page_no).prev();
     const uint32_t next_no = P(page_no).next();

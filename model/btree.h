@@ -291,6 +291,16 @@ class BTree {
   // Pessimistic inserts so far: anything that may move a key to another
   // leaf or change a non-leaf page goes through one.
   uint64_t shape_changes_ = 0;
+  // The last leaf split (SplitAndInsert at level 0): the page that split,
+  // its two halves and the key of the node pointer the upper half got, so
+  // that the route cache can take the halves' routes without a descent.
+  struct LeafSplit {
+    uint32_t page = kFilNull;
+    uint32_t lower = kFilNull;
+    uint32_t upper = kFilNull;
+    Key separator;
+  };
+  LeafSplit last_leaf_split_;
 };
 
 }  // namespace innosim

@@ -12,7 +12,7 @@
 //
 // The owner must call Clear() when any non-leaf page or the root changes,
 // except that a leaf split whose parent took just the new node pointer
-// needs only Forget(leaf).
+// needs only Split(leaf, ...) (or Forget(leaf)).
 // Not thread-safe.
 #ifndef INNOSIM_MODEL_LEAF_ROUTE_CACHE_H_
 #define INNOSIM_MODEL_LEAF_ROUTE_CACHE_H_
@@ -133,6 +133,28 @@ class LeafRouteCache {
       Unused(kEntries - 1, slot);
       --n_;
       last_ = 0;
+      return;
+    }
+  }
+
+  // After `leaf` alone split into `lower` and `upper`, and its parent only
+  // took the node pointer to `upper` with key `separator`: the leaf's
+  // route (if remembered) becomes the halves' routes, [low, separator) to
+  // lower and [separator, high) to upper, through the same pages above.
+  // Every other route is still what a descent would find.
+  void Split(uint32_t leaf, const Key& separator, uint32_t lower, uint32_t upper) {
+    for (int i = 0; i < n_; ++i) {
+      if (leaves_[i] != leaf) continue;
+      const Route r = routes_[slot_[i]];
+      Forget(leaf);
+      Route half = r;
+      half.high = separator;
+      half.pages[r.height - 1] = lower;
+      Add(half);
+      half = r;
+      half.low = separator;
+      half.pages[r.height - 1] = upper;
+      Add(half);
       return;
     }
   }

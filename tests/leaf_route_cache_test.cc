@@ -64,6 +64,31 @@ TEST(LeafRouteCacheTest, RepeatedHitsStillLetOtherKeysFindTheirRoutes) {
   EXPECT_EQ(LeafOf(c, 270), 0u);
 }
 
+TEST(LeafRouteCacheTest, SplitDividesTheLeafsRangeBetweenItsHalves) {
+  LeafRouteCache c;
+  c.Add(MakeRoute(100, 200, 11));
+  c.Add(MakeRoute(200, 300, 12));
+  c.Add(MakeRoute(300, 400, 13));
+  c.Split(12, Key{240, 0}, 12, 20);  // 12 keeps [200, 240), 20 takes [240, 300)
+  EXPECT_EQ(LeafOf(c, 200), 12u);
+  EXPECT_EQ(LeafOf(c, 239), 12u);
+  EXPECT_EQ(LeafOf(c, 240), 20u);
+  EXPECT_EQ(LeafOf(c, 299), 20u);
+  EXPECT_EQ(LeafOf(c, 150), 11u);
+  EXPECT_EQ(LeafOf(c, 300), 13u);
+  // A split to the left: the new page is the lower half.
+  c.Split(11, Key{120, 0}, 21, 11);
+  EXPECT_EQ(LeafOf(c, 119), 21u);
+  EXPECT_EQ(LeafOf(c, 120), 11u);
+  // The halves go through the split leaf's pages above it.
+  const LeafRouteCache::Route& r = c.route(c.Find(Key{130, 0}));
+  EXPECT_EQ(r.height, 2);
+  EXPECT_EQ(r.pages[0], 3u);
+  // A leaf not remembered: nothing changes.
+  c.Split(99, Key{350, 0}, 99, 98);
+  EXPECT_EQ(LeafOf(c, 350), 13u);
+}
+
 TEST(LeafRouteCacheTest, ForgetDropsOnlyThatLeafAndFreesItsSlot) {
   LeafRouteCache c;
   c.Add(MakeRoute(100, 200, 11));
