@@ -126,15 +126,8 @@ class LeafRouteCache {
   // split, and its parent only took the new node pointer, every other
   // route is still what a descent would find.
   void Forget(uint32_t leaf) {
-    for (int i = 0; i < n_; ++i) {
-      if (leaves_[i] != leaf) continue;
-      const uint8_t slot = slot_[i];
-      for (int j = i; j + 1 < kEntries; ++j) Move(j + 1, j);
-      Unused(kEntries - 1, slot);
-      --n_;
-      last_ = 0;
-      return;
-    }
+    const int i = PlaceOf(leaf);
+    if (i >= 0) Remove(i);
   }
 
   // After `leaf` alone split into `lower` and `upper`, and its parent only
@@ -143,20 +136,18 @@ class LeafRouteCache {
   // lower and [separator, high) to upper, through the same pages above.
   // Every other route is still what a descent would find.
   void Split(uint32_t leaf, const Key& separator, uint32_t lower, uint32_t upper) {
-    for (int i = 0; i < n_; ++i) {
-      if (leaves_[i] != leaf) continue;
-      const Route r = routes_[slot_[i]];
-      Forget(leaf);
-      Route half = r;
-      half.high = separator;
-      half.pages[r.height - 1] = lower;
-      Add(half);
-      half = r;
-      half.low = separator;
-      half.pages[r.height - 1] = upper;
-      Add(half);
-      return;
-    }
+    const int i = PlaceOf(leaf);
+    if (i < 0) return;
+    const Route r = routes_[slot_[i]];
+    Remove(i);
+    Route half = r;
+    half.high = separator;
+    half.pages[r.height - 1] = lower;
+    Add(half);
+    half = r;
+    half.low = separator;
+    half.pages[r.height - 1] = upper;
+    Add(half);
   }
 
   // Forgets the routes (not whether the cache is resting).
@@ -173,6 +164,23 @@ class LeafRouteCache {
   // Keys as 128-bit integers: a comparison is cmp + sbb, free of branches.
   using U = unsigned __int128;
   static U Wide(const Key& k) { return (U{k.hi} << 64) | k.lo; }
+
+  // The place of the route to `leaf`, or -1.
+  int PlaceOf(uint32_t leaf) const {
+    for (int i = 0; i < n_; ++i) {
+      if (leaves_[i] == leaf) return i;
+    }
+    return -1;
+  }
+  // Drops the route at place i; the places after it move down and its slot
+  // is free again.
+  void Remove(int i) {
+    const uint8_t slot = slot_[i];
+    for (int j = i; j + 1 < kEntries; ++j) Move(j + 1, j);
+    Unused(kEntries - 1, slot);
+    --n_;
+    last_ = 0;
+  }
 
   void Move(int from, int to) {
     lows_[to] = lows_[from];
