@@ -222,26 +222,37 @@ class EventHash : public PageEventSink {
   uint64_t n_ = 0;
 };
 
-// Row i of a comparison of two engines: both take the key (or both refuse
-// it), and both commit every 500 rows.
-void InsertIntoBoth(Engine& a, Engine& b, const Key& k, int i) {
-  const absl::Status sa = a.InsertRow(k);
-  const absl::Status sb = b.InsertRow(k);
-  ASSERT_EQ(sa.code(), sb.code()) << "row " << i;
-  if (i % 500 == 499) {
-    a.CommitTrx();
-    b.CommitTrx();
-  }
-}
+// Two engines of the same profile, each showing its page events to its own
+// hash, for checking that a speed device changes nothing: `with` uses the
+// device, `without` does not.
+struct EnginePair {
+  explicit EnginePair(const EngineProfile& profile)
+      : with(profile, Seed000Table(16), &with_events), without(profile, Seed000Table(16), &without_events) {}
 
-// The two engines built the same tree with the same counters, and showed
-// the buffer pool the same page events in the same order.
-void ExpectSameRuns(const Engine& a, const EventHash& a_events, const Engine& b, const EventHash& b_events) {
-  EXPECT_EQ(a.Verify(), "");
-  EXPECT_TRUE(Take(a) == Take(b));
-  EXPECT_EQ(a_events.events(), b_events.events());
-  EXPECT_EQ(a_events.hash(), b_events.hash());
-}
+  // Row i: both take the key (or both refuse it), and both commit every
+  // 500 rows.
+  void InsertIntoBoth(const Key& k, int i) {
+    const absl::Status sa = with.InsertRow(k);
+    const absl::Status sb = without.InsertRow(k);
+    ASSERT_EQ(sa.code(), sb.code()) << "row " << i;
+    if (i % 500 == 499) {
+      with.CommitTrx();
+      without.CommitTrx();
+    }
+  }
+
+  // Both built the same tree with the same counters, and showed the buffer
+  // pool the same page events in the same order.
+  void ExpectSameRuns() const {
+    EXPECT_EQ(with.Verify(), "");
+    EXPECT_TRUE(Take(with) == Take(without));
+    EXPECT_EQ(with_events.events(), without_events.events());
+    EXPECT_EQ(with_events.hash(), without_events.hash());
+  }
+
+  EventHash with_events, without_events;
+  Engine with, without;
+};
 
 class RouteCacheTest : public ::testing::TestWithParam<Param> {};
 
@@ -249,19 +260,16 @@ class RouteCacheTest : public ::testing::TestWithParam<Param> {};
 // not the counters, not one page access of the buffer pool's view.
 TEST_P(RouteCacheTest, SameTreeAndSamePageEventsWithAndWithoutIt) {
   const auto [stream, page_size, mariadb] = GetParam();
-  const EngineProfile profile = ProfileFor(mariadb, page_size);
-  EventHash with_events, without_events;
-  Engine with(profile, Seed000Table(16), &with_events);
-  Engine without(profile, Seed000Table(16), &without_events);
-  without.set_route_cache(false);
+  EnginePair e(ProfileFor(mariadb, page_size));
+  e.without.set_route_cache(false);
   Generator a(stream, 77), b(stream, 77);
   for (int i = 0; i < 20000; ++i) {
     const Key k = a.Next();
     ASSERT_EQ(k, b.Next());
-    ASSERT_NO_FATAL_FAILURE(InsertIntoBoth(with, without, k, i));
+    ASSERT_NO_FATAL_FAILURE(e.InsertIntoBoth(k, i));
   }
-  ExpectSameRuns(with, with_events, without, without_events);
-  EXPECT_GT(with.primary().counters().index_page_splits, 10u);
+  e.ExpectSameRuns();
+  EXPECT_GT(e.with.primary().counters().index_page_splits, 10u);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -275,27 +283,24 @@ class PrefetchTest : public ::testing::TestWithParam<Param> {};
 // either, while on scattered keys most leaves come from the announced routes.
 TEST_P(PrefetchTest, SameTreeAndSamePageEventsWithAndWithoutHints) {
   const auto [stream, page_size, mariadb] = GetParam();
-  const EngineProfile profile = ProfileFor(mariadb, page_size);
-  EventHash with_events, without_events;
-  Engine with(profile, Seed000Table(16), &with_events);
-  Engine without(profile, Seed000Table(16), &without_events);
+  EnginePair e(ProfileFor(mariadb, page_size));
   Generator a(stream, 78), ahead(stream, 78);
   std::mt19937_64 noise(5);
   constexpr int kRows = 20000;
   std::vector<Key> keys;
   for (int i = 0; i < kRows + 2; ++i) keys.push_back(ahead.Next());
-  with.PrefetchRow(keys[0]);
-  with.PrefetchRow(keys[1]);
+  e.with.PrefetchRow(keys[0]);
+  e.with.PrefetchRow(keys[1]);
   for (int i = 0; i < kRows; ++i) {
     const Key k = a.Next();
     ASSERT_EQ(k, keys[i]);
-    if (i % 89 != 0) with.PrefetchRow(keys[i + 2]);
-    if (i % 97 == 0) with.PrefetchRow(Key{noise(), noise()});
-    ASSERT_NO_FATAL_FAILURE(InsertIntoBoth(with, without, k, i));
+    if (i % 89 != 0) e.with.PrefetchRow(keys[i + 2]);
+    if (i % 97 == 0) e.with.PrefetchRow(Key{noise(), noise()});
+    ASSERT_NO_FATAL_FAILURE(e.InsertIntoBoth(k, i));
   }
-  ExpectSameRuns(with, with_events, without, without_events);
+  e.ExpectSameRuns();
   if (stream == Stream::kUniform) {
-    EXPECT_GT(with.primary().prefetched_routes_taken(), kRows / 2);
+    EXPECT_GT(e.with.primary().prefetched_routes_taken(), kRows / 2);
   }
 }
 

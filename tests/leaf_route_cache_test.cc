@@ -26,6 +26,20 @@ uint32_t LeafOf(LeafRouteCache& c, uint64_t k) {
   return c.leaf(place);
 }
 
+// Three adjacent routes: [100, 200) to leaf 11, [200, 300) to 12 and
+// [300, 400) to 13, added in that order.
+void AddThreeRoutes(LeafRouteCache& c) {
+  c.Add(MakeRoute(100, 200, 11));
+  c.Add(MakeRoute(200, 300, 12));
+  c.Add(MakeRoute(300, 400, 13));
+}
+
+// Keys from, from + 1, ... all find `leaf`, enough of them in a row for
+// Find to test that route first.
+void ExpectRepeatedHits(LeafRouteCache& c, uint64_t from, uint32_t leaf) {
+  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, from + i), leaf) << from + i;
+}
+
 TEST(LeafRouteCacheTest, FindsTheRouteWhoseRangeHoldsTheKey) {
   LeafRouteCache c;
   c.Add(MakeRoute(200, 300, 12));
@@ -44,31 +58,27 @@ TEST(LeafRouteCacheTest, RepeatedHitsStillLetOtherKeysFindTheirRoutes) {
   // outside it must still reach its own route (or none), and so must keys
   // after routes were added, forgotten or cleared under a repeating one.
   LeafRouteCache c;
-  c.Add(MakeRoute(100, 200, 11));
-  c.Add(MakeRoute(200, 300, 12));
-  c.Add(MakeRoute(300, 400, 13));
-  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, 210 + i), 12u);
+  AddThreeRoutes(c);
+  ExpectRepeatedHits(c, 210, 12);
   EXPECT_EQ(LeafOf(c, 150), 11u);
   EXPECT_EQ(LeafOf(c, 350), 13u);
   EXPECT_EQ(LeafOf(c, 50), 0u);
-  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, 310 + i), 13u);
+  ExpectRepeatedHits(c, 310, 13);
   c.Add(MakeRoute(50, 100, 10));  // sorts before the repeating route
   EXPECT_EQ(LeafOf(c, 60), 10u);
   EXPECT_EQ(LeafOf(c, 320), 13u);
-  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, 330 + i), 13u);
+  ExpectRepeatedHits(c, 330, 13);
   c.Forget(13);
   EXPECT_EQ(LeafOf(c, 340), 0u);
   EXPECT_EQ(LeafOf(c, 250), 12u);
-  for (int i = 0; i < 3 * LeafRouteCache::kRepeatsForLastTest; ++i) EXPECT_EQ(LeafOf(c, 260 + i), 12u);
+  ExpectRepeatedHits(c, 260, 12);
   c.Clear();
   EXPECT_EQ(LeafOf(c, 270), 0u);
 }
 
 TEST(LeafRouteCacheTest, SplitDividesTheLeafsRangeBetweenItsHalves) {
   LeafRouteCache c;
-  c.Add(MakeRoute(100, 200, 11));
-  c.Add(MakeRoute(200, 300, 12));
-  c.Add(MakeRoute(300, 400, 13));
+  AddThreeRoutes(c);
   c.Split(12, Key{240, 0}, 12, 20);  // 12 keeps [200, 240), 20 takes [240, 300)
   EXPECT_EQ(LeafOf(c, 200), 12u);
   EXPECT_EQ(LeafOf(c, 239), 12u);
@@ -91,9 +101,7 @@ TEST(LeafRouteCacheTest, SplitDividesTheLeafsRangeBetweenItsHalves) {
 
 TEST(LeafRouteCacheTest, ForgetDropsOnlyThatLeafAndFreesItsSlot) {
   LeafRouteCache c;
-  c.Add(MakeRoute(100, 200, 11));
-  c.Add(MakeRoute(200, 300, 12));
-  c.Add(MakeRoute(300, 400, 13));
+  AddThreeRoutes(c);
   c.Forget(12);
   EXPECT_EQ(LeafOf(c, 250), 0u);
   EXPECT_EQ(LeafOf(c, 150), 11u);
