@@ -49,21 +49,15 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, PageEventSin
   }
 }
 
-absl::Status Engine::InsertRow(const Key& pk) {
-  if (sink_ != nullptr) {
-    // The insert undo record goes first, in its own mtr, onto the
-    // transaction's undo page.
-    const uint32_t undo_page =
-        kUndoFirstPage + static_cast<uint32_t>(trx_rows_ * undo_rec_bytes_ / profile_.page_size);
-    sink_->OnPageAccess(kUndoSpaceKey, undo_page);
-    sink_->OnPageModify(kUndoSpaceKey, undo_page);
-    sink_->OnMtrCommit(primary_redo_->UndoInsert(primary_->record_sizes().key_bytes, trx_rows_ + 1, 1) +
-                       primary_redo_->MtrEnd(1));
-    ++trx_rows_;
-  }
-  absl::Status s = primary_->Insert(pk);
-  if (s.ok()) ++rows_;
-  return s;
+void Engine::LogUndoInsert() {
+  // The insert undo record goes first, in its own mtr, onto the
+  // transaction's undo page.
+  const uint32_t undo_page = kUndoFirstPage + static_cast<uint32_t>(trx_rows_ * undo_rec_bytes_ / profile_.page_size);
+  sink_->OnPageAccess(kUndoSpaceKey, undo_page);
+  sink_->OnPageModify(kUndoSpaceKey, undo_page);
+  sink_->OnMtrCommit(primary_redo_->UndoInsert(primary_->record_sizes().key_bytes, trx_rows_ + 1, 1) +
+                     primary_redo_->MtrEnd(1));
+  ++trx_rows_;
 }
 
 void Engine::set_route_cache(bool on) {

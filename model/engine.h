@@ -58,7 +58,14 @@ class Engine {
 
   // Inserts one row with primary key `pk` into the clustered index.
   // AlreadyExists on a duplicate key (the tree is unchanged then).
-  absl::Status InsertRow(const Key& pk);
+  // Inline: without a sink it is the B-tree insert and a count, one call
+  // per row fewer on the per-row path.
+  absl::Status InsertRow(const Key& pk) {
+    if (sink_ != nullptr) LogUndoInsert();
+    absl::Status s = primary_->Insert(pk);
+    if (s.ok()) ++rows_;
+    return s;
+  }
   // A hint that a row with primary key `pk` will be inserted two InsertRow
   // calls from now (see BTree::Prefetch): a caller that reads its keys
   // ahead lets the model overlap the cache misses of random keys. Results
@@ -87,6 +94,8 @@ class Engine {
 
  private:
   IndexReport ReportIndex(const BTree& t, const std::string& name) const;
+  // The row's insert undo record, in its own mtr, reported to the sink.
+  void LogUndoInsert();
 
   EngineProfile profile_;
   TableDef table_;

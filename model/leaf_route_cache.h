@@ -74,8 +74,12 @@ class LeafRouteCache {
     // several leaves that test would be a coin toss for the predictor (a
     // mispredicted branch per key), so it is made only while it keeps hitting.
     if (repeats_ >= kRepeatsForLastTest && Holds(last_, w)) return Hit(last_);
-    int i = -1;
-    for (int j = 0; j < kEntries; ++j) i += static_cast<int>(lows_[j] <= w);
+    // Summed as a tree: added one after another, the eight counts would
+    // chain eight additions on the insert's path.
+    int c[kEntries];
+    for (int j = 0; j < kEntries; ++j) c[j] = static_cast<int>(lows_[j] <= w);
+    static_assert(kEntries == 8, "the sum below adds eight counts");
+    int i = ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7])) - 1;
     i += static_cast<int>(i < 0);  // none: place 0, whose range refuses k
     if (Holds(i, w)) return Hit(i);
     if (++miss_streak_ >= kMissesBeforeRest) {
