@@ -1,6 +1,7 @@
 #include "model/btree.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "absl/strings/str_format.h"
 
@@ -26,6 +27,7 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
   top_seg_ = segs.top;
   leaf_seg_ = segs.leaf;
   root_ = segs.root_page;
+  std::fill(std::begin(hot_leaves_), std::end(hot_leaves_), kFilNull);
   store_->Grow(root_);
   P(root_).Create(root_, 0, sizes_.leaf, page_size_, store_->pool());
   counters_.pages_allocated = 1;
@@ -160,7 +162,13 @@ uint32_t BTree::TakeAhead(const Key& k) {
 absl::Status BTree::Insert(const Key& key) {
   const uint32_t leaf = SearchLeaf(key);
   bool duplicate = false;
-  const int cursor = P(leaf).SearchInsertCursor(key, &duplicate);
+  const IndexPage& page = P(leaf);
+  const int last_insert = page.last_insert();
+  const int cursor = page.SearchInsertCursor(key, &duplicate, shortcut_streak_ >= kShortcutStreak);
+  // Whether the shortcut would have applied (the cursor is PAGE_LAST_INSERT),
+  // counted without a branch, saturating.
+  shortcut_streak_ = (shortcut_streak_ + static_cast<int>(shortcut_streak_ < kShortcutStreak)) &
+                     -static_cast<int>(cursor == last_insert);
   if (duplicate) {
     CommitMtr();
     return absl::AlreadyExistsError("duplicate key");
@@ -175,6 +183,9 @@ absl::Status BTree::Insert(const Key& key) {
     // only a page-event sink sees.
     if (sink_ != nullptr) SearchToLevel(key, 0);
     ++shape_changes_;
+    // Page blocks: full at once while the route cache finds the leaves (the
+    // inserts go to a few hot pages), by steps while keys scatter.
+    store_->pool().set_full_blocks(use_routes_ && !routes_.resting());
     space_->ReserveFreeExtents(height() / 16 + 3);
     const IndexCounters before = counters_;
     last_leaf_split_.page = kFilNull;
@@ -238,6 +249,21 @@ absl::Status BTree::Insert(const Key& key) {
   Modify(page_no);
   LogInsert(page_no, cursor, key);
   return true;
+}
+
+void BTree::NoteHotLeaf(uint32_t page_no) {
+  for (const uint32_t hot : hot_leaves_) {
+    if (hot == page_no) return;
+  }
+  // The leaf that split longest ago has gone cold: the keys have moved on.
+  // (Compacting a page that was freed meanwhile, or allocated again, is
+  // harmless: a page's storage is not part of what is modelled.)
+  const uint32_t cold = hot_leaves_[next_hot_];
+  if (cold != kFilNull && cold < store_->capacity() && P(cold).in_use() && P(cold).is_leaf()) {
+    P(cold).Compact(store_->pool());
+  }
+  hot_leaves_[next_hot_] = page_no;
+  next_hot_ = (next_hot_ + 1) % kHotLeaves;
 }
 
 void BTree::Reorganize(uint32_t page_no) {
@@ -593,6 +619,10 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
       P(page_no).DeleteEnd(move_limit, store_->pool());
     }
     Modify(page_no);
+    if (level == 0 && store_->pool().full_blocks()) {
+      NoteHotLeaf(page_no);
+      NoteHotLeaf(new_no);
+    }
 
     // Insert the tuple on its half; reorganize once if needed, else retry
     // with the sure split on that page.

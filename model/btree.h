@@ -32,32 +32,13 @@
 #include "model/leaf_route_cache.h"
 #include "model/page_events.h"
 #include "model/page_pool.h"
+#include "model/page_store.h"
 #include "model/record_format.h"
 #include "model/redo_format.h"
 #include "model/split_rules.h"
 #include "model/tablespace.h"
 
 namespace innosim {
-
-// The pages of one tablespace, indexed by page number.
-class PageStore {
- public:
-  // A page that exists (was allocated).
-  IndexPage& page(uint32_t page_no) { return pages_[page_no]; }
-  // Makes room for page_no (a page being allocated) and returns it.
-  IndexPage& Grow(uint32_t page_no) {
-    if (page_no >= pages_.size()) pages_.resize(static_cast<size_t>(page_no) + 1024);
-    return pages_[page_no];
-  }
-  const IndexPage& page(uint32_t page_no) const { return pages_[page_no]; }
-  PagePool& pool() { return pool_; }
-  const PagePool& pool() const { return pool_; }
-  size_t capacity() const { return pages_.size(); }
-
- private:
-  std::vector<IndexPage> pages_;
-  PagePool pool_;
-};
 
 // INNODB_METRICS counters of the index module, under their own names, plus
 // the events behind them.
@@ -213,6 +194,10 @@ class BTree {
   bool Compress(uint32_t page_no);
   // btr_can_merge_with_page; may reorganize the merge page.
   bool CanMergeWithPage(uint32_t page_no, uint32_t merge_page_no);
+  // A leaf that just split, in full-block mode (PagePool::full_blocks):
+  // remembered among the last kHotLeaves; the one it displaces has gone
+  // cold and its block is compacted.
+  void NoteHotLeaf(uint32_t page_no);
   // btr_page_reorganize_low with its counters.
   void Reorganize(uint32_t page_no);
   // btr_page_alloc + btr_page_create / btr_page_free.
@@ -301,6 +286,21 @@ class BTree {
     Key separator;
   };
   LeafSplit last_leaf_split_;
+  // Leaf inserts in a row whose cursor was PAGE_LAST_INSERT: from
+  // kShortcutStreak on, the leaf search tries page_cur_try_search_shortcut
+  // first (appending streams); below, it searches the page at once (keys
+  // landing at random, where the shortcut's test would be a coin toss for
+  // the branch predictor). The same cursor either way: a speed setting of
+  // the simulator, not InnoDB's; no result depends on it.
+  static constexpr int kShortcutStreak = 4;
+  int shortcut_streak_ = 0;
+  // Leaves that split lately, in full-block mode (NoteHotLeaf): enough
+  // for every leaf a time-ordered stream fills at once (UUIDv7 at 1000 rows
+  // per ms keeps about 14 hot), a speed and memory setting of the
+  // simulator; no result depends on it.
+  static constexpr int kHotLeaves = 64;
+  uint32_t hot_leaves_[kHotLeaves] = {};
+  int next_hot_ = 0;
 };
 
 }  // namespace innosim

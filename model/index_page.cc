@@ -52,14 +52,27 @@ void IndexPage::Reserve(int n, PagePool& pool) {
   if (static_cast<uint32_t>(n) <= cap_) return;
   const uint32_t max = MaxRecords(page_size_, rec_size_);
   uint32_t cap = (static_cast<uint32_t>(n) + kCapacityStep - 1) / kCapacityStep * kCapacityStep;
+  if (pool.full_blocks()) cap = max;
   cap = std::max(std::min(cap, max), static_cast<uint32_t>(n));
   Reallocate(cap, pool);
 }
 
 void IndexPage::ShrinkToFit(PagePool& pool) {
+  // A hot page keeps its full block: it fills again (PagePool::full_blocks).
+  if (pool.full_blocks()) return;
   const uint32_t want =
       (static_cast<uint32_t>(n_recs_) + kCapacityStep) / kCapacityStep * kCapacityStep;
   if (cap_ > want + kCapacityStep) Reallocate(want, pool);
+}
+
+void IndexPage::Compact(PagePool& pool) {
+  if (keys_ == nullptr) return;
+  // The smallest capacity that holds the records, widened to what fills
+  // the pool's 64-byte granules it occupies anyway.
+  uint32_t cap = std::max(static_cast<uint32_t>(n_recs_), uint32_t{1});
+  const size_t granules = (BlockBytes(cap) + 63) / 64;
+  while ((BlockBytes(cap + 1) + 63) / 64 == granules) ++cap;
+  if (cap < cap_) Reallocate(cap, pool);
 }
 
 void IndexPage::Release(PagePool& pool) {
@@ -104,7 +117,12 @@ void IndexPage::Empty(uint16_t level, uint32_t rec_size, PagePool& pool) {
   last_insert_ = -1;
   direction_ = PageDirection::kNoDirection;
   n_direction_ = 0;
-  if (keys_ == nullptr || cap_ > kCapacityStep) Reallocate(kCapacityStep, pool);
+  if (pool.full_blocks()) {
+    const uint32_t max = MaxRecords(page_size_, rec_size_);
+    if (keys_ == nullptr || cap_ < max) Reallocate(max, pool);
+  } else if (keys_ == nullptr || cap_ > kCapacityStep) {
+    Reallocate(kCapacityStep, pool);
+  }
   SetDirectory(0, 1);
 }
 
@@ -167,6 +185,44 @@ uint32_t IndexPage::PrevOwner(uint32_t list_pos) const {
     const uint64_t keeps = i < w ? ~uint64_t{0} : i > w ? 0 : below;
     owners_[i] = (x & keeps) | (shifted & moves);
   }
+}
+
+// InsertAfter's steps 7-8 on a page whose owner bits fit one 128-bit word
+// (up to 126 records: every 16 KiB page of the seed tables): the bit
+// shift, the group's owners and the slot split without a loop or a branch
+// on where p falls. Also counts the new record.
+[[gnu::always_inline]] inline void IndexPage::InsertOwnerBitInTwoWords(uint32_t p) {
+  using U = unsigned __int128;
+  U x = (U{owners_[1]} << 64) | owners_[0];
+  const U below = (U{1} << p) - 1;  // p is 1..127
+  x = (x & below) | ((x & ~below) << 1);
+  ++n_recs_;
+  // The owner of p's group is the first owner after p: at most 8
+  // positions on, since a group owns at most 9 records now, so a 16-bit
+  // window finds it. The previous group's owner is the last owner before p
+  // (the infimum at worst): the leading zeros of the bits below p, in the
+  // high word or, when that is empty, in the low one, picked through a
+  // mask (a branch here would be decided late and often wrong).
+  const auto window = static_cast<uint32_t>(x >> p);
+  const auto to_owner = static_cast<uint32_t>(__builtin_ctz(window | (uint32_t{1} << 16)));
+  const U before = x & below;
+  const auto before_lo = static_cast<uint64_t>(before);  // bit 0: the infimum
+  const auto before_hi = static_cast<uint64_t>(before >> 64);
+  const auto lead_hi = static_cast<uint32_t>(__builtin_clzll(before_hi | 1));
+  const auto lead_lo = 64 + static_cast<uint32_t>(__builtin_clzll(before_lo));
+  const uint32_t hi_empty = uint32_t{0} - static_cast<uint32_t>(before_hi == 0);
+  const uint32_t lead = (lead_lo & hi_empty) | (lead_hi & ~hi_empty);
+  const uint32_t owner = p + to_owner;
+  const uint32_t prev = 127 - lead;
+  const uint32_t n_owned = owner - prev;
+  // page_dir_split_slot at 9: a new slot below owns n/2, the old one the
+  // rest. Set through a mask: whether the group reached 9 is known only at
+  // the end of the insert, and is a coin toss about one insert in four.
+  const uint32_t split = static_cast<uint32_t>(n_owned > kDirSlotMaxNOwned);
+  x |= U{split} << (prev + n_owned / 2);
+  n_slots_ = static_cast<uint16_t>(n_slots_ + split);
+  owners_[0] = static_cast<uint64_t>(x);
+  owners_[1] = static_cast<uint64_t>(x >> 64);
 }
 
 void IndexPage::EraseOwnerBit(uint32_t p) {
@@ -235,6 +291,10 @@ bool IndexPage::InsertAfter(int cursor, const Key& key, uint32_t child, PagePool
   // Steps 7-8: the new record (list position pos + 1) owns nothing; the
   // owner of its successor's group owns one more, and at 9 its slot splits.
   const uint32_t at = static_cast<uint32_t>(pos) + 1;
+  if (OwnerWords(cap_) == 2) {
+    InsertOwnerBitInTwoWords(at);
+    return true;
+  }
   InsertOwnerBit(at);
   ++n_recs_;
   const uint32_t owner = NextOwner(at);

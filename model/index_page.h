@@ -72,6 +72,9 @@ class IndexPage {
               PagePool& pool);
   // Returns the record storage to the pool (page freed).
   void Release(PagePool& pool);
+  // Shrinks the record storage to the records held (a page that has gone
+  // cold). Storage only: nothing InnoDB would see changes.
+  void Compact(PagePool& pool);
 
   // --- Space (include/page0page.ic) ---
   // page_get_data_size: HEAP_TOP - PAGE_NEW_SUPREMUM_END - PAGE_GARBAGE.
@@ -131,10 +134,13 @@ class IndexPage {
   int SearchLE(const Key& k) const;
   // Ordinal of the last record with key < k (the insert cursor for a new
   // unique key), and whether k itself is present. Inline: it is most of
-  // the work of every insert.
-  int SearchInsertCursor(const Key& k, bool* duplicate) const {
-    // page_cur_try_search_shortcut: a key right after PAGE_LAST_INSERT.
-    if (last_insert_ >= 0 && keys_[last_insert_] < k &&
+  // the work of every insert. With `try_shortcut`, page_cur_try_search_shortcut
+  // comes first: a key right after PAGE_LAST_INSERT needs no search (what
+  // makes appends cheap). Without, the search alone gives the same answer:
+  // for keys that land at random in a page, whether the shortcut applies is
+  // a branch no predictor can learn, decided just as the search starts.
+  int SearchInsertCursor(const Key& k, bool* duplicate, bool try_shortcut = true) const {
+    if (try_shortcut && last_insert_ >= 0 && keys_[last_insert_] < k &&
         (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {
       *duplicate = false;
       return last_insert_;
@@ -173,6 +179,8 @@ class IndexPage {
   void set_prev(uint32_t p) { prev_ = p; }
   void set_next(uint32_t n) { next_ = n; }
   uint32_t page_size() const { return page_size_; }
+  // Records the storage has room for (a simulator figure, not InnoDB's).
+  uint32_t capacity() const { return cap_; }
   bool in_use() const { return keys_ != nullptr || page_size_ != 0; }
 
   // Checks the page's own invariants; "" if all hold, else what is wrong.
@@ -208,18 +216,27 @@ class IndexPage {
       at += (q & below(at + q - 1)) + (q & below(at + 2 * q - 1)) + (q & below(at + 3 * q - 1));
       step = q;
     }
-    at += static_cast<uint32_t>(at < n && keys_[at].hi < hi);
-    // Keys sharing k's high half: the first is stepped over without a
-    // branch (a time-ordered key shares it with a neighbour often enough to
-    // defeat the predictor, and the test comes at the end of the search,
-    // late enough for a misprediction to cost the whole search); a second
-    // is rare. keys_[n] may be read: the block holds the owner words after
-    // the keys, all of it is initialised (page_pool.h), and the result is
-    // masked.
-    at += static_cast<uint32_t>(at < n) & static_cast<uint32_t>(keys_[at].hi == hi) &
-          static_cast<uint32_t>(keys_[at].lo < k.lo);
-    while (at < n && keys_[at].hi == hi && keys_[at].lo < k.lo) ++at;
+    // Now at <= (keys whose high half is below k's) <= at + 1. The keys
+    // at at and at + 1 are compared whole, at once: each is below k either
+    // by its high half or, sharing k's high half (a time-ordered key often
+    // shares it with a neighbour), by its low half. One level of loads where
+    // a step over the high halves and a step over equal high halves took
+    // two; a third key below k sharing the high half is rare. Positions at
+    // or past n do not count; at + 1 is read only when it is below n, and
+    // keys_[n] may be read: the block holds the owner words after the
+    // keys, all of it is initialised (page_pool.h).
+    const uint32_t next = at + 1;
+    const uint32_t next_read = next < n ? next : at;
+    at += static_cast<uint32_t>(at < n) & static_cast<uint32_t>(Below(keys_[at], k));
+    at += static_cast<uint32_t>(next < n) & static_cast<uint32_t>(Below(keys_[next_read], k));
+    while (at < n && Below(keys_[at], k)) ++at;
     return at;
+  }
+
+  // a < b as one 128-bit comparison (a subtract with borrow, no branch).
+  static bool Below(const Key& a, const Key& b) {
+    using U = unsigned __int128;
+    return ((U{a.hi} << 64) | a.lo) < ((U{b.hi} << 64) | b.lo);
   }
 
   // Record storage: keys[cap], owner words[OwnerWords(cap)], then
@@ -244,6 +261,7 @@ class IndexPage {
   // p leaves; the positions after it move up or down by one. Both are
   // called before n_recs changes.
   void InsertOwnerBit(uint32_t p);
+  void InsertOwnerBitInTwoWords(uint32_t p);
   void EraseOwnerBit(uint32_t p);
   // page_cur_delete_rec without moving the keys: the directory and space
   // bookkeeping of deleting the record at ordinal pos.

@@ -42,6 +42,12 @@ class PagePool {
   // Chunks obtained from now on are huge-page regions.
   void PreferHugeChunks() { huge_chunks_ = true; }
   bool huge_chunks() const { return huge_chunks_; }
+  // How index pages size their blocks (index_page.h): by steps as they
+  // fill (the default), or, while the inserts go to a few hot pages, at a
+  // page's full capacity at once, the tree compacting each page when it
+  // has gone cold (btree.h).
+  void set_full_blocks(bool on) { full_blocks_ = on; }
+  bool full_blocks() const { return full_blocks_; }
 
   // Bytes obtained from the system (chunks), for memory reports.
   size_t reserved_bytes() const { return reserved_bytes_; }
@@ -69,6 +75,7 @@ class PagePool {
   size_t bump_left_ = 0;
   size_t reserved_bytes_ = 0;
   bool huge_chunks_ = false;
+  bool full_blocks_ = false;
 };
 
 }  // namespace innosim

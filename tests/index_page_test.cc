@@ -610,5 +610,106 @@ TEST(IndexPageOwnerBitsTest, RandomInsertsAndDeletesMatchTheSlotArrayRules) {
   }
 }
 
+// The leaf search compares high halves first and then the keys at its
+// last one or two positions whole: keys sharing their high half with k
+// (and with each other) must still give std::lower_bound's position, with
+// the PAGE_LAST_INSERT shortcut tried first or not, on pages of two owner
+// words and of more.
+TEST(IndexPageSearchTest, CursorIsLowerBoundAmongKeysSharingHighHalves) {
+  for (const uint32_t page_size : {4096u, 16384u, 65536u}) {
+    PagePool pool;
+    IndexPage p;
+    constexpr uint32_t kSmallRec = 30;
+    p.Create(5, 0, kSmallRec, page_size, pool);
+    std::mt19937_64 rng(page_size + 1);
+    // Five high halves only, so that runs of equal high halves are long.
+    auto draw = [&] { return Key{100 + rng() % 5, rng() % 1000}; };
+    std::set<Key> keys;
+    for (;;) {
+      const Key k = draw();
+      if (keys.count(k) != 0) continue;
+      bool dup = false;
+      const int c = p.SearchInsertCursor(k, &dup);
+      if (!p.InsertAfter(c, k, 0, pool)) break;
+      keys.insert(k);
+      const std::vector<Key> sorted(keys.begin(), keys.end());
+      for (int probe = 0; probe < 8; ++probe) {
+        // Present keys, absent ones, and keys outside every high half.
+        Key q = probe % 3 == 0 ? sorted[rng() % sorted.size()] : draw();
+        if (probe == 7) q = Key{rng() % 2 == 0 ? 0 : ~uint64_t{0}, rng()};
+        const auto lb = std::lower_bound(sorted.begin(), sorted.end(), q);
+        const int want = static_cast<int>(lb - sorted.begin()) - 1;
+        const bool want_dup = lb != sorted.end() && *lb == q;
+        for (const bool shortcut : {true, false}) {
+          bool got_dup = !want_dup;
+          ASSERT_EQ(p.SearchInsertCursor(q, &got_dup, shortcut), want)
+              << page_size << " n=" << p.n_recs() << " shortcut=" << shortcut;
+          ASSERT_EQ(got_dup, want_dup) << page_size << " n=" << p.n_recs();
+        }
+      }
+    }
+    ASSERT_GT(p.n_recs(), 100);
+  }
+}
+
+// Compacting a page changes its storage and nothing else; the page fills
+// again afterwards as a page that was never compacted does.
+TEST_F(IndexPageTest, CompactShrinksTheStorageAndKeepsThePage) {
+  IndexPage compacted, plain;
+  compacted.Create(3, 0, kRec, k16K, pool_);
+  plain.Create(3, 0, kRec, k16K, pool_);
+  std::mt19937_64 rng(11);
+  std::set<uint64_t> used;
+  auto insert_both = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      uint64_t k = rng() >> 8;
+      while (!used.insert(k).second) k = rng() >> 8;
+      ASSERT_TRUE(InsertSorted(compacted, k, pool_));
+      ASSERT_TRUE(InsertSorted(plain, k, pool_));
+    }
+  };
+  insert_both(70);
+  ASSERT_GE(compacted.capacity(), 96u);  // grown by steps of 32
+  compacted.Compact(pool_);
+  // 70 keys of 16 bytes and two owner words fill 18 granules of 64 bytes,
+  // which hold 71 keys.
+  EXPECT_EQ(compacted.capacity(), 71u);
+  EXPECT_EQ(compacted.Verify(), "");
+  ExpectSamePage(compacted, plain, "after compacting");
+  insert_both(44);  // 114: full
+  EXPECT_FALSE(InsertSorted(compacted, 1, pool_));
+  EXPECT_EQ(compacted.Verify(), "");
+  ExpectSamePage(compacted, plain, "filled after compacting");
+}
+
+// In full-block mode a page takes its whole capacity when created and
+// keeps it through a split's deletions; the page state is the same as
+// with blocks grown by steps.
+TEST_F(IndexPageTest, FullBlocksHoldTheWholePageFromTheStart) {
+  PagePool full_pool;
+  full_pool.set_full_blocks(true);
+  IndexPage full, stepped;
+  full.Create(3, 0, kRec, k16K, full_pool);
+  stepped.Create(3, 0, kRec, k16K, pool_);
+  const uint32_t max = FreeSpaceOfEmpty(k16K) / kRec + 1;
+  EXPECT_EQ(full.capacity(), max);
+  EXPECT_EQ(stepped.capacity(), 32u);
+  std::mt19937_64 rng(12);
+  std::set<uint64_t> used;
+  for (int i = 0; i < 114; ++i) {
+    uint64_t k = rng() >> 8;
+    while (!used.insert(k).second) k = rng() >> 8;
+    ASSERT_TRUE(InsertSorted(full, k, full_pool));
+    ASSERT_TRUE(InsertSorted(stepped, k, pool_));
+    ASSERT_EQ(full.capacity(), max);
+  }
+  full.DeleteEnd(57, full_pool);
+  stepped.DeleteEnd(57, pool_);
+  EXPECT_EQ(full.capacity(), max);
+  EXPECT_LT(stepped.capacity(), max);
+  ExpectSamePage(full, stepped, "after DeleteEnd");
+  EXPECT_EQ(full.Verify(), "");
+}
+
 }  // namespace
 }  // namespace innosim
