@@ -252,10 +252,7 @@ absl::Status BTree::Insert(const Key& key) {
 }
 
 void BTree::NoteHotLeaf(uint32_t page_no) {
-  for (const uint32_t hot : hot_leaves_) {
-    if (hot == page_no) return;
-  }
-  // The leaf that split longest ago has gone cold: the keys have moved on.
+  // The leaf made longest ago has gone cold: the keys have moved on.
   // (Compacting a page that was freed meanwhile, or allocated again, is
   // harmless: a page's storage is not part of what is modelled.)
   const uint32_t cold = hot_leaves_[next_hot_];
@@ -619,10 +616,7 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
       P(page_no).DeleteEnd(move_limit, store_->pool());
     }
     Modify(page_no);
-    if (level == 0 && store_->pool().full_blocks()) {
-      NoteHotLeaf(page_no);
-      NoteHotLeaf(new_no);
-    }
+    if (level == 0 && store_->pool().full_blocks()) NoteHotLeaf(new_no);
 
     // Insert the tuple on its half; reorganize once if needed, else retry
     // with the sure split on that page.

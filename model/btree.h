@@ -194,9 +194,10 @@ class BTree {
   bool Compress(uint32_t page_no);
   // btr_can_merge_with_page; may reorganize the merge page.
   bool CanMergeWithPage(uint32_t page_no, uint32_t merge_page_no);
-  // A leaf that just split, in full-block mode (PagePool::full_blocks):
-  // remembered among the last kHotLeaves; the one it displaces has gone
-  // cold and its block is compacted.
+  // A leaf a split just made, in full-block mode (PagePool::full_blocks):
+  // remembered among the last kHotLeaves made; the one it displaces has
+  // gone cold and its block is compacted. (The page that split was
+  // remembered when it was made.)
   void NoteHotLeaf(uint32_t page_no);
   // btr_page_reorganize_low with its counters.
   void Reorganize(uint32_t page_no);
@@ -294,7 +295,7 @@ class BTree {
   // the simulator, not InnoDB's; no result depends on it.
   static constexpr int kShortcutStreak = 4;
   int shortcut_streak_ = 0;
-  // Leaves that split lately, in full-block mode (NoteHotLeaf): enough
+  // Leaves splits made lately, in full-block mode (NoteHotLeaf): enough
   // for every leaf a time-ordered stream fills at once (UUIDv7 at 1000 rows
   // per ms keeps about 14 hot), a speed and memory setting of the
   // simulator; no result depends on it.
