@@ -256,7 +256,7 @@ void BTree::NoteHotLeaf(uint32_t page_no) {
   // (Compacting a page that was freed meanwhile, or allocated again, is
   // harmless: a page's storage is not part of what is modelled.)
   const uint32_t cold = hot_leaves_[next_hot_];
-  if (cold != kFilNull && cold < store_->capacity() && P(cold).in_use() && P(cold).is_leaf()) {
+  if (cold != kFilNull && P(cold).in_use() && P(cold).is_leaf()) {
     P(cold).Compact(store_->pool());
   }
   hot_leaves_[next_hot_] = page_no;

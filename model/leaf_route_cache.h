@@ -62,11 +62,11 @@ class LeafRouteCache {
   // The place of the remembered route whose range holds k, or -1 (see
   // leaf() and route()). The ranges are disjoint and kept sorted by their
   // lower bound, so the only candidate is the last one starting at or below
-  // k: its place is the number of lower bounds <= k, less one. They are counted without branches (a scan would
-  // end on a branch no predictor can learn when the hits spread over
-  // several leaves) and all at once: the comparisons depend on nothing but
-  // k, where a binary search would chain three of them one after another
-  // on the path of every insert.
+  // k: its place is the number of lower bounds <= k, less one. They are
+  // counted without branches (a scan would end on a branch no predictor can
+  // learn when the hits spread over several leaves) and all at once: the
+  // comparisons depend on nothing but k, where a binary search would chain
+  // three of them one after another on the path of every insert.
   int Find(const Key& k) {
     const U w = Wide(k);
     // Appending streams hit the same leaf again and again: once the last

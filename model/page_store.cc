@@ -15,6 +15,7 @@ namespace {
 // Both ways of growing move descriptors as bytes.
 static_assert(std::is_trivially_copyable_v<IndexPage> && std::is_trivially_destructible_v<IndexPage>);
 
+// The x86-64 base page: mappings are made and grown in whole ones.
 constexpr size_t kMapUnit = 4096;
 
 size_t MappedBytes(size_t pages) { return (pages * sizeof(IndexPage) + kMapUnit - 1) / kMapUnit * kMapUnit; }

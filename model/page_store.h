@@ -42,7 +42,8 @@ class PageStore {
   size_t capacity() const { return size_; }
 
  private:
-  // Descriptors made at once past a page that needs them.
+  // Descriptors made at once past a page that needs them (a setting of the
+  // simulator, as the std::vector it replaces grew: no result depends on it).
   static constexpr size_t kGrowthPages = 1024;
   void Extend(uint32_t page_no);
 

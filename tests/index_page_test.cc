@@ -26,6 +26,9 @@ namespace {
 
 constexpr uint32_t k16K = 16384;
 constexpr uint32_t kRec = 142;  // table A leaf record (§1.4)
+// A small record, so that pages of every size hold more than 126 records
+// (owner bits in more than two words) once they fill.
+constexpr uint32_t kSmallRec = 30;
 
 Key K(uint64_t v) { return Key::FromU64(v); }
 
@@ -584,7 +587,6 @@ TEST(IndexPageOwnerBitsTest, RandomInsertsAndDeletesMatchTheSlotArrayRules) {
   for (const uint32_t page_size : {4096u, 16384u, 65536u}) {
     PagePool pool;
     IndexPage p;
-    constexpr uint32_t kSmallRec = 30;
     p.Create(5, 0, kSmallRec, page_size, pool);
     SlotArrayModel model;
     std::mt19937_64 rng(page_size);
@@ -619,7 +621,6 @@ TEST(IndexPageSearchTest, CursorIsLowerBoundAmongKeysSharingHighHalves) {
   for (const uint32_t page_size : {4096u, 16384u, 65536u}) {
     PagePool pool;
     IndexPage p;
-    constexpr uint32_t kSmallRec = 30;
     p.Create(5, 0, kSmallRec, page_size, pool);
     std::mt19937_64 rng(page_size + 1);
     // Five high halves only, so that runs of equal high halves are long.
