@@ -240,7 +240,7 @@ absl::Status BTree::Insert(const Key& key) {
   if (in_reserve && (SplitRecToRight(p, cursor, &dummy) || SplitRecToLeft(p, cursor, &dummy))) {
     return false;
   }
-  if (!p.InsertAfter(cursor, key, child, store_->pool())) {
+  if (!p.InsertAfterInline(cursor, key, child, store_->pool())) {
     // page_cur_tuple_insert found no room at the heap top and no reusable
     // free record, but the checks above say it fits after a reorganize.
     Reorganize(page_no);

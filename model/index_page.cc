@@ -48,8 +48,7 @@ void IndexPage::Reallocate(uint32_t cap, PagePool& pool) {
   cap_ = cap;
 }
 
-void IndexPage::Reserve(int n, PagePool& pool) {
-  if (static_cast<uint32_t>(n) <= cap_) return;
+void IndexPage::Grow(int n, PagePool& pool) {
   const uint32_t max = MaxRecords(page_size_, rec_size_);
   uint32_t cap = (static_cast<uint32_t>(n) + kCapacityStep - 1) / kCapacityStep * kCapacityStep;
   if (pool.full_blocks()) cap = max;
@@ -187,44 +186,6 @@ uint32_t IndexPage::PrevOwner(uint32_t list_pos) const {
   }
 }
 
-// InsertAfter's steps 7-8 on a page whose owner bits fit one 128-bit word
-// (up to 126 records: every 16 KiB page of the seed tables): the bit
-// shift, the group's owners and the slot split without a loop or a branch
-// on where p falls. Also counts the new record.
-[[gnu::always_inline]] inline void IndexPage::InsertOwnerBitInTwoWords(uint32_t p) {
-  using U = unsigned __int128;
-  U x = (U{owners_[1]} << 64) | owners_[0];
-  const U below = (U{1} << p) - 1;  // p is 1..127
-  x = (x & below) | ((x & ~below) << 1);
-  ++n_recs_;
-  // The owner of p's group is the first owner after p: at most 8
-  // positions on, since a group owns at most 9 records now, so a 16-bit
-  // window finds it. The previous group's owner is the last owner before p
-  // (the infimum at worst): the leading zeros of the bits below p, in the
-  // high word or, when that is empty, in the low one, picked through a
-  // mask (a branch here would be decided late and often wrong).
-  const auto window = static_cast<uint32_t>(x >> p);
-  const auto to_owner = static_cast<uint32_t>(__builtin_ctz(window | (uint32_t{1} << 16)));
-  const U before = x & below;
-  const auto before_lo = static_cast<uint64_t>(before);  // bit 0: the infimum
-  const auto before_hi = static_cast<uint64_t>(before >> 64);
-  const auto lead_hi = static_cast<uint32_t>(__builtin_clzll(before_hi | 1));
-  const auto lead_lo = 64 + static_cast<uint32_t>(__builtin_clzll(before_lo));
-  const uint32_t hi_empty = uint32_t{0} - static_cast<uint32_t>(before_hi == 0);
-  const uint32_t lead = (lead_lo & hi_empty) | (lead_hi & ~hi_empty);
-  const uint32_t owner = p + to_owner;
-  const uint32_t prev = 127 - lead;
-  const uint32_t n_owned = owner - prev;
-  // page_dir_split_slot at 9: a new slot below owns n/2, the old one the
-  // rest. Set through a mask: whether the group reached 9 is known only at
-  // the end of the insert, and is a coin toss about one insert in four.
-  const uint32_t split = static_cast<uint32_t>(n_owned > kDirSlotMaxNOwned);
-  x |= U{split} << (prev + n_owned / 2);
-  n_slots_ = static_cast<uint16_t>(n_slots_ + split);
-  owners_[0] = static_cast<uint64_t>(x);
-  owners_[1] = static_cast<uint64_t>(x >> 64);
-}
-
 void IndexPage::EraseOwnerBit(uint32_t p) {
   const uint32_t top = (static_cast<uint32_t>(n_recs_) + 1) / 64;  // the supremum's word
   const uint32_t w = p / 64;
@@ -248,53 +209,11 @@ uint32_t IndexPage::slot_n_owned(uint32_t slot) const {
   return 0;
 }
 
-void IndexPage::UpdateDirection(int pos) {
-  // page_cur_insert_rec_low step 3, with the cursor record at pos - 1 and
-  // the new record's successor at old ordinal pos.
-  if (last_insert_ < 0) {
-    direction_ = PageDirection::kNoDirection;
-    n_direction_ = 0;
-  } else if (last_insert_ == pos - 1 && direction_ != PageDirection::kLeft) {
-    direction_ = PageDirection::kRight;
-    ++n_direction_;
-  } else if (last_insert_ == pos && direction_ != PageDirection::kRight) {
-    direction_ = PageDirection::kLeft;
-    ++n_direction_;
-  } else {
-    direction_ = PageDirection::kNoDirection;
-    n_direction_ = 0;
-  }
-  last_insert_ = pos;
+bool IndexPage::InsertAfter(int cursor, const Key& key, uint32_t child, PagePool& pool) {
+  return InsertAfterInline(cursor, key, child, pool);
 }
 
-bool IndexPage::InsertAfter(int cursor, const Key& key, uint32_t child, PagePool& pool) {
-  // Step 1: the head of PAGE_FREE if it is large enough (every record here
-  // has the same size, so any free record is), else page_mem_alloc_heap.
-  if (n_free_ > 0) {
-    --n_free_;
-    garbage_ -= rec_size_;
-  } else if (MaxInsertSize(1) >= rec_size_) {
-    heap_top_ += rec_size_;
-    ++n_heap_;
-  } else {
-    return false;
-  }
-  Reserve(n_recs_ + 1, pool);
-  const int pos = cursor + 1;
-  if (pos < n_recs_) {  // an append (the common case of ordered keys) moves nothing
-    std::memmove(keys_ + pos + 1, keys_ + pos, sizeof(Key) * (n_recs_ - pos));
-    if (level_ > 0) std::memmove(children_ + pos + 1, children_ + pos, sizeof(uint32_t) * (n_recs_ - pos));
-  }
-  keys_[pos] = key;
-  if (level_ > 0) children_[pos] = child;
-  UpdateDirection(pos);
-  // Steps 7-8: the new record (list position pos + 1) owns nothing; the
-  // owner of its successor's group owns one more, and at 9 its slot splits.
-  const uint32_t at = static_cast<uint32_t>(pos) + 1;
-  if (OwnerWords(cap_) == 2) {
-    InsertOwnerBitInTwoWords(at);
-    return true;
-  }
+void IndexPage::InsertOwnerBitInWords(uint32_t at) {
   InsertOwnerBit(at);
   ++n_recs_;
   const uint32_t owner = NextOwner(at);
@@ -305,7 +224,6 @@ bool IndexPage::InsertAfter(int cursor, const Key& key, uint32_t child, PagePool
     SetOwner(prev + n_owned / 2);
     ++n_slots_;
   }
-  return true;
 }
 
 void IndexPage::SetDirectory(uint32_t n_fours, uint32_t last_owned) {

@@ -22,6 +22,7 @@
 #define INNOSIM_MODEL_INDEX_PAGE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "model/key.h"
@@ -98,6 +99,8 @@ class IndexPage {
   // Reuses the head of PAGE_FREE if it is large enough, else allocates from
   // the heap; returns false (nothing changed) if neither has room.
   bool InsertAfter(int cursor, const Key& key, uint32_t child, PagePool& pool);
+  // The same, inlined into the caller: the per-row insert of a leaf.
+  inline bool InsertAfterInline(int cursor, const Key& key, uint32_t child, PagePool& pool);
   // page_copy_rec_list_end_to_created_page: this page is freshly created;
   // copies src's records [from, n_recs) with the bulk directory layout.
   void CopyEndToCreated(const IndexPage& src, int from, PagePool& pool);
@@ -241,7 +244,10 @@ class IndexPage {
 
   // Record storage: keys[cap], owner words[OwnerWords(cap)], then
   // children[cap] (non-leaf only).
-  void Reserve(int n, PagePool& pool);
+  void Reserve(int n, PagePool& pool) {
+    if (static_cast<uint32_t>(n) > cap_) Grow(n, pool);
+  }
+  void Grow(int n, PagePool& pool);
   void ShrinkToFit(PagePool& pool);
   void Reallocate(uint32_t cap, PagePool& pool);
   size_t BlockBytes(uint32_t cap) const;
@@ -261,7 +267,10 @@ class IndexPage {
   // p leaves; the positions after it move up or down by one. Both are
   // called before n_recs changes.
   void InsertOwnerBit(uint32_t p);
-  void InsertOwnerBitInTwoWords(uint32_t p);
+  inline void InsertOwnerBitInTwoWords(uint32_t p);
+  // InsertAfter's steps 7-8 on pages of more than two owner words (also
+  // counts the new record).
+  void InsertOwnerBitInWords(uint32_t at);
   void EraseOwnerBit(uint32_t p);
   // page_cur_delete_rec without moving the keys: the directory and space
   // bookkeeping of deleting the record at ordinal pos.
@@ -278,7 +287,7 @@ class IndexPage {
   void BulkDirectory();
   // The direction bookkeeping of page_cur_insert_rec_low for an insert at
   // ordinal `pos` (after cursor pos - 1), before n_recs is incremented.
-  void UpdateDirection(int pos);
+  inline void UpdateDirection(int pos);
 
   Key* keys_ = nullptr;
   uint32_t* children_ = nullptr;
@@ -301,6 +310,106 @@ class IndexPage {
   uint16_t level_ = 0;
   PageDirection direction_ = PageDirection::kNoDirection;
 };
+
+// InsertAfter's steps 7-8 on a page whose owner bits fit one 128-bit word
+// (up to 126 records: every 16 KiB page of the seed tables): the bit
+// shift, the group's owners and the slot split without a loop or a branch
+// on where p falls. Also counts the new record.
+[[gnu::always_inline]] inline void IndexPage::InsertOwnerBitInTwoWords(uint32_t p) {
+  using U = unsigned __int128;
+  const uint64_t old_lo = owners_[0];
+  const uint64_t old_hi = owners_[1];
+  // The bits below p (p is 1..127), word by word: a 128-bit mask made by a
+  // 128-bit shift costs a dozen instructions.
+  const uint64_t in_hi = uint64_t{0} - (p >> 6);  // all ones when p is in the high word
+  const uint64_t part = (uint64_t{1} << (p & 63)) - 1;
+  const uint64_t below_lo = part | in_hi;
+  const uint64_t below_hi = part & in_hi;
+  // The bits from p up move up one, p itself taking the new record, which
+  // owns nothing: x + (x above p) is (x below p) + 2 (x above p).
+  const U old_x = (U{old_hi} << 64) | old_lo;
+  const U x = old_x + ((U{old_hi & ~below_hi} << 64) | (old_lo & ~below_lo));
+  ++n_recs_;
+  // The owner of p's group is the first owner after p: at most 8
+  // positions on, since a group owns at most 9 records now, so a 16-bit
+  // window finds it (the new record's bit, the window's first, is clear).
+  // The previous group's owner is the last owner before p (the infimum at
+  // worst): the leading zeros of the bits below p, in the high word or,
+  // when that is empty, in the low one, picked through a mask (a branch
+  // here would be decided late and often wrong).
+  const auto window = static_cast<uint32_t>(old_x >> p) << 1;
+  const auto to_owner = static_cast<uint32_t>(__builtin_ctz(window | (uint32_t{1} << 16)));
+  const uint64_t before_lo = old_lo & below_lo;  // bit 0: the infimum
+  const uint64_t before_hi = old_hi & below_hi;
+  const auto lead_hi = static_cast<uint32_t>(__builtin_clzll(before_hi | 1));
+  const auto lead_lo = 64 + static_cast<uint32_t>(__builtin_clzll(before_lo));
+  const uint32_t hi_empty = uint32_t{0} - static_cast<uint32_t>(before_hi == 0);
+  const uint32_t lead = (lead_lo & hi_empty) | (lead_hi & ~hi_empty);
+  const uint32_t owner = p + to_owner;
+  const uint32_t prev = 127 - lead;
+  const uint32_t n_owned = owner - prev;
+  // page_dir_split_slot at 9: a new slot below owns n/2, the old one the
+  // rest. Set through a mask: whether the group reached 9 is known only at
+  // the end of the insert, and is a coin toss about one insert in four.
+  const uint32_t split = static_cast<uint32_t>(n_owned > kDirSlotMaxNOwned);
+  const uint32_t at = prev + n_owned / 2;
+  const uint64_t at_hi = at >> 6;
+  owners_[0] = static_cast<uint64_t>(x) | (uint64_t{split & static_cast<uint32_t>(at_hi ^ 1)} << (at & 63));
+  owners_[1] = static_cast<uint64_t>(x >> 64) | (uint64_t{split & static_cast<uint32_t>(at_hi)} << (at & 63));
+  n_slots_ = static_cast<uint16_t>(n_slots_ + split);
+}
+
+[[gnu::always_inline]] inline void IndexPage::UpdateDirection(int pos) {
+  // page_cur_insert_rec_low step 3, with the cursor record at pos - 1 and
+  // the new record's successor at old ordinal pos.
+  if (last_insert_ < 0) {
+    direction_ = PageDirection::kNoDirection;
+    n_direction_ = 0;
+  } else if (last_insert_ == pos - 1 && direction_ != PageDirection::kLeft) {
+    direction_ = PageDirection::kRight;
+    ++n_direction_;
+  } else if (last_insert_ == pos && direction_ != PageDirection::kRight) {
+    direction_ = PageDirection::kLeft;
+    ++n_direction_;
+  } else {
+    direction_ = PageDirection::kNoDirection;
+    n_direction_ = 0;
+  }
+  last_insert_ = pos;
+}
+
+[[gnu::always_inline]] inline bool IndexPage::InsertAfterInline(int cursor, const Key& key, uint32_t child,
+                                                              PagePool& pool) {
+  // Step 1: the head of PAGE_FREE if it is large enough (every record here
+  // has the same size, so any free record is), else page_mem_alloc_heap.
+  if (n_free_ > 0) {
+    --n_free_;
+    garbage_ -= rec_size_;
+  } else if (MaxInsertSize(1) >= rec_size_) {
+    heap_top_ += rec_size_;
+    ++n_heap_;
+  } else {
+    return false;
+  }
+  Reserve(n_recs_ + 1, pool);
+  const int pos = cursor + 1;
+  if (pos < n_recs_) {  // an append (the common case of ordered keys) moves nothing
+    std::memmove(keys_ + pos + 1, keys_ + pos, sizeof(Key) * (n_recs_ - pos));
+    if (level_ > 0) std::memmove(children_ + pos + 1, children_ + pos, sizeof(uint32_t) * (n_recs_ - pos));
+  }
+  keys_[pos] = key;
+  if (level_ > 0) children_[pos] = child;
+  UpdateDirection(pos);
+  // Steps 7-8: the new record (list position pos + 1) owns nothing; the
+  // owner of its successor's group owns one more, and at 9 its slot splits.
+  const uint32_t at = static_cast<uint32_t>(pos) + 1;
+  if (OwnerWords(cap_) == 2) {
+    InsertOwnerBitInTwoWords(at);
+    return true;
+  }
+  InsertOwnerBitInWords(at);
+  return true;
+}
 
 }  // namespace innosim
 
