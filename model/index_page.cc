@@ -360,6 +360,64 @@ void IndexPage::DeleteRecDirectory(int pos) {
   }
 }
 
+bool IndexPage::DeleteStartDirectory(uint32_t to) {
+  // The slots' n_owned in order (the infimum's left out), from the owner
+  // bits. Deleting the first record takes one from the first group; a group
+  // that had 4 or fewer then borrows one from the next (page_dir_balance_slot)
+  // or, if that one has 4 or fewer too, merges into it. Applied to the
+  // counts directly: DeleteRecDirectory's steps, without shifting every
+  // record's bit at every step. Pages whose directory is outside InnoDB's
+  // bounds (not met on the insert path) are left to those steps.
+  const uint32_t n = static_cast<uint32_t>(n_recs_);
+  uint8_t owned[kMaxSlotsForCounts];
+  uint32_t slots = 0;
+  uint32_t prev = 0;
+  const uint32_t supremum = n + 1;
+  for (uint32_t w = 0; w <= supremum / 64; ++w) {
+    uint64_t x = owners_[w];
+    if (w == 0) x &= ~uint64_t{1};  // the infimum
+    while (x != 0) {
+      const uint32_t pos = w * 64 + static_cast<uint32_t>(__builtin_ctzll(x));
+      x &= x - 1;
+      const uint32_t o = pos - prev;
+      const bool last = pos == supremum;
+      if (pos > supremum || slots == kMaxSlotsForCounts || o > kDirSlotMaxNOwned ||
+          (!last && o < kDirSlotMinNOwned)) {
+        return false;
+      }
+      owned[slots++] = static_cast<uint8_t>(o);
+      prev = pos;
+    }
+  }
+  if (prev != supremum) return false;
+  uint32_t first = 0;  // owned[first..slots): the groups left
+  for (uint32_t i = 0; i < to; ++i) {
+    const uint32_t old = owned[first]--;
+    if (old <= kDirSlotMinNOwned && first + 1 < slots) {
+      if (owned[first + 1] > kDirSlotMinNOwned) {
+        ++owned[first];
+        --owned[first + 1];
+      } else {
+        owned[first + 1] = static_cast<uint8_t>(owned[first + 1] + owned[first]);
+        ++first;
+      }
+    }
+  }
+  std::memset(owners_, 0, sizeof(uint64_t) * OwnerWords(cap_));
+  SetOwner(0);
+  uint32_t pos = 0;
+  for (uint32_t s = first; s < slots; ++s) {
+    pos += owned[s];
+    SetOwner(pos);
+  }
+  n_slots_ = static_cast<uint16_t>(1 + slots - first);
+  n_recs_ -= static_cast<int>(to);
+  n_free_ += to;
+  garbage_ += to * rec_size_;
+  last_insert_ = -1;
+  return true;
+}
+
 void IndexPage::DeleteRec(int pos, PagePool& pool) {
   const int after = n_recs_ - pos - 1;
   DeleteRecDirectory(pos);
@@ -376,7 +434,9 @@ void IndexPage::DeleteStart(int to, PagePool& pool) {
   }
   // page_delete_rec_list_start deletes the first record `to` times; the
   // directory goes through each step, the survivors move down once.
-  for (int i = 0; i < to; ++i) DeleteRecDirectory(0);
+  if (!DeleteStartDirectory(static_cast<uint32_t>(to))) {
+    for (int i = 0; i < to; ++i) DeleteRecDirectory(0);
+  }
   std::memmove(keys_, keys_ + to, sizeof(Key) * n_recs_);
   if (level_ > 0) std::memmove(children_, children_ + to, sizeof(uint32_t) * n_recs_);
   ShrinkToFit(pool);
