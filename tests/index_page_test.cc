@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "model/page_pool.h"
 
 namespace innosim {
@@ -319,6 +320,42 @@ TEST_F(IndexPageTest, DeleteStartEqualsDeletingTheFirstRecordRepeatedly) {
     ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, std::to_string(to)));
     bulk.Release(pool_);
     one.Release(pool_);
+  }
+}
+
+// The same on pages whose directory spans several owner words, and on small
+// ones: 4 KiB pages of 30 records, 64 KiB pages of small records (460 of
+// 30 bytes), with inserts in random order and ascending (whose directory,
+// 4-record slots and a supremum slot of 5-8, takes the borrow path where
+// random ones mostly merge).
+TEST_F(IndexPageTest, DeleteStartOnCountsEqualsDeletingOneByOneOnEveryPageSize) {
+  struct Case {
+    uint32_t page_size;
+    uint32_t rec_size;
+    int n;
+  };
+  for (const Case c : {Case{4096, kRec, 26}, Case{65536, 30, 460}, Case{65536, kRec, 400}}) {
+    for (const bool ascending : {false, true}) {
+      std::mt19937_64 rng(c.page_size + c.rec_size);
+      std::vector<uint64_t> keys;
+      for (int i = 0; i < c.n; ++i) keys.push_back(ascending ? uint64_t(i + 1) * 1000 : rng() >> 8);
+      for (int to = 1; to < c.n; to += std::max(1, c.n / 23)) {
+        const std::string label = absl::StrCat(c.page_size, "/", c.rec_size, ascending ? " asc" : " random", " to ", to);
+        IndexPage bulk, one;
+        bulk.Create(6, 0, c.rec_size, c.page_size, pool_);
+        one.Create(7, 0, c.rec_size, c.page_size, pool_);
+        for (uint64_t k : keys) {
+          ASSERT_TRUE(InsertSorted(bulk, k, pool_)) << label;
+          ASSERT_TRUE(InsertSorted(one, k, pool_)) << label;
+        }
+        bulk.DeleteStart(to, pool_);
+        for (int i = 0; i < to; ++i) one.DeleteRec(0, pool_);
+        ASSERT_EQ(bulk.Verify(), "") << label;
+        ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, label));
+        bulk.Release(pool_);
+        one.Release(pool_);
+      }
+    }
   }
 }
 
