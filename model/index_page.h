@@ -358,10 +358,10 @@ class IndexPage {
   // rest. Set through a mask: whether the group reached 9 is known only at
   // the end of the insert, and is a coin toss about one insert in four.
   const uint32_t split = static_cast<uint32_t>(n_owned > kDirSlotMaxNOwned);
-  const uint32_t at = prev + n_owned / 2;
-  const uint64_t at_hi = at >> 6;
-  owners_[0] = static_cast<uint64_t>(x) | (uint64_t{split & static_cast<uint32_t>(at_hi ^ 1)} << (at & 63));
-  owners_[1] = static_cast<uint64_t>(x >> 64) | (uint64_t{split & static_cast<uint32_t>(at_hi)} << (at & 63));
+  const uint32_t new_owner = prev + n_owned / 2;
+  const auto in_hi_word = static_cast<uint32_t>(new_owner >> 6);
+  owners_[0] = static_cast<uint64_t>(x) | (uint64_t{split & (in_hi_word ^ 1)} << (new_owner & 63));
+  owners_[1] = static_cast<uint64_t>(x >> 64) | (uint64_t{split & in_hi_word} << (new_owner & 63));
   n_slots_ = static_cast<uint16_t>(n_slots_ + split);
 }
 
