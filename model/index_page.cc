@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_format.h"
+#include "model/record_format.h"
 
 namespace innosim {
 namespace {
@@ -18,6 +19,12 @@ uint32_t MaxRecords(uint32_t page_size, uint32_t rec_size) {
 // A memory/speed setting of the simulator, not InnoDB's: no result depends
 // on it.
 constexpr uint32_t kCapacityStep = 32;
+
+// The most directory slots a page can have: the records of the largest page
+// (UNIV_PAGE_SIZE_MAX, 64 KiB, include/univ.i), each at least its
+// REC_N_NEW_EXTRA_BYTES header and one byte, 4 to a slot
+// (PAGE_DIR_SLOT_MIN_N_OWNED), plus the infimum's and the supremum's slots.
+constexpr uint32_t kMaxDirSlots = FreeSpaceOfEmpty(65536) / (kRecNewExtraBytes + 1) / kDirSlotMinNOwned + 2;
 
 }  // namespace
 
@@ -369,7 +376,7 @@ bool IndexPage::DeleteStartDirectory(uint32_t to) {
   // record's bit at every step. Pages whose directory is outside InnoDB's
   // bounds (not met on the insert path) are left to those steps.
   const uint32_t n = static_cast<uint32_t>(n_recs_);
-  uint8_t owned[kMaxSlotsForCounts];
+  uint8_t owned[kMaxDirSlots];
   uint32_t slots = 0;
   uint32_t prev = 0;
   const uint32_t supremum = n + 1;
@@ -381,7 +388,7 @@ bool IndexPage::DeleteStartDirectory(uint32_t to) {
       x &= x - 1;
       const uint32_t o = pos - prev;
       const bool last = pos == supremum;
-      if (pos > supremum || slots == kMaxSlotsForCounts || o > kDirSlotMaxNOwned ||
+      if (pos > supremum || slots == kMaxDirSlots || o > kDirSlotMaxNOwned ||
           (!last && o < kDirSlotMinNOwned)) {
         return false;
       }

@@ -277,10 +277,8 @@ class IndexPage {
   void DeleteRecDirectory(int pos);
   // DeleteStart's `to` DeleteRecDirectory(0) steps at once, on the slots'
   // counts; false (nothing changed) for a directory outside InnoDB's
-  // bounds or of more slots than kMaxSlotsForCounts.
+  // bounds.
   bool DeleteStartDirectory(uint32_t to);
-  // A 64 KiB page of the smallest records has fewer slots than this.
-  static constexpr uint32_t kMaxSlotsForCounts = 2048;
   // AppendStartFrom onto an empty page without free records.
   void AppendToEmpty(const IndexPage& src, int to, PagePool& pool);
   // The bookkeeping m appends through page_cur_insert_rec_low leave on an
