@@ -1,7 +1,11 @@
 #include "sim/experiment.h"
 
 #include <chrono>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <toml++/toml.h>
 
 #include "absl/strings/str_cat.h"
@@ -103,9 +107,17 @@ bool SameConfig(const RunSpec& a, const RunSpec& b) {
 }  // namespace
 
 absl::StatusOr<Experiment> LoadExperiment(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(absl::StrCat(path, ": ", std::strerror(errno)));
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseExperiment(text.str(), path);
+}
+
+absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::string& path) {
   toml::table doc;
   try {
-    doc = toml::parse_file(path);
+    doc = toml::parse(text, path);
   } catch (const toml::parse_error& err) {
     const auto& src = err.source();
     return absl::InvalidArgumentError(absl::StrFormat("%s:%d:%d: %s", path, src.begin.line, src.begin.column,

@@ -20,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -41,6 +42,8 @@ struct Experiment {
 };
 
 absl::StatusOr<Experiment> LoadExperiment(const std::string& path);
+// The same from the file's text; `path` names it in messages.
+absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::string& path);
 
 struct ComparisonRow {
   std::string label;

@@ -17,9 +17,10 @@ TEST(NearestNameTest, CountsEditsWithAdjacentSwapsAsOne) {
 TEST(NearestNameTest, OffersOnlyCloseCandidates) {
   const std::vector<std::string> keys = {"stream", "rows", "rows_per_ms", "seed"};
   EXPECT_EQ(NearestName("strem", keys), "stream");
-  EXPECT_EQ(NearestName("rows_per_secs", keys), "");  // 4 edits from rows_per_ms
+  EXPECT_EQ(NearestName("rows_per_secs", keys), "rows_per_ms");  // 3 edits
   EXPECT_EQ(NearestName("rows_per_mss", keys), "rows_per_ms");
   EXPECT_EQ(NearestName("xyz", keys), "");
+  EXPECT_EQ(NearestName("rows_per_second_count", keys), "");  // too far
   EXPECT_EQ(DidYouMean("sed", keys), " (did you mean 'seed'?)");
   EXPECT_EQ(DidYouMean("completely_different", keys), "");
 }
