@@ -26,6 +26,14 @@ std::optional<EngineProfile> EngineProfile::ByName(std::string_view name) {
   return std::nullopt;
 }
 
+EngineProfile EngineProfile::ForServer(const ServerSettings& settings) {
+  EngineProfile p = settings.flavor == ServerFlavor::kMySql84 ? MySQL84() : MariaDB1011();
+  p.page_size = static_cast<uint32_t>(settings.innodb_page_size);
+  // MariaDB has no innodb_segment_reserve_factor: its 1/8 stays.
+  if (settings.flavor == ServerFlavor::kMySql84) p.segment_reserve_pct = settings.innodb_segment_reserve_factor;
+  return p;
+}
+
 std::vector<std::string> EngineProfile::Names() { return {"mysql-8.4", "mariadb-10.11"}; }
 
 bool IsSupportedPageSize(uint64_t page_size) {

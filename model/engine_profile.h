@@ -3,8 +3,11 @@
 // Two profiles exist: "mysql-8.4" (what seed 000 measured) and
 // "mariadb-10.11" (the server the tests run here). They share InnoDB's page
 // format and split heuristics and differ where the servers' code differs;
-// each field names the source of its value. A server's actual settings (read
-// by the adapter or given with --set) override the defaults.
+// each field names the source of its value. The variables a profile shares
+// with the server (innodb_page_size, innodb_segment_reserve_factor) come
+// from the server's settings: ForServer() builds the profile of a
+// ServerSettings, so a `--set` or a server's own value reaches the model by
+// that one path.
 //
 // Value type; no thread-safety concerns.
 #ifndef INNOSIM_MODEL_ENGINE_PROFILE_H_
@@ -16,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/server_settings.h"
 #include "model/tablespace.h"
 
 namespace innosim {
@@ -60,6 +64,9 @@ struct EngineProfile {
   // "mysql-8.4" or "mariadb-10.11"; nullopt for anything else.
   static std::optional<EngineProfile> ByName(std::string_view name);
   static std::vector<std::string> Names();
+  // The profile of `settings.flavor` with the server's page size and
+  // segment reserve.
+  static EngineProfile ForServer(const ServerSettings& settings);
 };
 
 // True for the page sizes InnoDB supports: 4, 8, 16, 32 and 64 KiB

@@ -88,7 +88,7 @@ MariaDbRedoLimits RedoLog::MariaDbLimitsFor(uint64_t log_file_size, uint64_t pag
 
 RedoLog::RedoLog(const ServerSettings& s)
     : flavor_(s.flavor), block_framing_(s.flavor == ServerFlavor::kMySql84) {
-  mysql_ = MySqlLimitsFor(s.innodb_redo_log_capacity, s.innodb_page_size,
+  mysql_ = MySqlLimitsFor(s.EffectiveRedoLogCapacity(), s.innodb_page_size,
                           s.innodb_thread_concurrency);
   mariadb_ = MariaDbLimitsFor(s.innodb_log_file_size, s.innodb_page_size);
   if (block_framing_) {

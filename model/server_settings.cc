@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "model/engine_profile.h"
 
 namespace innosim {
 namespace {
@@ -29,6 +30,164 @@ std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
+bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+
+// How a variable's value is read.
+enum class Kind : uint8_t {
+  kInteger,      // whole number, K/M/G/T/P/E suffixes (my_getopt.cc)
+  kDecimal,      // a double sysvar (the percentages)
+  kBool,         // ON/OFF
+  kDoublewrite,  // MySQL 8.0.30+: ON/OFF/DETECT_AND_RECOVER/DETECT_ONLY; MariaDB 10.11: ON/OFF
+  kPageSize,     // one of 4k..64k; anything else stops the server
+  kText,         // kept as written (no modelled effect)
+};
+
+// Which servers have the variable, and on which of them the model uses it.
+constexpr uint8_t kMy = 1, kMa = 2, kBoth = kMy | kMa;
+uint8_t Bit(ServerFlavor f) { return f == ServerFlavor::kMySql84 ? kMy : kMa; }
+
+// Below `min` the model refuses instead of clamping.
+enum class Low : uint8_t { kClamp, kRefuse };
+
+struct VariableDef {
+  std::string_view name;
+  Kind kind;
+  uint8_t servers;
+  uint8_t modelled;
+  // Documented ranges ([Doc] each variable's "Minimum/Maximum Value" in the
+  // MySQL 8.4 and MariaDB 10.11 manuals); ignored for kBool/kText.
+  double my_min = 0, my_max = 0, ma_min = 0, ma_max = 0;
+  Low low = Low::kClamp;
+  uint64_t ServerSettings::*u = nullptr;
+  double ServerSettings::*d = nullptr;
+  bool ServerSettings::*b = nullptr;
+};
+
+using S = ServerSettings;
+constexpr double kMax = 18446744073709551615.0;  // 2^64-1 as the manuals write it
+
+// Every variable Set() knows. A variable the model does not read is listed
+// with kText (no field); the Describe() printout marks it.
+const VariableDef kVariables[] = {
+    {"innodb_page_size", Kind::kPageSize, kBoth, kBoth, 4096, 65536, 4096, 65536, Low::kRefuse,
+     &S::innodb_page_size},
+    {"innodb_segment_reserve_factor", Kind::kDecimal, kMy, kMy, 0.03, 40, 0, 0, Low::kClamp, nullptr,
+     &S::innodb_segment_reserve_factor},
+    // Below the server's minimum the model refuses: the server itself would
+    // round up to its minimum, but a pool that small is never what a user
+    // meant, and the tree needs frames for a whole mini-transaction.
+    {"innodb_buffer_pool_size", Kind::kInteger, kBoth, kBoth, 5242880, kMax, 2097152, kMax, Low::kRefuse,
+     &S::innodb_buffer_pool_size},
+    {"innodb_buffer_pool_instances", Kind::kInteger, kMy, kMy, 1, 64, 0, 0, Low::kClamp,
+     &S::innodb_buffer_pool_instances},
+    {"innodb_old_blocks_pct", Kind::kInteger, kBoth, kBoth, 5, 95, 5, 95, Low::kClamp, &S::innodb_old_blocks_pct},
+    {"innodb_old_blocks_time", Kind::kInteger, kBoth, kBoth, 0, 4294967295.0, 0, 4294967295.0, Low::kClamp,
+     &S::innodb_old_blocks_time},
+    {"innodb_lru_scan_depth", Kind::kInteger, kBoth, kBoth, 100, kMax, 100, kMax, Low::kClamp,
+     &S::innodb_lru_scan_depth},
+    {"innodb_lru_flush_size", Kind::kInteger, kMa, kMa, 0, 0, 1, kMax, Low::kClamp, &S::innodb_lru_flush_size},
+    {"innodb_io_capacity", Kind::kInteger, kBoth, kBoth, 100, kMax, 100, kMax, Low::kClamp,
+     &S::innodb_io_capacity},
+    {"innodb_io_capacity_max", Kind::kInteger, kBoth, kBoth, 100, kMax, 100, kMax, Low::kClamp,
+     &S::innodb_io_capacity_max},
+    {"innodb_max_dirty_pages_pct", Kind::kDecimal, kBoth, kBoth, 0, 99.999, 0, 99.999, Low::kClamp, nullptr,
+     &S::innodb_max_dirty_pages_pct},
+    {"innodb_max_dirty_pages_pct_lwm", Kind::kDecimal, kBoth, kBoth, 0, 99.999, 0, 99.999, Low::kClamp, nullptr,
+     &S::innodb_max_dirty_pages_pct_lwm},
+    {"innodb_adaptive_flushing", Kind::kBool, kBoth, kBoth, 0, 0, 0, 0, Low::kClamp, nullptr, nullptr,
+     &S::innodb_adaptive_flushing},
+    {"innodb_adaptive_flushing_lwm", Kind::kDecimal, kBoth, kBoth, 0, 70, 0, 70, Low::kClamp, nullptr,
+     &S::innodb_adaptive_flushing_lwm},
+    {"innodb_flushing_avg_loops", Kind::kInteger, kBoth, kBoth, 1, 1000, 1, 1000, Low::kClamp,
+     &S::innodb_flushing_avg_loops},
+    {"innodb_flush_sync", Kind::kBool, kBoth, kBoth, 0, 0, 0, 0, Low::kClamp, nullptr, nullptr,
+     &S::innodb_flush_sync},
+    {"innodb_idle_flush_pct", Kind::kInteger, kBoth, kMy, 0, 100, 0, 100, Low::kClamp, &S::innodb_idle_flush_pct},
+    // Neighbour flushing is not modelled yet: accepted, listed as no effect.
+    {"innodb_flush_neighbors", Kind::kInteger, kBoth, 0, 0, 2, 0, 2, Low::kClamp, &S::innodb_flush_neighbors},
+    {"innodb_doublewrite", Kind::kDoublewrite, kBoth, kBoth, 0, 0, 0, 0, Low::kClamp, nullptr, nullptr,
+     &S::innodb_doublewrite},
+    {"innodb_redo_log_capacity", Kind::kInteger, kMy, kMy, 8388608, 137438953472.0, 0, 0, Low::kClamp,
+     &S::innodb_redo_log_capacity},
+    {"innodb_log_file_size", Kind::kInteger, kBoth, kBoth, 4194304, 549755813888.0, 1048576, 549755813888.0,
+     Low::kClamp, &S::innodb_log_file_size},
+    {"innodb_log_files_in_group", Kind::kInteger, kMy, kMy, 2, 100, 0, 0, Low::kClamp,
+     &S::innodb_log_files_in_group},
+    {"innodb_thread_concurrency", Kind::kInteger, kBoth, kMy, 0, 1000, 0, 1000, Low::kClamp,
+     &S::innodb_thread_concurrency},
+    {"innodb_flush_log_at_trx_commit", Kind::kInteger, kBoth, 0, 0, 2, 0, 3, Low::kClamp,
+     &S::innodb_flush_log_at_trx_commit},
+    // Variables of the seeds' my.cnf and of common configurations that the
+    // model does not read.
+    {"innodb_flush_method", Kind::kText, kBoth, 0},
+    {"skip_log_bin", Kind::kText, kBoth, 0},
+    {"log_bin", Kind::kText, kBoth, 0},
+    {"disable_log_bin", Kind::kText, kBoth, 0},
+    {"innodb_autoinc_lock_mode", Kind::kText, kBoth, 0},
+    {"innodb_change_buffering", Kind::kText, kBoth, 0},
+    {"innodb_adaptive_hash_index", Kind::kText, kBoth, 0},
+    {"innodb_page_cleaners", Kind::kText, kBoth, 0},
+    {"innodb_log_buffer_size", Kind::kText, kBoth, 0},
+    {"innodb_read_ahead_threshold", Kind::kText, kBoth, 0},
+    {"innodb_random_read_ahead", Kind::kText, kBoth, 0},
+    {"innodb_file_per_table", Kind::kText, kBoth, 0},
+    {"innodb_log_write_ahead_size", Kind::kText, kBoth, 0},
+    {"innodb_fill_factor", Kind::kText, kBoth, 0},
+    {"innodb_default_row_format", Kind::kText, kBoth, 0},
+    {"innodb_buffer_pool_chunk_size", Kind::kText, kBoth, 0},
+    {"innodb_doublewrite_batch_size", Kind::kText, kMy, 0},
+    {"innodb_doublewrite_pages", Kind::kText, kMy, 0},
+    {"innodb_use_native_aio", Kind::kText, kBoth, 0},
+    {"innodb_stats_persistent", Kind::kText, kBoth, 0},
+    {"innodb_stats_auto_recalc", Kind::kText, kBoth, 0},
+    {"innodb_monitor_enable", Kind::kText, kBoth, 0},
+    {"max_connections", Kind::kText, kBoth, 0},
+    {"character_set_server", Kind::kText, kBoth, 0},
+    {"collation_server", Kind::kText, kBoth, 0},
+    {"innodb_numa_interleave", Kind::kText, kBoth, 0},
+    {"innodb_checksum_algorithm", Kind::kText, kBoth, 0},
+    {"sync_binlog", Kind::kText, kBoth, 0},
+    {"binlog_format", Kind::kText, kBoth, 0},
+    {"server_id", Kind::kText, kBoth, 0},
+    {"innodb_log_checkpoint_every", Kind::kText, kMy, 0},
+    {"innodb_write_io_threads", Kind::kText, kBoth, 0},
+    {"innodb_read_io_threads", Kind::kText, kBoth, 0},
+    {"innodb_purge_threads", Kind::kText, kBoth, 0},
+};
+
+const VariableDef* FindVariable(std::string_view name) {
+  for (const VariableDef& v : kVariables) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+// "innodb-io-capacity" -> "innodb_io_capacity" (my_getopt.cc compares
+// option names with '-' and '_' alike).
+std::string Canonical(std::string_view raw) {
+  std::string name = Lower(Strip(raw));
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+absl::StatusOr<bool> ParseBool(std::string_view text) {
+  std::string t = Upper(Strip(text));
+  if (t.empty() || t == "ON" || t == "TRUE" || t == "1" || t == "YES") return true;
+  if (t == "OFF" || t == "FALSE" || t == "0" || t == "NO") return false;
+  return absl::InvalidArgumentError(absl::StrCat("'", std::string(text), "' is not a boolean: write ON or OFF"));
+}
+
+absl::StatusOr<double> ParseDecimal(std::string_view text) {
+  double v = 0;
+  if (!absl::SimpleAtod(Strip(text), &v) || !std::isfinite(v)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", std::string(text), "' is not a number"));
+  }
+  return v;
+}
+
+std::string FormatDecimal(double v) { return absl::StrFormat("%g", v); }
 
 }  // namespace
 
@@ -52,132 +211,171 @@ ServerSettings ServerSettings::Defaults(ServerFlavor flavor) {
     s.innodb_max_dirty_pages_pct_lwm = 0;
     s.innodb_flush_neighbors = 1;
     s.innodb_log_file_size = 96ull << 20;
+  } else {
+    // MySQL 8.4: innodb_log_file_size 48 MiB ([Doc], deprecated).
+    s.innodb_log_file_size = 48ull << 20;
   }
   return s;
 }
 
 absl::StatusOr<uint64_t> ParseSize(std::string_view text) {
-  std::string t = Strip(text);
-  if (t.empty()) return absl::InvalidArgumentError("empty value");
-  double mult = 1;
-  const char last = static_cast<char>(std::toupper(static_cast<unsigned char>(t.back())));
-  if (last == 'K' || last == 'M' || last == 'G' || last == 'T') {
-    mult = last == 'K' ? 1024.0 : last == 'M' ? 1048576.0 : last == 'G' ? 1073741824.0
-                                                                          : 1099511627776.0;
-    t.pop_back();
+  const std::string t = Strip(text);
+  if (t.empty()) return absl::InvalidArgumentError("empty value: write a whole number such as 128M");
+  size_t digits = 0;
+  while (digits < t.size() && std::isdigit(static_cast<unsigned char>(t[digits]))) ++digits;
+  const std::string_view rest = std::string_view(t).substr(digits);
+  if (digits == 0 || rest.size() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", std::string(text), "' is not a size: write a whole number, optionally with K, M, G or T (powers of 1024)"));
   }
-  double v = 0;
-  if (!absl::SimpleAtod(t, &v) || v < 0 || !std::isfinite(v)) {
-    return absl::InvalidArgumentError("not a number: '" + std::string(text) + "'");
+  uint64_t v = 0;
+  if (!absl::SimpleAtoi(t.substr(0, digits), &v)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", std::string(text), "' is above the largest value, 2^64-1"));
   }
-  return static_cast<uint64_t>(std::llround(v * mult));
-}
-
-namespace {
-
-absl::StatusOr<bool> ParseBool(std::string_view text) {
-  std::string t = Upper(Strip(text));
-  if (t.empty() || t == "ON" || t == "TRUE" || t == "1" || t == "YES") return true;
-  if (t == "OFF" || t == "FALSE" || t == "0" || t == "NO") return false;
-  return absl::InvalidArgumentError("not a boolean: '" + std::string(text) + "'");
-}
-
-absl::StatusOr<double> ParseDouble(std::string_view text) {
-  double v = 0;
-  if (!absl::SimpleAtod(Strip(text), &v) || !std::isfinite(v)) {
-    return absl::InvalidArgumentError("not a number: '" + std::string(text) + "'");
-  }
-  return v;
-}
-
-// Server variables accepted without a modelled effect (they appear in the
-// seeds' my.cnf). Normalised with '_'.
-constexpr std::string_view kPassthrough[] = {
-    "innodb_flush_method",       "skip_log_bin",
-    "log_bin",                   "disable_log_bin",
-    "innodb_autoinc_lock_mode",  "innodb_change_buffering",
-    "innodb_adaptive_hash_index", "innodb_page_cleaners",
-    "innodb_log_buffer_size",    "innodb_read_ahead_threshold",
-    "innodb_random_read_ahead",  "innodb_file_per_table",
-    "innodb_log_write_ahead_size", "innodb_fill_factor",
-    "innodb_segment_reserve_factor", "innodb_default_row_format",
-    "innodb_buffer_pool_chunk_size", "innodb_log_files_in_group",
-    "innodb_doublewrite_batch_size", "innodb_doublewrite_pages",
-    "innodb_use_native_aio",     "innodb_stats_persistent",
-    "max_connections",           "character_set_server",
-    "collation_server",          "innodb_numa_interleave",
-    "innodb_checksum_algorithm", "sync_binlog",
-    "binlog_format",             "server_id",
-    "innodb_log_checkpoint_every", "innodb_write_io_threads",
-    "innodb_read_io_threads",    "innodb_purge_threads",
-};
-
-}  // namespace
-
-absl::Status ServerSettings::Set(std::string_view raw_name, std::string_view value) {
-  std::string name = Lower(Strip(raw_name));
-  std::replace(name.begin(), name.end(), '-', '_');
-  if (name.rfind("loose_", 0) == 0) name = name.substr(6);
-
-  auto size = [&](uint64_t& field) -> absl::Status {
-    auto v = ParseSize(value);
-    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(name, ": ", v.status().message()));
-    field = *v;
-    return absl::OkStatus();
-  };
-  auto boolean = [&](bool& field) -> absl::Status {
-    auto v = ParseBool(value);
-    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(name, ": ", v.status().message()));
-    field = *v;
-    return absl::OkStatus();
-  };
-  auto real = [&](double& field) -> absl::Status {
-    auto v = ParseDouble(value);
-    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(name, ": ", v.status().message()));
-    field = *v;
-    return absl::OkStatus();
-  };
-
-  if (name == "innodb_page_size") return size(innodb_page_size);
-  if (name == "innodb_buffer_pool_size") return size(innodb_buffer_pool_size);
-  if (name == "innodb_buffer_pool_instances") return size(innodb_buffer_pool_instances);
-  if (name == "innodb_old_blocks_pct") return size(innodb_old_blocks_pct);
-  if (name == "innodb_old_blocks_time") return size(innodb_old_blocks_time);
-  if (name == "innodb_lru_scan_depth") return size(innodb_lru_scan_depth);
-  if (name == "innodb_lru_flush_size") return size(innodb_lru_flush_size);
-  if (name == "innodb_io_capacity") return size(innodb_io_capacity);
-  if (name == "innodb_io_capacity_max") return size(innodb_io_capacity_max);
-  if (name == "innodb_max_dirty_pages_pct") return real(innodb_max_dirty_pages_pct);
-  if (name == "innodb_max_dirty_pages_pct_lwm") return real(innodb_max_dirty_pages_pct_lwm);
-  if (name == "innodb_adaptive_flushing") return boolean(innodb_adaptive_flushing);
-  if (name == "innodb_adaptive_flushing_lwm") return real(innodb_adaptive_flushing_lwm);
-  if (name == "innodb_flushing_avg_loops") return size(innodb_flushing_avg_loops);
-  if (name == "innodb_flush_sync") return boolean(innodb_flush_sync);
-  if (name == "innodb_idle_flush_pct") return size(innodb_idle_flush_pct);
-  if (name == "innodb_flush_neighbors") return size(innodb_flush_neighbors);
-  if (name == "innodb_doublewrite") {
-    // MySQL 8.0.30+ also accepts DETECT_AND_RECOVER / DETECT_ONLY ([Doc]);
-    // both write the doublewrite buffer for data pages (DETECT_ONLY writes
-    // only metadata, counted here as OFF).
-    std::string v = Upper(Strip(value));
-    if (v == "DETECT_AND_RECOVER") { innodb_doublewrite = true; return absl::OkStatus(); }
-    if (v == "DETECT_ONLY") { innodb_doublewrite = false; return absl::OkStatus(); }
-    return boolean(innodb_doublewrite);
-  }
-  if (name == "innodb_redo_log_capacity") return size(innodb_redo_log_capacity);
-  if (name == "innodb_log_file_size") return size(innodb_log_file_size);
-  if (name == "innodb_thread_concurrency") return size(innodb_thread_concurrency);
-  if (name == "innodb_flush_log_at_trx_commit") return size(innodb_flush_log_at_trx_commit);
-  for (std::string_view p : kPassthrough) {
-    if (name == p) {
-      for (auto& [n, v] : passthrough) {
-        if (n == name) { v = std::string(value); return absl::OkStatus(); }
-      }
-      passthrough.emplace_back(name, std::string(value));
-      return absl::OkStatus();
+  int shift = 0;
+  if (!rest.empty()) {
+    switch (std::toupper(static_cast<unsigned char>(rest[0]))) {
+      case 'K': shift = 10; break;
+      case 'M': shift = 20; break;
+      case 'G': shift = 30; break;
+      case 'T': shift = 40; break;
+      case 'P': shift = 50; break;
+      case 'E': shift = 60; break;
+      default:
+        return absl::InvalidArgumentError(
+            absl::StrCat("'", std::string(text), "' has an unknown suffix: use K, M, G or T (powers of 1024)"));
     }
   }
-  return absl::NotFoundError("unknown server variable '" + std::string(raw_name) + "'");
+  if (shift > 0 && v > (kU64Max >> shift)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", std::string(text), "' is above the largest value, 2^64-1"));
+  }
+  return v << shift;
+}
+
+absl::Status ServerSettings::Set(std::string_view raw_name_v, std::string_view raw_value_v,
+                                 std::string_view origin_v) {
+  const std::string raw_name(raw_name_v), raw_value(raw_value_v), origin(origin_v);
+  std::string name = Canonical(raw_name);
+  bool loose = false;
+  if (StartsWith(name, "loose_")) {
+    loose = true;
+    name = name.substr(6);
+  }
+  std::string value = Strip(raw_value);
+  const VariableDef* def = FindVariable(name);
+  // Boolean option prefixes (my_getopt.cc): --skip-X and --disable-X mean
+  // X=OFF, --enable-X means X=ON; they take no value.
+  if (def == nullptr && value.empty()) {
+    for (const auto& [prefix, v] : {std::pair<std::string_view, std::string_view>{"skip_", "OFF"},
+                                    {"disable_", "OFF"},
+                                    {"enable_", "ON"}}) {
+      if (!StartsWith(name, prefix)) continue;
+      const VariableDef* d = FindVariable(name.substr(prefix.size()));
+      if (d != nullptr && (d->kind == Kind::kBool || d->kind == Kind::kDoublewrite)) {
+        name = name.substr(prefix.size());
+        value = std::string(v);
+        def = d;
+        break;
+      }
+    }
+  }
+  const std::string server(ServerFlavorName(flavor));
+  if (def == nullptr || (def->servers & Bit(flavor)) == 0) {
+    const std::string why =
+        def == nullptr ? absl::StrCat("unknown server variable '", raw_name, "'")
+                       : absl::StrCat("'", name, "' is not a variable of ", server);
+    if (loose) {
+      // A loose- option the server does not know is skipped with a warning.
+      warnings.push_back(absl::StrCat(origin, ": ", why, " (loose-: ignored, as the server ignores it)"));
+      return absl::OkStatus();
+    }
+    return absl::NotFoundError(why);
+  }
+  const bool mysql = flavor == ServerFlavor::kMySql84;
+  const double lo = mysql ? def->my_min : def->ma_min;
+  const double hi = mysql ? def->my_max : def->ma_max;
+  auto bad = [&](const std::string& what) {
+    return absl::InvalidArgumentError(absl::StrCat(name, "=", raw_value, ": ", what));
+  };
+
+  switch (def->kind) {
+    case Kind::kText:
+      break;
+    case Kind::kBool: {
+      absl::StatusOr<bool> v = ParseBool(value);
+      if (!v.ok()) return bad(std::string(v.status().message()));
+      this->*(def->b) = *v;
+      break;
+    }
+    case Kind::kDoublewrite: {
+      // MySQL 8.0.30+: DETECT_AND_RECOVER writes the doublewrite buffer as
+      // ON does; DETECT_ONLY writes only metadata, counted here as OFF.
+      const std::string u = Upper(value);
+      if (mysql && u == "DETECT_AND_RECOVER") {
+        innodb_doublewrite = true;
+      } else if (mysql && u == "DETECT_ONLY") {
+        innodb_doublewrite = false;
+      } else {
+        absl::StatusOr<bool> v = ParseBool(value);
+        if (!v.ok()) {
+          return bad(mysql ? "write ON, OFF, DETECT_AND_RECOVER or DETECT_ONLY" : "write ON or OFF");
+        }
+        innodb_doublewrite = *v;
+      }
+      break;
+    }
+    case Kind::kPageSize: {
+      absl::StatusOr<uint64_t> v = ParseSize(value);
+      if (!v.ok()) return bad(std::string(v.status().message()));
+      if (!IsSupportedPageSize(*v)) {
+        return bad("InnoDB pages are 4k, 8k, 16k, 32k or 64k (4096, 8192, 16384, 32768 or 65536)");
+      }
+      innodb_page_size = *v;
+      break;
+    }
+    case Kind::kInteger: {
+      absl::StatusOr<uint64_t> v = ParseSize(value);
+      if (!v.ok()) return bad(std::string(v.status().message()));
+      uint64_t x = *v;
+      if (static_cast<double>(x) < lo) {
+        if (def->low == Low::kRefuse) {
+          return bad(absl::StrFormat("below %s's minimum of %.0f: give at least that", server, lo));
+        }
+        x = static_cast<uint64_t>(lo);
+      } else if (static_cast<double>(x) > hi) {
+        x = static_cast<uint64_t>(hi);
+      }
+      if (x != *v) {
+        warnings.push_back(absl::StrCat(origin, ": ", name, "=", raw_value, " is outside ", server, "'s range ",
+                                        absl::StrFormat("%.0f-%.0f", lo, hi), ": adjusted to ", x,
+                                        ", as the server does"));
+      }
+      this->*(def->u) = x;
+      break;
+    }
+    case Kind::kDecimal: {
+      absl::StatusOr<double> v = ParseDecimal(value);
+      if (!v.ok()) return bad(std::string(v.status().message()));
+      const double x = std::clamp(*v, lo, hi);
+      if (x != *v) {
+        warnings.push_back(absl::StrCat(origin, ": ", name, "=", raw_value, " is outside ", server, "'s range ",
+                                        FormatDecimal(lo), "-", FormatDecimal(hi), ": adjusted to ",
+                                        FormatDecimal(x), ", as the server does"));
+      }
+      this->*(def->d) = x;
+      break;
+    }
+  }
+  origins[name] = std::string(origin);
+  if (def->kind == Kind::kText) {
+    auto it = std::find_if(unmodelled.begin(), unmodelled.end(), [&](const auto& p) { return p.first == name; });
+    if (it != unmodelled.end()) {
+      it->second = value;
+    } else {
+      unmodelled.emplace_back(name, value);
+    }
+  }
+  return absl::OkStatus();
 }
 
 uint64_t ServerSettings::EffectiveIoCapacityMax() const {
@@ -199,19 +397,53 @@ uint64_t ServerSettings::BufferPoolPages() const {
   return innodb_page_size == 0 ? 0 : innodb_buffer_pool_size / innodb_page_size;
 }
 
-std::vector<std::pair<std::string, std::string>> ServerSettings::Describe() const {
-  std::vector<std::pair<std::string, std::string>> out;
-  auto u = [&](const char* n, uint64_t v) { out.emplace_back(n, absl::StrCat(v)); };
-  auto d = [&](const char* n, double v) { out.emplace_back(n, absl::StrFormat("%g", v)); };
-  auto b = [&](const char* n, bool v) { out.emplace_back(n, v ? "ON" : "OFF"); };
-  out.emplace_back("profile", std::string(ServerFlavorName(flavor)));
+uint64_t ServerSettings::EffectiveRedoLogCapacity() const {
+  if (flavor == ServerFlavor::kMariaDb1011) return innodb_log_file_size;
+  // [Doc] innodb_redo_log_capacity (MySQL 8.0.30+): when it is not set and
+  // innodb_log_file_size or innodb_log_files_in_group is, the capacity is
+  // their product.
+  const bool capacity_set = !OriginOf("innodb_redo_log_capacity").empty();
+  const bool legacy_set = !OriginOf("innodb_log_file_size").empty() || !OriginOf("innodb_log_files_in_group").empty();
+  if (!capacity_set && legacy_set) return innodb_log_file_size * innodb_log_files_in_group;
+  return innodb_redo_log_capacity;
+}
+
+std::string ServerSettings::OriginOf(std::string_view name) const {
+  auto it = origins.find(std::string(name));
+  return it == origins.end() ? std::string() : it->second;
+}
+
+std::vector<std::string> ServerSettings::VariableNames(ServerFlavor flavor) {
+  std::vector<std::string> out;
+  for (const VariableDef& v : kVariables) {
+    if ((v.servers & Bit(flavor)) != 0) out.emplace_back(v.name);
+  }
+  return out;
+}
+
+std::vector<ServerSettings::Row> ServerSettings::Describe() const {
+  std::vector<Row> out;
+  const std::string default_origin = absl::StrCat(std::string(ServerFlavorName(flavor)), " default");
+  auto origin_of = [&](std::string_view n) {
+    std::string o = OriginOf(n);
+    return o.empty() ? default_origin : o;
+  };
+  auto add = [&](std::string_view n, std::string v) {
+    out.push_back({std::string(n), std::move(v), origin_of(n), true});
+  };
+  auto u = [&](std::string_view n, uint64_t v) { add(n, absl::StrCat(v)); };
+  auto d = [&](std::string_view n, double v) { add(n, FormatDecimal(v)); };
+  auto b = [&](std::string_view n, bool v) { add(n, v ? "ON" : "OFF"); };
+  const bool mysql = flavor == ServerFlavor::kMySql84;
+  out.push_back({"profile", std::string(ServerFlavorName(flavor)), "the engine profile (--profile)", true});
   u("innodb_page_size", innodb_page_size);
+  if (mysql) d("innodb_segment_reserve_factor", innodb_segment_reserve_factor);
   u("innodb_buffer_pool_size", innodb_buffer_pool_size);
   u("innodb_buffer_pool_instances", EffectiveBufferPoolInstances());
   u("innodb_old_blocks_pct", innodb_old_blocks_pct);
   u("innodb_old_blocks_time", innodb_old_blocks_time);
   u("innodb_lru_scan_depth", innodb_lru_scan_depth);
-  if (flavor == ServerFlavor::kMariaDb1011) u("innodb_lru_flush_size", innodb_lru_flush_size);
+  if (!mysql) u("innodb_lru_flush_size", innodb_lru_flush_size);
   u("innodb_io_capacity", innodb_io_capacity);
   u("innodb_io_capacity_max", EffectiveIoCapacityMax());
   d("innodb_max_dirty_pages_pct", innodb_max_dirty_pages_pct);
@@ -220,17 +452,28 @@ std::vector<std::pair<std::string, std::string>> ServerSettings::Describe() cons
   d("innodb_adaptive_flushing_lwm", innodb_adaptive_flushing_lwm);
   u("innodb_flushing_avg_loops", innodb_flushing_avg_loops);
   b("innodb_flush_sync", innodb_flush_sync);
-  if (flavor == ServerFlavor::kMySql84) u("innodb_idle_flush_pct", innodb_idle_flush_pct);
-  u("innodb_flush_neighbors", innodb_flush_neighbors);
+  if (mysql) u("innodb_idle_flush_pct", innodb_idle_flush_pct);
   b("innodb_doublewrite", innodb_doublewrite);
-  if (flavor == ServerFlavor::kMySql84) {
-    u("innodb_redo_log_capacity", innodb_redo_log_capacity);
+  if (mysql) {
+    // The capacity the redo model uses, from whichever variables sized it.
+    const uint64_t cap = EffectiveRedoLogCapacity();
+    Row r{"innodb_redo_log_capacity", absl::StrCat(cap), origin_of("innodb_redo_log_capacity"), true};
+    if (cap != innodb_redo_log_capacity) {
+      r.origin = absl::StrCat("innodb_log_file_size x innodb_log_files_in_group (", origin_of("innodb_log_file_size"),
+                              ")");
+    }
+    out.push_back(r);
   } else {
     u("innodb_log_file_size", innodb_log_file_size);
   }
-  u("innodb_thread_concurrency", innodb_thread_concurrency);
-  u("innodb_flush_log_at_trx_commit", innodb_flush_log_at_trx_commit);
-  for (const auto& p : passthrough) out.push_back(p);
+  if (mysql) u("innodb_thread_concurrency", innodb_thread_concurrency);
+  // The server's variables with a field but no modelled effect here, then
+  // the ones kept as written.
+  for (const VariableDef& v : kVariables) {
+    if (v.u == nullptr || (v.servers & Bit(flavor)) == 0 || (v.modelled & Bit(flavor)) != 0) continue;
+    out.push_back({std::string(v.name), absl::StrCat(this->*(v.u)), origin_of(v.name), false});
+  }
+  for (const auto& [n, v] : unmodelled) out.push_back({n, v, origin_of(n), false});
   return out;
 }
 

@@ -1,26 +1,36 @@
-// ServerSettings: the server variables the flushing model reads, with the
-// defaults of MySQL 8.4 and MariaDB 10.11, and a name -> value setter that
-// accepts what users write in my.cnf or `--set name=value`.
+// ServerSettings: one server's variables as the model reads them. The
+// defaults are the server's (MySQL 8.4 or MariaDB 10.11); every assignment,
+// whether from `--set`, a my.cnf, an experiment file or a real server's
+// SHOW VARIABLES, goes through Set(), which takes it as that server takes
+// it: the server's names, units, ranges and clamps.
 //
 //   ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
-//   absl::Status st = s.Set("innodb_buffer_pool_size", "4G");
-//   st = s.Set("innodb-doublewrite", "0");       // '-' and '_' are the same
-//   st = s.Set("loose_innodb_foo", "1");        // NotFound: unknown variable
+//   absl::Status st = s.Set("innodb_buffer_pool_size", "4G", "--set");
+//   st = s.Set("innodb-doublewrite", "0", "my.cnf:7");  // '-' and '_' alike
+//   st = s.Set("innodb_io_capacity", "0");   // OK: clamped to 100, warning
+//   st = s.Set("innodb_foo", "1");           // NotFound: unknown variable
+//   st = s.Set("loose-innodb_foo", "1");     // OK: ignored with a warning
 //
-// Names are the servers' own variable names. Values accept K/M/G/T suffixes
-// (powers of 1024, as mysqld's option parser does) and ON/OFF/TRUE/FALSE/1/0
-// for booleans. Variables the model recognises but does not use (e.g.
-// innodb_flush_method) are accepted and kept for the settings printout.
+// Names: mysqld's option rules (mysys/my_getopt.cc): '-' = '_', a `loose-`
+// prefix turns "unknown" into a warning, and `skip-`/`disable-`/`enable-`
+// before a boolean set it OFF/OFF/ON. Values: integers with K/M/G/T/P/E
+// suffixes (powers of 1024, my_getopt.cc eval_num_suffix), decimals for the
+// percentage variables, ON/OFF/TRUE/FALSE/1/0 for booleans. Out of range:
+// the server's clamp (getopt_ull_limit_value: the value is adjusted to the
+// nearest bound and a warning is printed), except where the server refuses
+// to start (innodb_page_size) or the model cannot run (a buffer pool below
+// the server's minimum): InvalidArgument. A variable that exists on the
+// server but has no modelled effect is kept, and Describe() says so.
 //
 // Value type; no thread-safety concerns.
 #ifndef INNOSIM_MODEL_SERVER_SETTINGS_H_
 #define INNOSIM_MODEL_SERVER_SETTINGS_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -35,12 +45,28 @@ enum class ServerFlavor : uint8_t { kMySql84, kMariaDb1011 };
 std::optional<ServerFlavor> ServerFlavorByName(std::string_view name);
 std::string_view ServerFlavorName(ServerFlavor flavor);
 
+// One assignment of a server variable and where it came from ("--set",
+// "my.cnf:7", "experiments/seed000.toml:35", "server").
+struct VariableAssignment {
+  std::string name;
+  std::string value;
+  std::string origin = "--set";
+  bool operator==(const VariableAssignment&) const = default;
+};
+
 struct ServerSettings {
   ServerFlavor flavor = ServerFlavor::kMySql84;
 
-  // --- Buffer pool ---------------------------------------------------------
-  // innodb_page_size: 16384 on both ([Doc] innodb_page_size).
+  // --- Pages ---------------------------------------------------------------
+  // innodb_page_size: 16384 on both ([Doc] innodb_page_size); 4k-64k.
   uint64_t innodb_page_size = 16384;
+  // innodb_segment_reserve_factor: MySQL 8.0.26+ only, 12.5 (% of a file
+  // segment's extents kept free; FSEG_RESERVE_PCT_DFLT in include/fsp0fsp.h,
+  // [Doc] innodb_segment_reserve_factor: 0.03-40). MariaDB keeps the fixed
+  // 1/8 of its fsp0fsp.cc and has no such variable.
+  double innodb_segment_reserve_factor = 12.5;
+
+  // --- Buffer pool ---------------------------------------------------------
   // innodb_buffer_pool_size: 128 MiB on both ([Doc] innodb_buffer_pool_size).
   uint64_t innodb_buffer_pool_size = 128ull << 20;
   // innodb_buffer_pool_instances: 0 = server's automatic choice. MySQL 8.4:
@@ -84,7 +110,7 @@ struct ServerSettings {
   uint64_t innodb_idle_flush_pct = 100;
   // innodb_flush_neighbors: MySQL 0 ([Doc] 8.0+); MariaDB 1 but only on
   // rotational storage ([Mb] buf/buf0flu.cc). The model writes no
-  // neighbours (SSD assumed for MariaDB; 0 for MySQL).
+  // neighbours yet: Describe() lists it as having no effect.
   uint64_t innodb_flush_neighbors = 0;
   // innodb_doublewrite: ON on both ([Doc]).
   bool innodb_doublewrite = true;
@@ -92,9 +118,12 @@ struct ServerSettings {
   // --- Redo log ------------------------------------------------------------
   // innodb_redo_log_capacity: 100 MiB, MySQL 8.0.30+ ([Doc]).
   uint64_t innodb_redo_log_capacity = 100ull << 20;
-  // innodb_log_file_size: MariaDB 10.11 96 MiB ([Doc], default since 10.5).
-  // MySQL 8.4 deprecates it in favour of innodb_redo_log_capacity.
+  // innodb_log_file_size: MariaDB 10.11 96 MiB ([Doc], default since 10.5);
+  // MySQL 8.4 48 MiB, deprecated: it sizes the redo log (times
+  // innodb_log_files_in_group, default 2) only when innodb_redo_log_capacity
+  // is not set ([Doc] innodb_redo_log_capacity).
   uint64_t innodb_log_file_size = 96ull << 20;
+  uint64_t innodb_log_files_in_group = 2;
   // innodb_thread_concurrency: 0 ([Doc], both); enters the MySQL free-check
   // margin (log0chkp.cc, log_concurrency_margin).
   uint64_t innodb_thread_concurrency = 0;
@@ -105,11 +134,12 @@ struct ServerSettings {
   // Defaults of one server.
   static ServerSettings Defaults(ServerFlavor flavor);
 
-  // Sets one variable. `name` may use '-' or '_' and may carry a "loose-"
-  // prefix. An empty `value` means ON for booleans (as `skip_log_bin` is
-  // written without a value). Returns NotFound for an unknown variable and
-  // InvalidArgument for a value that does not parse.
-  absl::Status Set(std::string_view name, std::string_view value);
+  // Sets one variable as the server takes it (see the file comment).
+  // NotFound: not a variable of this server (the message names the
+  // server); InvalidArgument: a value that does not
+  // parse or that the server refuses. A clamp or an ignored `loose-`
+  // variable succeeds and appends to `warnings`.
+  absl::Status Set(std::string_view name, std::string_view value, std::string_view origin = "--set");
 
   // innodb_io_capacity_max as the server derives it when unset.
   uint64_t EffectiveIoCapacityMax() const;
@@ -117,16 +147,38 @@ struct ServerSettings {
   uint64_t EffectiveBufferPoolInstances() const;
   // Frames in the buffer pool: innodb_buffer_pool_size / innodb_page_size.
   uint64_t BufferPoolPages() const;
+  // The redo log's capacity in bytes: innodb_redo_log_capacity, or MySQL's
+  // fallback to innodb_log_file_size * innodb_log_files_in_group when only
+  // those were set; MariaDB's single file is innodb_log_file_size.
+  uint64_t EffectiveRedoLogCapacity() const;
 
-  // (name, value) of every variable, for the settings printout; the
-  // recognised-but-unused ones that were Set() come last.
-  std::vector<std::pair<std::string, std::string>> Describe() const;
+  // One row of the settings printout.
+  struct Row {
+    std::string name;
+    std::string value;
+    std::string origin;     // "mysql-8.4 default", "--set", "my.cnf:7", ...
+    bool modelled = true;   // false: accepted, no effect in the model
+  };
+  // Every variable of this server the model reads, then the ones that were
+  // set without an effect in the model, in the order they were set.
+  std::vector<Row> Describe() const;
 
-  // Variables accepted by Set() without a modelled effect, as written.
-  std::vector<std::pair<std::string, std::string>> passthrough;
+  // The variable names Set() knows for `flavor` (for suggestions).
+  static std::vector<std::string> VariableNames(ServerFlavor flavor);
+
+  // Where each variable that was set came from (canonical name -> origin).
+  std::map<std::string, std::string> origins;
+  // origins[name], or "" when the variable kept its default.
+  std::string OriginOf(std::string_view name) const;
+  // Variables set without a modelled effect: (canonical name, value).
+  std::vector<std::pair<std::string, std::string>> unmodelled;
+  // Clamps and ignored loose- variables, "origin: what happened".
+  std::vector<std::string> warnings;
 };
 
-// Parses "128M", "4G", "1024", "1.5G" (suffixes K, M, G, T: powers of 1024).
+// A server size or number as mysqld reads it: a whole number with an
+// optional K/M/G/T/P/E suffix (powers of 1024). Fractions, signs and
+// values above 2^64-1 are errors.
 absl::StatusOr<uint64_t> ParseSize(std::string_view text);
 
 }  // namespace innosim

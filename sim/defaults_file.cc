@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "sim/nearest_name.h"
 
 namespace innosim {
 namespace {
@@ -119,40 +120,34 @@ absl::StatusOr<DefaultsFile> ReadDefaultsFile(const std::string& path, ServerFla
   return ParseDefaultsFile(ss.str(), path, flavor);
 }
 
-absl::Status ApplyServerVariable(ServerSettings* settings, std::string_view raw_name, std::string_view value) {
-  std::string name = Normalize(raw_name);
-  if (absl::StartsWith(name, "loose_")) name = name.substr(6);
-  absl::Status s = settings->Set(name, value);
+absl::Status ApplyServerVariable(ServerSettings* settings, std::string_view name, std::string_view value,
+                                 std::string_view origin) {
+  absl::Status s = settings->Set(name, value, origin);
   if (!absl::IsNotFound(s)) return s;
-  // Boolean option prefixes (my_getopt.cc): --skip-X and --disable-X mean
-  // X=OFF, --enable-X means X=ON; they take no value.
-  for (const auto& [prefix, v] : {std::pair<std::string_view, std::string_view>{"skip_", "OFF"},
-                                  {"disable_", "OFF"},
-                                  {"enable_", "ON"}}) {
-    if (absl::StartsWith(name, A(prefix)) && value.empty()) {
-      absl::Status t = settings->Set(name.substr(prefix.size()), v);
-      if (!absl::IsNotFound(t)) return t;
-    }
-  }
-  return absl::NotFoundError(absl::StrCat("unknown server variable '", A(raw_name), "'"));
+  std::string n = Normalize(name);
+  if (absl::StartsWith(n, "loose_")) n = n.substr(6);
+  return absl::NotFoundError(
+      absl::StrCat(s.message(), DidYouMean(n, ServerSettings::VariableNames(settings->flavor))));
 }
 
-absl::StatusOr<std::vector<DefaultsEntry>> CheckDefaultsEntries(const DefaultsFile& file, std::string_view path,
-                                                                 ServerFlavor flavor,
-                                                                 std::vector<std::string>* warnings) {
-  std::vector<DefaultsEntry> keep;
+absl::StatusOr<std::vector<VariableAssignment>> CheckDefaultsEntries(const DefaultsFile& file,
+                                                                      std::string_view path, ServerFlavor flavor,
+                                                                      std::vector<std::string>* warnings) {
+  std::vector<VariableAssignment> keep;
   ServerSettings scratch = ServerSettings::Defaults(flavor);
   for (const DefaultsEntry& e : file.entries) {
-    absl::Status s = ApplyServerVariable(&scratch, e.name, e.value);
+    const std::string origin = absl::StrCat(A(path), ":", e.line);
+    absl::Status s = ApplyServerVariable(&scratch, e.name, e.value, origin);
     if (absl::IsNotFound(s)) {
+      // A real my.cnf holds many variables the model has no use for (port,
+      // datadir, socket...): they are named, not fatal.
       if (warnings != nullptr) {
-        warnings->push_back(absl::StrCat(A(path), ":", e.line, ": variable '", e.name,
-                                         "' is not used by the model; ignored"));
+        warnings->push_back(absl::StrCat(origin, ": ", s.message(), ": not known to the model; ignored"));
       }
       continue;
     }
-    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(A(path), ":", e.line, ": ", s.message()));
-    keep.push_back(e);
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(origin, ": ", s.message()));
+    keep.push_back({e.name, e.value, origin});
   }
   return keep;
 }

@@ -2,7 +2,8 @@
 // (`innosim run --defaults-file my.cnf`).
 //
 //   absl::StatusOr<DefaultsFile> f = ReadDefaultsFile("my.cnf", ServerFlavor::kMySql84);
-//   for (const DefaultsEntry& e : f->entries) spec.settings.emplace_back(e.name, e.value);
+//   auto a = CheckDefaultsEntries(*f, "my.cnf", flavor, &warnings);  // "my.cnf:7"
+//   spec.settings.insert(spec.settings.end(), a->begin(), a->end());
 //
 // What is read (mysys/my_default.cc, and MariaDB's documentation of option
 // groups):
@@ -12,7 +13,7 @@
 //     [mysqldump], ...) is skipped. Group names are case-insensitive.
 //   - `name = value`, `name=value` or `name` alone (a flag such as
 //     skip_log_bin, which means ON); values may be quoted ('...' or "...");
-//     K/M/G suffixes are left to ServerSettings::Set.
+//     units, ranges and prefixes are ServerSettings::Set's.
 //   - comments: lines starting with # or ;, and a # after the value
 //     (outside quotes).
 //   - `!include FILE` and `!includedir DIR` are NOT followed: each gives a
@@ -20,9 +21,9 @@
 // A malformed line (`= 5`, `[mysqld` without its bracket, an option before
 // any group) is an InvalidArgument naming the file and line number.
 //
-// ApplyServerVariable sets one variable as mysqld would take it: `loose-`
-// prefixes, and the skip-/disable-/enable- prefixes of boolean options
-// (`skip-innodb-doublewrite` = innodb_doublewrite=OFF).
+// ApplyServerVariable sets one variable through ServerSettings::Set (the
+// one place that reads server variables: `loose-`, skip-/disable-/enable-,
+// units and ranges) and adds the nearest known name to an unknown one.
 //
 // Pure functions apart from reading the file; no thread-safety concerns.
 #ifndef INNOSIM_SIM_DEFAULTS_FILE_H_
@@ -57,16 +58,21 @@ absl::StatusOr<DefaultsFile> ParseDefaultsFile(std::string_view text, std::strin
 // Reads and parses a defaults file.
 absl::StatusOr<DefaultsFile> ReadDefaultsFile(const std::string& path, ServerFlavor flavor);
 
-// Sets one variable with mysqld's option prefixes. NotFound for a variable
-// the model does not know; InvalidArgument for a bad value.
-absl::Status ApplyServerVariable(ServerSettings* settings, std::string_view name, std::string_view value);
+// Sets one variable as the server takes it. NotFound for a variable the
+// server does not have (with "did you mean" when one is close);
+// InvalidArgument for a bad value. `origin` is recorded for the printout.
+absl::Status ApplyServerVariable(ServerSettings* settings, std::string_view name, std::string_view value,
+                                 std::string_view origin = "--set");
 
-// Checks the entries against the settings of `flavor`: an entry with a bad
-// value is an error naming the file and line; an unknown variable becomes a
-// warning and is dropped. Returns the entries to apply.
-absl::StatusOr<std::vector<DefaultsEntry>> CheckDefaultsEntries(const DefaultsFile& file, std::string_view path,
-                                                                 ServerFlavor flavor,
-                                                                 std::vector<std::string>* warnings);
+// The entries as assignments whose origin is "PATH:LINE", checked against
+// the settings of `flavor`: a bad value is an error naming the file and
+// line; a variable the model does not know (a real my.cnf has port,
+// datadir, ...) is a warning naming the line, with the nearest known name,
+// and is dropped. Clamps warn when the assignments are applied
+// (ServerSettings::warnings), not here.
+absl::StatusOr<std::vector<VariableAssignment>> CheckDefaultsEntries(const DefaultsFile& file,
+                                                                      std::string_view path, ServerFlavor flavor,
+                                                                      std::vector<std::string>* warnings);
 
 }  // namespace innosim
 

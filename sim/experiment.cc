@@ -90,7 +90,8 @@ absl::Status ApplySettings(const toml::table& t, RunSpec* spec, const std::strin
         return absl::InvalidArgumentError(absl::StrCat(where, ".set.", std::string(k.str()),
                                                        " must be a string, number or boolean"));
       }
-      spec->settings.emplace_back(std::string(k.str()), value);
+      spec->settings.push_back(
+          {std::string(k.str()), value, absl::StrCat(where, ".set, line ", v.source().begin.line)});
     }
   }
   return absl::OkStatus();
@@ -148,7 +149,7 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
     if (absl::Status s = ValidateRunSpec(run.spec); !s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", s.message()));
     }
-    if (absl::StatusOr<ServerSettings> st = SettingsFor(run.spec, nullptr); !st.ok()) {
+    if (absl::StatusOr<RunConfig> st = ConfigFor(run.spec); !st.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", st.status().message()));
     }
     const toml::node* show = t->get("show");

@@ -68,13 +68,32 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
     }
     j["secondary"] = sec;
   }
-  if (r.spec.flush && !r.settings_used.empty()) {
+  if (!r.settings_used.empty()) {
+    // name -> value as SHOW VARIABLES has it; where each came from; and the
+    // variables accepted without an effect in the model.
     nlohmann::ordered_json settings = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : r.settings_used) settings[k] = v;
+    nlohmann::ordered_json origin = nlohmann::ordered_json::object();
+    nlohmann::ordered_json no_effect = nlohmann::ordered_json::array();
+    for (const ServerSettings::Row& row : r.settings_used) {
+      settings[row.name] = row.value;
+      origin[row.name] = row.origin;
+      if (!row.modelled) no_effect.push_back(row.name);
+    }
     j["settings"] = settings;
+    j["settings_origin"] = origin;
+    j["settings_no_effect"] = no_effect;
   }
   j["elapsed_s"] = r.elapsed_s;
   return j;
+}
+
+std::string SettingsTable(const std::vector<ServerSettings::Row>& rows) {
+  std::string s = "\n  settings (as SHOW VARIABLES names them; where each value came from)\n";
+  for (const ServerSettings::Row& row : rows) {
+    absl::StrAppendFormat(&s, "    %-32s %-14s %s%s\n", row.name, row.value, row.origin,
+                          row.modelled ? "" : "   [accepted, no effect in the model]");
+  }
+  return s;
 }
 
 std::string RunSummary(const RunResult& r) {
@@ -119,9 +138,8 @@ std::string RunSummary(const RunResult& r) {
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "Innodb_buffer_pool_reads", f.Innodb_buffer_pool_reads);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "peak dirty pages", f.peak_dirty_pages);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "redo bytes", f.redo_bytes);
-    s += "\n  settings used:\n";
-    for (const auto& [k, v] : r.settings_used) absl::StrAppendFormat(&s, "    %s = %s\n", k, v);
   }
+  s += SettingsTable(r.settings_used);
   for (const std::string& w : r.warnings) absl::StrAppendFormat(&s, "  warning: %s\n", w);
   absl::StrAppendFormat(&s, "\n  simulated in %.2f s\n", r.elapsed_s);
   return s;

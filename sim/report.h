@@ -6,6 +6,7 @@
 #define INNOSIM_SIM_REPORT_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "nlohmann/json.hpp"
@@ -19,6 +20,9 @@ namespace innosim {
 nlohmann::ordered_json RunToJson(const RunResult& r);
 // A readable multi-line summary.
 std::string RunSummary(const RunResult& r);
+// The settings printout: each variable, its value, where the value came
+// from, and "[accepted, no effect in the model]" where that holds.
+std::string SettingsTable(const std::vector<ServerSettings::Row>& rows);
 // Writes `content` to `path` through a temporary file in the same folder
 // and a rename.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content);

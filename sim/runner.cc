@@ -5,9 +5,12 @@
 #include <chrono>
 #include <thread>
 
+#include <unistd.h>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "sim/defaults_file.h"
+#include "sim/nearest_name.h"
 #include "sim/secondary_keys.h"
 
 namespace innosim {
@@ -22,13 +25,16 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
   if (spec.stream.rows_per_ms == 0) {
     return absl::InvalidArgumentError("--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
   }
-  if (!IsSupportedPageSize(spec.page_size)) {
+  if (spec.page_size != 0 && !IsSupportedPageSize(spec.page_size)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "page size ", spec.page_size, " is not supported: use 4096, 8192, 16384, 32768 or 65536"));
+        "page size ", spec.page_size, " is not supported: use 4k, 8k, 16k, 32k or 64k (4096 ... 65536)"));
   }
   if (spec.payload_bytes > 4000) {
     return absl::InvalidArgumentError(absl::StrCat("--payload-bytes ", spec.payload_bytes,
                                                    " is too long: the model keeps records on the page (at most 4000)"));
+  }
+  if (spec.table.empty()) {
+    return absl::InvalidArgumentError("--table is empty: give seed000, seed004 or a CREATE TABLE statement");
   }
   if (!EngineProfile::ByName(spec.profile)) {
     return absl::InvalidArgumentError(absl::StrCat("unknown profile '", spec.profile, "': use ",
@@ -53,19 +59,49 @@ std::string TableSql(const TableDef& t) {
   return absl::StrCat("CREATE TABLE ", t.name, " (", absl::StrJoin(cols, ", "), ") ENGINE=InnoDB");
 }
 
-absl::StatusOr<ServerSettings> SettingsFor(const RunSpec& spec, std::vector<std::string>* warnings) {
-  const ServerFlavor flavor = *ServerFlavorByName(spec.profile);
-  ServerSettings settings = ServerSettings::Defaults(flavor);
-  for (const auto& [name, value] : spec.settings) {
-    absl::Status s = ApplyServerVariable(&settings, name, value);
-    if (absl::IsNotFound(s)) {
-      if (warnings != nullptr) warnings->push_back(absl::StrCat("unknown variable '", name, "' ignored"));
-    } else if (!s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--set ", name, "=", value, ": ", s.message()));
+absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec) {
+  const std::optional<ServerFlavor> flavor = ServerFlavorByName(spec.profile);
+  if (!flavor) {
+    return absl::InvalidArgumentError(absl::StrCat("unknown profile '", spec.profile, "': use ",
+                                                   absl::StrJoin(EngineProfile::Names(), " or "),
+                                                   DidYouMean(spec.profile, EngineProfile::Names())));
+  }
+  ServerSettings settings = ServerSettings::Defaults(*flavor);
+  for (const VariableAssignment& a : spec.settings) {
+    absl::Status s = ApplyServerVariable(&settings, a.name, a.value, a.origin);
+    if (!s.ok()) {
+      const std::string sep = a.origin.rfind("--", 0) == 0 ? " " : ": ";
+      return absl::InvalidArgumentError(absl::IsInvalidArgument(s)
+                                            ? absl::StrCat(a.origin, sep, s.message())
+                                            : absl::StrCat(a.origin, sep, a.name, "=", a.value, ": ", s.message()));
     }
   }
-  settings.innodb_page_size = spec.page_size;
-  return settings;
+  // --page-size is the command line's innodb_page_size: two different
+  // values on the command line are a contradiction, not a precedence.
+  if (spec.page_size != 0 && settings.OriginOf("innodb_page_size") == "--set" &&
+      settings.innodb_page_size != spec.page_size) {
+    return absl::InvalidArgumentError(absl::StrCat("--page-size ", spec.page_size, " and --set innodb_page_size=",
+                                                   settings.innodb_page_size, " disagree: give the page size once"));
+  }
+  if (spec.page_size != 0) {
+    if (absl::Status s = settings.Set("innodb_page_size", absl::StrCat(spec.page_size), "--page-size"); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--page-size: ", s.message()));
+    }
+  }
+  // The buffer pool's frames are simulated, not allocated, but a pool the
+  // machine could not hold is a typo, not a what-if a server could run.
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page_bytes > 0) {
+    const uint64_t memory = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes);
+    if (settings.innodb_buffer_pool_size > memory) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "innodb_buffer_pool_size=", settings.innodb_buffer_pool_size, " (", settings.OriginOf("innodb_buffer_pool_size"),
+          ") is larger than this machine's memory (", memory, " bytes): give a size a server here could have"));
+    }
+  }
+  RunConfig config{settings, EngineProfile::ForServer(settings)};
+  return config;
 }
 
 absl::StatusOr<RunResult> Run(const RunSpec& spec) {
@@ -74,20 +110,21 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
     return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
   }
   if (spec.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
-  std::vector<std::string> warnings;
-  absl::StatusOr<ServerSettings> settings = SettingsFor(spec, &warnings);
-  if (!settings.ok()) return settings.status();
+  absl::StatusOr<RunConfig> config = ConfigFor(spec);
+  if (!config.ok()) return config.status();
+  const ServerSettings* settings = &config->server;
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
   if (!stream.ok()) return stream.status();
   KeyStream& ks = **stream;
-  EngineProfile profile = *EngineProfile::ByName(spec.profile);
-  profile.page_size = spec.page_size;
+  const EngineProfile& profile = config->profile;
   RunResult result;
   result.spec = spec;
+  result.spec.page_size = profile.page_size;
   if (result.spec.label.empty()) result.spec.label = spec.stream.name;
   result.key_width = ks.key_width();
   TableOptions table_options;
   table_options.payload_bytes = spec.payload_bytes;
+  table_options.payload_given = spec.payload_bytes_given;
   absl::StatusOr<TableSchema> schema = ResolveTable(spec.table, result.key_width, table_options);
   if (!schema.ok()) return schema.status();
   const TableDef& table = schema->def;
@@ -101,7 +138,7 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
   if (spec.flush) flush = std::make_unique<FlushModel>(*settings);
   Engine engine(profile, table, flush.get());
   const double seconds_per_row = spec.flush ? 1.0 / spec.rows_per_sec : 0;
-  result.warnings = warnings;
+  result.warnings = settings->warnings;
   const auto t0 = std::chrono::steady_clock::now();
   // Keys are read kLookahead rows ahead, and each announced to the engine
   // (Engine::PrefetchRow) that far before its insert; never past spec.rows,
@@ -152,10 +189,10 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
     engine.CommitTrx();
     flush->FlushAll();
     result.flush = flush->counters();
-    result.settings_used = flush->settings().Describe();
   }
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.report = engine.Report();
+  result.settings_used = settings->Describe();
   if (result.secondary_ties > 0) {
     result.warnings.push_back(absl::StrCat(result.secondary_ties,
                                            " secondary-index entries tied after the 16-byte key encoding and "

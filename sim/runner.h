@@ -25,14 +25,18 @@ struct RunSpec {
   StreamSpec stream;
   uint64_t rows = 0;
   std::string profile = "mysql-8.4";
-  uint32_t page_size = 16384;
+  // --page-size: a shorthand for innodb_page_size that overrides the
+  // settings' value; 0 = the settings' (16384 unless set). After Run(), the
+  // result's spec holds the page size used.
+  uint32_t page_size = 0;
   std::string label;  // for tables; defaults to the stream name
   // The buffer pool, redo log and page cleaner (issue: pages written);
   // false runs the B-tree alone (structure only).
   bool flush = true;
-  // Server variables as name/value pairs, applied in order over the
-  // profile's defaults (--set, --defaults-file, experiment files).
-  std::vector<std::pair<std::string, std::string>> settings;
+  // Server variables, applied in order over the profile's defaults, each
+  // with its origin (--defaults-file lines, --set, an experiment file, a
+  // real server's values).
+  std::vector<VariableAssignment> settings;
   // Simulated insert rate: row i happens at i / rows_per_sec seconds. An
   // input, not derived: see docs/flushing.md for the sensitivity.
   double rows_per_sec = 100000;
@@ -44,8 +48,10 @@ struct RunSpec {
   // (sim/table_parser.h). Its PK takes the stream's keys; each row also
   // inserts one entry into every secondary index (sim/secondary_keys.h).
   std::string table = "seed000";
-  // Stored length of VARCHAR columns (--payload-bytes).
+  // Stored length of VARCHAR columns (--payload-bytes); when given, a
+  // column too short for it is an error instead of a cut (TableOptions).
   uint32_t payload_bytes = 100;
+  bool payload_bytes_given = false;
 };
 
 struct SeriesPoint {
@@ -61,7 +67,7 @@ struct RunResult {
   double elapsed_s = 0;  // wall time of the insert loop
   // With spec.flush:
   FlushModel::Counters flush;
-  std::vector<std::pair<std::string, std::string>> settings_used;  // Describe()
+  std::vector<ServerSettings::Row> settings_used;  // ServerSettings::Describe()
   std::vector<std::string> warnings;  // e.g. unknown variables
   std::vector<SeriesPoint> series;
   // Secondary entries that tied with an existing one after the compact
@@ -69,9 +75,18 @@ struct RunResult {
   uint64_t secondary_ties = 0;
 };
 
-// The server settings a spec runs with (profile defaults + spec.settings);
-// warnings for variables the model does not know.
-absl::StatusOr<ServerSettings> SettingsFor(const RunSpec& spec, std::vector<std::string>* warnings);
+// What a spec runs with: the server's settings (the profile's defaults, then
+// spec.settings in order, then --page-size) and the engine profile built
+// from them. The one configuration path: run, sweep, experiment, measure
+// and bench all come through here. Errors: an unknown profile or variable,
+// a bad value, --page-size disagreeing with a --set innodb_page_size, a
+// buffer pool larger than this machine's memory. Clamps are in
+// server.warnings.
+struct RunConfig {
+  ServerSettings server;
+  EngineProfile profile;
+};
+absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec);
 
 // Checks a spec without running it: one-line errors saying how to mend it.
 absl::Status ValidateRunSpec(const RunSpec& spec);

@@ -459,6 +459,11 @@ class Parser {
           c.def.stored_bytes = c.length;
           c.def.variable = mb > 1;
         } else {
+          if (options_.payload_given && options_.payload_bytes > c.length) {
+            return Unsupported(absl::StrCat("--payload-bytes ", options_.payload_bytes, " does not fit ", c.def.name, " ",
+                                            c.def.type, ": a server in strict mode refuses the row "
+                                            "(ER_DATA_TOO_LONG); give at most ", c.length));
+          }
           c.def.stored_bytes = std::min(options_.payload_bytes, c.length);
           c.def.variable = true;
         }

@@ -66,8 +66,12 @@ struct TableSchema {
 };
 
 struct TableOptions {
-  // Stored length of VARCHAR columns (seed 004: REPEAT('x', 100)).
+  // Stored length of VARCHAR columns (seed 004: REPEAT('x', 100)). The
+  // default is cut to a shorter column's length; a length the user gave
+  // (payload_given) that a column cannot hold is an error, as a server in
+  // strict mode refuses the row (ER_DATA_TOO_LONG).
   uint32_t payload_bytes = 100;
+  bool payload_given = false;
 };
 
 // Parses one CREATE TABLE statement (no PK width check).

@@ -91,7 +91,11 @@ TEST(DefaultsFileTest, LooseAndSkipPrefixes) {
   EXPECT_TRUE(s.innodb_doublewrite);
   EXPECT_TRUE(ApplyServerVariable(&s, "loose_skip_innodb_adaptive_flushing", "").ok());
   EXPECT_FALSE(s.innodb_adaptive_flushing);
-  EXPECT_TRUE(absl::IsNotFound(ApplyServerVariable(&s, "loose-innodb-no-such-thing", "1")));
+  // mysqld skips a loose- option it does not know, with a warning.
+  EXPECT_TRUE(ApplyServerVariable(&s, "loose-innodb-no-such-thing", "1").ok());
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_NE(s.warnings[0].find("innodb-no-such-thing"), std::string::npos) << s.warnings[0];
+  EXPECT_TRUE(absl::IsNotFound(ApplyServerVariable(&s, "innodb-no-such-thing", "1")));
   EXPECT_TRUE(absl::IsInvalidArgument(ApplyServerVariable(&s, "innodb_buffer_pool_size", "lots")));
 }
 
@@ -114,13 +118,14 @@ TEST(DefaultsFileTest, MalformedLinesAreErrorsNamingFileAndLine) {
 TEST(DefaultsFileTest, UnknownVariablesWarnAndBadValuesFail) {
   const DefaultsFile f = MustParse("[mysqld]\nport = 3306\ninnodb_io_capacity = 300\ndatadir=/var/lib/mysql\n");
   std::vector<std::string> warnings;
-  absl::StatusOr<std::vector<DefaultsEntry>> kept =
+  absl::StatusOr<std::vector<VariableAssignment>> kept =
       CheckDefaultsEntries(f, "my.cnf", ServerFlavor::kMySql84, &warnings);
   ASSERT_TRUE(kept.ok()) << kept.status();
   ASSERT_EQ(kept->size(), 1u);
   EXPECT_EQ((*kept)[0].name, "innodb_io_capacity");
+  EXPECT_EQ((*kept)[0].origin, "my.cnf:3");
   ASSERT_EQ(warnings.size(), 2u);
-  EXPECT_NE(warnings[0].find("my.cnf:2: variable 'port'"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("my.cnf:2: unknown server variable 'port'"), std::string::npos) << warnings[0];
 
   const DefaultsFile bad = MustParse("[mysqld]\n\ninnodb_buffer_pool_size = 4X\n");
   kept = CheckDefaultsEntries(bad, "my.cnf", ServerFlavor::kMySql84, &warnings);

@@ -57,8 +57,9 @@ absl::StatusOr<BenchSide> RunInnosimSide(const RunSpec& spec, uint64_t* index_pa
   return Measure([&]() -> absl::Status {
     absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(spec.stream);
     if (!ks.ok()) return ks.status();
-    EngineProfile profile = *EngineProfile::ByName(spec.profile);
-    profile.page_size = spec.page_size;
+    absl::StatusOr<RunConfig> config = ConfigFor(spec);
+    if (!config.ok()) return config.status();
+    const EngineProfile& profile = config->profile;
     auto engine = std::make_unique<Engine>(profile, Seed000Table((*ks)->key_width()));
     Key k;
     for (uint64_t i = 0; i < spec.rows && (*ks)->Next(&k); ++i) {

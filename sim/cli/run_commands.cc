@@ -1,4 +1,5 @@
 // innosim run / sweep / experiment.
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "sim/count.h"
 #include "sim/defaults_file.h"
 #include "sim/experiment.h"
+#include "sim/nearest_name.h"
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
@@ -30,13 +32,23 @@ int Fail(int code, const std::string& message) {
 
 namespace {
 
+// --seed: a whole number from 0 to 2^64-1 (a sign would wrap around).
+absl::StatusOr<uint64_t> ParseSeed(const std::string& text) {
+  uint64_t v = 0;
+  if (text.empty() || text[0] == '-' || text[0] == '+' || !absl::SimpleAtoi(text, &v)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--seed '", text, "' must be a whole number from 0 to 18446744073709551615 (e.g. --seed 7)"));
+  }
+  return v;
+}
+
 // Options shared by run and sweep.
 struct CommonRunOptions {
   std::string stream;
   std::string rows = "";
   std::string rows_per_ms = "482";
-  uint64_t seed = 1;
-  std::string page_size = "16384";
+  std::string seed = "1";
+  std::string page_size;  // empty: innodb_page_size from the settings
   std::string profile = "mysql-8.4";
   bool json = false;
   std::vector<std::string> sets;
@@ -45,17 +57,19 @@ struct CommonRunOptions {
   std::string batch = "1000";
   std::string table = "seed000";
   std::string payload_bytes = "100";
+  CLI::Option* payload_option = nullptr;
   std::string defaults_file;
   // Settings read from --defaults-file (LoadDefaults), applied before --set.
-  std::vector<std::pair<std::string, std::string>> file_settings;
+  std::vector<VariableAssignment> file_settings;
 
   void Register(CLI::App* sub) {
     sub->add_option("--stream", stream, "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc, file:PATH")
         ->required();
     sub->add_option("--rows", rows, "rows to insert; suffixes k, M, G (e.g. 10M)")->required();
-    sub->add_option("--seed", seed, "random seed of the key stream")->capture_default_str();
-    sub->add_option("--page-size", page_size, "innodb_page_size: 4096, 8192, 16384, 32768 or 65536")
-        ->capture_default_str();
+    sub->add_option("--seed", seed, "random seed of the key stream (0 to 2^64-1)")->capture_default_str();
+    sub->add_option("--page-size", page_size,
+                    "innodb_page_size, as --set innodb_page_size: 4k, 8k, 16k, 32k or 64k (default: the settings', "
+                    "16384)");
     sub->add_option("--profile", profile, "engine profile: mysql-8.4 or mariadb-10.11")->capture_default_str();
     sub->add_flag("--json", json, "print JSON instead of a readable summary");
     sub->add_option("--set", sets, "server variable NAME=VALUE (repeatable), e.g. innodb_buffer_pool_size=4G");
@@ -66,7 +80,8 @@ struct CommonRunOptions {
     sub->add_option("--table", table,
                     "seed000, seed004, or 'CREATE TABLE t (...)' (PK: BINARY(16) for UUID streams, BIGINT for autoinc)")
         ->capture_default_str();
-    sub->add_option("--payload-bytes", payload_bytes, "bytes stored in each VARCHAR column")->capture_default_str();
+    payload_option =
+        sub->add_option("--payload-bytes", payload_bytes, "bytes stored in each VARCHAR column")->capture_default_str();
     sub->add_option("--defaults-file", defaults_file,
                     "my.cnf whose [mysqld] (and [server], ...) variables apply before --set");
   }
@@ -75,14 +90,18 @@ struct CommonRunOptions {
   absl::Status LoadDefaults() {
     if (defaults_file.empty()) return absl::OkStatus();
     const std::optional<ServerFlavor> flavor = ServerFlavorByName(profile);
-    if (!flavor) return absl::InvalidArgumentError(absl::StrCat("unknown profile '", profile, "'"));
+    if (!flavor) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown profile '", profile, "': use mysql-8.4 or mariadb-10.11",
+                                                     DidYouMean(profile, EngineProfile::Names())));
+    }
     absl::StatusOr<DefaultsFile> f = ReadDefaultsFile(defaults_file, *flavor);
     if (!f.ok()) return f.status();
     std::vector<std::string> warnings = f->warnings;
-    absl::StatusOr<std::vector<DefaultsEntry>> entries = CheckDefaultsEntries(*f, defaults_file, *flavor, &warnings);
+    absl::StatusOr<std::vector<VariableAssignment>> entries =
+        CheckDefaultsEntries(*f, defaults_file, *flavor, &warnings);
     if (!entries.ok()) return entries.status();
     for (const std::string& w : warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
-    for (const DefaultsEntry& e : *entries) file_settings.emplace_back(e.name, e.value);
+    file_settings = *std::move(entries);
     return absl::OkStatus();
   }
 
@@ -92,12 +111,20 @@ struct CommonRunOptions {
     absl::StatusOr<uint64_t> n = ParseCount(rows);
     if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat("--rows: ", n.status().message()));
     spec.rows = *n;
-    absl::StatusOr<uint64_t> ps = ParseCount(page_size);
-    if (!ps.ok()) return absl::InvalidArgumentError(absl::StrCat("--page-size: ", ps.status().message()));
-    spec.page_size = static_cast<uint32_t>(*ps);
-    if (*ps != spec.page_size) spec.page_size = 0;
+    if (!page_size.empty()) {
+      // A size as the server reads innodb_page_size: 16k = 16384.
+      absl::StatusOr<uint64_t> ps = ParseSize(page_size);
+      if (!ps.ok()) return absl::InvalidArgumentError(absl::StrCat("--page-size: ", ps.status().message()));
+      if (!IsSupportedPageSize(*ps)) {
+        return absl::InvalidArgumentError(absl::StrCat("--page-size ", page_size,
+                                                       ": InnoDB pages are 4k, 8k, 16k, 32k or 64k"));
+      }
+      spec.page_size = static_cast<uint32_t>(*ps);
+    }
+    absl::StatusOr<uint64_t> sd = ParseSeed(seed);
+    if (!sd.ok()) return sd.status();
     spec.stream.name = stream;
-    spec.stream.seed = seed;
+    spec.stream.seed = *sd;
     spec.stream.rows_per_ms = rpms;
     spec.profile = profile;
     spec.flush = !no_flush;
@@ -106,6 +133,7 @@ struct CommonRunOptions {
     if (payload_bytes == "0") pb = 0;
     if (!pb.ok()) return absl::InvalidArgumentError(absl::StrCat("--payload-bytes: ", pb.status().message()));
     spec.payload_bytes = static_cast<uint32_t>(std::min<uint64_t>(*pb, 1u << 30));
+    spec.payload_bytes_given = payload_option != nullptr && payload_option->count() > 0;
     spec.settings = file_settings;
     for (const std::string& kv : sets) {
       const size_t eq = kv.find('=');
@@ -113,10 +141,10 @@ struct CommonRunOptions {
         return absl::InvalidArgumentError(
             absl::StrCat("--set '", kv, "': write NAME=VALUE, e.g. --set innodb_buffer_pool_size=4G"));
       }
-      spec.settings.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+      spec.settings.push_back({kv.substr(0, eq), kv.substr(eq + 1), "--set"});
     }
     double rps = 0;
-    if (!absl::SimpleAtod(rows_per_sec, &rps) || !(rps > 0)) {
+    if (!absl::SimpleAtod(rows_per_sec, &rps) || !(rps > 0) || !std::isfinite(rps)) {
       return absl::InvalidArgumentError(
           absl::StrCat("--rows-per-sec '", rows_per_sec, "' must be a positive number (e.g. 127290)"));
     }
@@ -125,13 +153,14 @@ struct CommonRunOptions {
     if (!b.ok()) return absl::InvalidArgumentError(absl::StrCat("--batch: ", b.status().message()));
     spec.trx_rows = *b;
     if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
-    absl::StatusOr<ServerSettings> settings = SettingsFor(spec, nullptr);
-    if (!settings.ok()) return settings.status();
+    absl::StatusOr<RunConfig> config = ConfigFor(spec);
+    if (!config.ok()) return config.status();
     // The table, checked against the stream's key width before running.
     const int width = (stream == "autoinc" || absl::StartsWith(stream, "file8:")) ? 8 : 16;
     if (!absl::StartsWith(stream, "file:")) {
       TableOptions to;
       to.payload_bytes = spec.payload_bytes;
+      to.payload_given = spec.payload_bytes_given;
       absl::StatusOr<TableSchema> t = ResolveTable(spec.table, width, to);
       if (!t.ok()) return t.status();
     }
@@ -190,7 +219,9 @@ void AddSweep(CLI::App& app, Registry& reg) {
   auto values = std::make_shared<std::string>("50,110,250,482,524,1000");
   auto threads = std::make_shared<int>(0);
   sub->add_option("--rows-per-ms", *values, "comma-separated values")->capture_default_str();
-  sub->add_option("--threads", *threads, "parallel runs (0 = all cores)")->capture_default_str();
+  sub->add_option("--threads", *threads, "parallel runs (0 = all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
   reg.Add(sub, [opts, values, threads]() {
     absl::StatusOr<std::vector<uint64_t>> list = ParseCountList(*values);
     if (!list.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", list.status().message()));
@@ -245,7 +276,9 @@ void AddExperiment(CLI::App& app, Registry& reg) {
   sub->add_option("file", *path, "experiment file (TOML), e.g. experiments/seed000.toml")->required();
   sub->add_option("--markdown", *markdown, "also write the comparison as Markdown to this file");
   sub->add_option("--rows", *rows, "override every run's row count (quick checks)");
-  sub->add_option("--threads", *threads, "parallel runs (0 = all cores)")->capture_default_str();
+  sub->add_option("--threads", *threads, "parallel runs (0 = all cores)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
   reg.Add(sub, [path, markdown, rows, threads]() {
     absl::StatusOr<Experiment> e = LoadExperiment(*path);
     if (!e.ok()) return Fail(2, std::string(e.status().message()));
