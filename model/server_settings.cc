@@ -189,6 +189,13 @@ absl::StatusOr<double> ParseDecimal(std::string_view text) {
 
 std::string FormatDecimal(double v) { return absl::StrFormat("%g", v); }
 
+// "100-1000", or "at least 100" for a maximum of 2^64-1.
+std::string RangeText(double lo, double hi, bool integer) {
+  const std::string l = integer ? absl::StrFormat("%.0f", lo) : FormatDecimal(lo);
+  if (hi >= kMax) return absl::StrCat("at least ", l);
+  return absl::StrCat(l, "-", integer ? absl::StrFormat("%.0f", hi) : FormatDecimal(hi));
+}
+
 }  // namespace
 
 std::optional<ServerFlavor> ServerFlavorByName(std::string_view name) {
@@ -346,9 +353,8 @@ absl::Status ServerSettings::Set(std::string_view raw_name_v, std::string_view r
         x = static_cast<uint64_t>(hi);
       }
       if (x != *v) {
-        warnings.push_back(absl::StrCat(origin, ": ", name, "=", raw_value, " is outside ", server, "'s range ",
-                                        absl::StrFormat("%.0f-%.0f", lo, hi), ": adjusted to ", x,
-                                        ", as the server does"));
+        warnings.push_back(absl::StrCat(origin, ": ", name, "=", raw_value, " is outside ", server, "'s range (",
+                                        RangeText(lo, hi, true), "): adjusted to ", x, ", as the server does"));
       }
       this->*(def->u) = x;
       break;
@@ -358,9 +364,9 @@ absl::Status ServerSettings::Set(std::string_view raw_name_v, std::string_view r
       if (!v.ok()) return bad(std::string(v.status().message()));
       const double x = std::clamp(*v, lo, hi);
       if (x != *v) {
-        warnings.push_back(absl::StrCat(origin, ": ", name, "=", raw_value, " is outside ", server, "'s range ",
-                                        FormatDecimal(lo), "-", FormatDecimal(hi), ": adjusted to ",
-                                        FormatDecimal(x), ", as the server does"));
+        warnings.push_back(absl::StrCat(origin, ": ", name, "=", raw_value, " is outside ", server, "'s range (",
+                                        RangeText(lo, hi, false), "): adjusted to ", FormatDecimal(x),
+                                        ", as the server does"));
       }
       this->*(def->d) = x;
       break;

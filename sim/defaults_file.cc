@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -111,12 +112,17 @@ absl::StatusOr<DefaultsFile> ParseDefaultsFile(std::string_view text, std::strin
 }
 
 absl::StatusOr<DefaultsFile> ReadDefaultsFile(const std::string& path, ServerFlavor flavor) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, " is a folder: give the my.cnf file itself"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, ": ", std::strerror(errno)));
   }
   std::stringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, ": could not be read"));
   return ParseDefaultsFile(ss.str(), path, flavor);
 }
 

@@ -19,8 +19,9 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
   if (spec.rows == 0) return absl::InvalidArgumentError("--rows must be at least 1 (e.g. --rows 10M)");
   if (!IsKnownStreamName(spec.stream.name)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "unknown stream '", spec.stream.name,
-        "': use uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc or file:PATH"));
+        "unknown stream '", spec.stream.name, "'",
+        DidYouMean(spec.stream.name, {"uuidv4", "uuidv7-random", "uuidv7-counter", "uuidv7-subms", "autoinc"}),
+        ": use uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc or file:PATH"));
   }
   if (spec.stream.rows_per_ms == 0) {
     return absl::InvalidArgumentError("--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
@@ -37,7 +38,8 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
     return absl::InvalidArgumentError("--table is empty: give seed000, seed004 or a CREATE TABLE statement");
   }
   if (!EngineProfile::ByName(spec.profile)) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown profile '", spec.profile, "': use ",
+    return absl::InvalidArgumentError(absl::StrCat("unknown profile '", spec.profile, "'",
+                                                   DidYouMean(spec.profile, EngineProfile::Names()), ": use ",
                                                    absl::StrJoin(EngineProfile::Names(), " or ")));
   }
   return absl::OkStatus();

@@ -3,14 +3,19 @@
 //   sweep       one run per --rows-per-ms value, in parallel
 //   experiment  run an experiment file and compare with its published figures
 //   bench       innosim against absl::btree_set on the same keys
+//   ibd         what every page of a tablespace file holds
+//   measure     load the same stream into a real server and compare
 // Bad input: one line on stderr and exit code 2.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "sim/cli/commands.h"
+#include "sim/nearest_name.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"innosim: what InnoDB does to its B+tree pages for a primary-key order"};
@@ -23,6 +28,18 @@ int main(int argc, char** argv) {
   innosim::cli::AddBench(app, reg);
   innosim::cli::AddIbd(app, reg);
   innosim::cli::AddMeasure(app, reg);
+  // A mistyped subcommand: CLI11 would only say that one is required.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      std::fprintf(stderr, "innosim: unknown subcommand '%s'%s: use one of %s (innosim --help)\n", argv[1],
+                   innosim::DidYouMean(argv[1], names).c_str(), list.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -283,7 +283,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   // runs at the rate the server actually loaded, and transactions have the
   // batch size the load used.
   for (const auto& [name, value] : m.variables) {
-    if (name != "innodb_page_size") spec.settings.emplace_back(name, value);
+    if (name != "innodb_page_size") spec.settings.push_back({name, value, "server"});
   }
   spec.trx_rows = *batch;
   if (m.measured.elapsed_s > 0) spec.rows_per_sec = static_cast<double>(*rows) / m.measured.elapsed_s;
