@@ -1,6 +1,6 @@
 // Report writers for run results: one JSON object per run (field names as
 // InnoDB names them, see docs/design in the README), a readable summary, and
-// an atomic file writer (temporary file + rename, so nothing is left
+// an atomic file writer (unique temporary file + rename, so nothing is left
 // half-written).
 #ifndef INNOSIM_SIM_REPORT_H_
 #define INNOSIM_SIM_REPORT_H_
@@ -19,8 +19,14 @@ namespace innosim {
 nlohmann::ordered_json RunToJson(const RunResult& r);
 // A readable multi-line summary.
 std::string RunSummary(const RunResult& r);
-// Writes `content` to `path` through a temporary file in the same folder
-// and a rename.
+// Writes `content` to `path` through a unique temporary file in the same
+// folder (mkstemp: "PATH.tmp.XXXXXX"), fsync and a rename, so that readers
+// see the old file or the whole new one, and two writers never share a
+// temporary. The file gets the mode a new file would (0666 & ~umask). On
+// any failure the temporary is removed and `path` is left as it was; the
+// error names the path and how to mend it. A symbolic link is followed; a
+// directory or device at `path` is refused. Safe to call from several
+// threads.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content);
 
 }  // namespace innosim
