@@ -211,6 +211,22 @@ int MakeTemporary(const std::string& target, std::string* name) {
 
 }  // namespace
 
+absl::Status CheckOutputPath(const std::string& path, const std::string& what) {
+  const std::string shown = what.empty() ? path : absl::StrCat(what, " ", path);
+  if (path.empty()) return absl::InvalidArgumentError(absl::StrCat(what.empty() ? "output" : what, ": no file named"));
+  const std::string target = ResolveTarget(path);
+  if (absl::Status s = CheckTarget(target, shown); !s.ok()) return s;
+  // The one sure test that the folder takes a new file is to make one.
+  std::string probe;
+  const int fd = MakeTemporary(target, &probe);
+  if (fd < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(shown, ": ", FolderProblem(errno, FolderOf(target))));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return absl::OkStatus();
+}
+
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content) {
   if (path.empty()) return absl::InvalidArgumentError("no output file named");
   const std::string target = ResolveTarget(path);

@@ -1,7 +1,7 @@
 // Report writers for run results: one JSON object per run (field names as
 // InnoDB names them, see docs/design in the README), a readable summary, and
 // an atomic file writer (unique temporary file + rename, so nothing is left
-// half-written).
+// half-written) and its check before a run.
 #ifndef INNOSIM_SIM_REPORT_H_
 #define INNOSIM_SIM_REPORT_H_
 
@@ -28,6 +28,13 @@ std::string RunSummary(const RunResult& r);
 // directory or device at `path` is refused. Safe to call from several
 // threads.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content);
+
+// Checks, before a long run, that WriteFileAtomically(path, ...) can
+// succeed: the folder exists and takes a new file, and `path` is not a
+// directory. InvalidArgument with one line otherwise, prefixed by `what`
+// (the option, e.g. "--series") and the path:
+//   "--series /nonexistent/x.csv: folder /nonexistent does not exist: ..."
+absl::Status CheckOutputPath(const std::string& path, const std::string& what = "");
 
 }  // namespace innosim
 

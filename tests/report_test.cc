@@ -1,5 +1,5 @@
 // Output files (sim/report.h): WriteFileAtomically's unique temporary file,
-// its mode and its cleanup.
+// its mode and its cleanup, and CheckOutputPath's one-line refusals.
 #include "sim/report.h"
 
 #include <signal.h>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/innosim_process.h"
 
 namespace innosim {
 namespace {
@@ -161,6 +162,47 @@ TEST(WriteFileAtomicallyTest, AMissingFolderIsNamed) {
   EXPECT_EQ(std::string(s.message()),
             "cannot write /nonexistent-innosim/x.csv: folder /nonexistent-innosim does not exist: create it or name "
             "a file in another folder");
+}
+
+TEST(CheckOutputPathTest, AcceptsAWritableFolderAndLeavesItAsItWas) {
+  TempFolder dir;
+  EXPECT_TRUE(CheckOutputPath(dir / "x.csv").ok());
+  Spit(dir / "y.csv", "kept");
+  EXPECT_TRUE(CheckOutputPath(dir / "y.csv", "--series").ok());
+  EXPECT_EQ(Slurp(dir / "y.csv"), "kept");
+  EXPECT_EQ(dir.Names(), std::set<std::string>{"y.csv"});
+  // A bare name is in the current folder.
+  EXPECT_TRUE(CheckOutputPath("innosim-check-output-path-test.csv").ok());
+  EXPECT_FALSE(fs::exists("innosim-check-output-path-test.csv"));
+}
+
+TEST(CheckOutputPathTest, RefusesWithOneLine) {
+  TempFolder dir;
+  EXPECT_EQ(std::string(CheckOutputPath("/nonexistent-innosim/x.csv", "--series").message()),
+            "--series /nonexistent-innosim/x.csv: folder /nonexistent-innosim does not exist: create it or name a "
+            "file in another folder");
+  EXPECT_EQ(std::string(CheckOutputPath(dir.path(), "--svg").message()),
+            "--svg " + dir.path() + ": is a directory: name a file, e.g. " + (dir / "out"));
+  Spit(dir / "file", "");
+  EXPECT_EQ(std::string(CheckOutputPath(dir / "file/x.csv").message()),
+            dir / "file/x.csv" + ": " + (dir / "file") + " is not a folder: name a file in an existing folder");
+  EXPECT_EQ(std::string(CheckOutputPath("", "--markdown").message()), "--markdown: no file named");
+  for (const std::string& bad : {std::string("/nonexistent-innosim/x.csv"), dir.path(), std::string()}) {
+    const absl::Status s = CheckOutputPath(bad);
+    EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+    EXPECT_EQ(s.message().find('\n'), std::string::npos) << s;
+  }
+}
+
+TEST(CheckOutputPathTest, IbdChecksItsSvgBeforeReading) {
+  // The --svg folder was found missing only after the tablespace was read
+  // (exit 3); now first, with exit 2 and one line.
+  TempFolder dir;
+  const Output o = RunInnosim({"ibd", dir / "missing.ibd", "--svg", "/nonexistent-innosim/map.svg"}, dir / "err");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.err,
+            "innosim: --svg /nonexistent-innosim/map.svg: folder /nonexistent-innosim does not exist: create it or "
+            "name a file in another folder\n");
 }
 
 }  // namespace
