@@ -1,80 +1,261 @@
 #include "sim/experiment.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "model/engine_profile.h"
+#include "sim/defaults_file.h"
 #include "sim/count.h"
+#include "sim/nearest_name.h"
 #include "sim/report.h"
 
 namespace innosim {
 namespace {
 
-// Reads a count given as a number or as a string with a suffix ("10M").
-absl::StatusOr<uint64_t> CountField(const toml::node& n, const std::string& where) {
-  if (auto v = n.value<int64_t>()) {
-    if (*v <= 0) return absl::InvalidArgumentError(absl::StrCat(where, " must be positive"));
-    return static_cast<uint64_t>(*v);
-  }
-  if (auto s = n.value<std::string>()) {
-    absl::StatusOr<uint64_t> c = ParseCount(*s);
-    if (!c.ok()) return absl::InvalidArgumentError(absl::StrCat(where, ": ", c.status().message()));
-    return *c;
-  }
-  return absl::InvalidArgumentError(absl::StrCat(where, " must be a number or a string like \"10M\""));
+// Every key a table may hold, by place. A key not listed is an error with a
+// suggestion: a misspelt key that is silently skipped would run the default.
+const std::vector<std::string>& TopKeys() {
+  static const std::vector<std::string> k = {"name", "source", "description", "defaults", "run"};
+  return k;
+}
+const std::vector<std::string>& DefaultsKeys() {
+  static const std::vector<std::string> k = {"rows",  "rows_per_ms", "rows_per_sec", "seed",  "stream",
+                                             "profile", "page_size", "label",        "batch", "table",
+                                             "flush", "payload_bytes", "set",        "show"};
+  return k;
+}
+const std::vector<std::string>& RunKeys() {
+  static const std::vector<std::string> k = [] {
+    std::vector<std::string> v = DefaultsKeys();
+    v.push_back("published");
+    v.push_back("tolerance");
+    return v;
+  }();
+  return k;
 }
 
-absl::Status ApplySettings(const toml::table& t, RunSpec* spec, const std::string& where) {
-  if (auto n = t.get("rows")) {
-    absl::StatusOr<uint64_t> c = CountField(*n, where + ".rows");
+// The metrics a run can be compared on: the numeric fields of
+// `innosim run --json` (RunToJson), with the flush model on or off.
+std::vector<std::string> MetricNames(bool flush) {
+  RunResult r;
+  r.spec.flush = flush;
+  std::vector<std::string> names;
+  const nlohmann::ordered_json j = RunToJson(r);
+  for (const auto& [k, v] : j.items()) {
+    if (v.is_number()) names.push_back(k);
+  }
+  return names;
+}
+
+int LineOf(const toml::source_region& src) { return static_cast<int>(src.begin.line); }
+
+// "PATH:LINE: message" (the line is left out when toml++ has none).
+absl::Status ErrorAt(const std::string& path, const toml::source_region& src, const std::string& message) {
+  if (LineOf(src) <= 0) return absl::InvalidArgumentError(absl::StrCat(path, ": ", message));
+  return absl::InvalidArgumentError(absl::StrFormat("%s:%d: %s", path, LineOf(src), message));
+}
+
+// A value as TOML writes it, for messages (1e+30, true, '10M').
+std::string Shown(const toml::node& n) {
+  std::ostringstream os;
+  n.visit([&os](const auto& v) { os << v; });
+  return os.str();
+}
+
+absl::Status CheckKeys(const toml::table& t, const std::vector<std::string>& known, const std::string& section,
+                       const std::string& path) {
+  for (const auto& [k, v] : t) {
+    const std::string key(k.str());
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string hint = DidYouMean(key, known);
+    if (hint.empty() && section == "[defaults]" && (key == "published" || key == "tolerance")) {
+      hint = " (published figures and tolerances belong to each [[run]])";
+    }
+    return ErrorAt(path, k.source(), absl::StrCat("unknown key '", key, "' in ", section, hint));
+  }
+  return absl::OkStatus();
+}
+
+// An integer exactly as written: a float (even 1e30 or 2.0), a bool or a
+// string is refused, and so is a value outside [lo, hi].
+absl::StatusOr<int64_t> IntegerField(const toml::node& n, const std::string& key, int64_t lo, int64_t hi,
+                                     const std::string& path) {
+  std::optional<int64_t> v = n.value_exact<int64_t>();
+  if (!v) {
+    return ErrorAt(path, n.source(), absl::StrCat(key, " = ", Shown(n), " must be a whole number"));
+  }
+  if (*v < lo || *v > hi) {
+    const std::string bound = hi == std::numeric_limits<int64_t>::max() ? absl::StrCat("it must be at least ", lo)
+                                                                         : absl::StrCat("use ", lo, " to ", hi);
+    return ErrorAt(path, n.source(), absl::StrCat(key, " = ", *v, " is out of range: ", bound));
+  }
+  return *v;
+}
+
+// A count given as a whole number or as a string with a suffix ("10M").
+absl::StatusOr<uint64_t> CountField(const toml::node& n, const std::string& key, const std::string& path) {
+  if (std::optional<std::string> s = n.value_exact<std::string>()) {
+    absl::StatusOr<uint64_t> c = ParseCount(*s);
+    if (!c.ok()) return ErrorAt(path, n.source(), absl::StrCat(key, ": ", c.status().message()));
+    return *c;
+  }
+  if (!n.is_integer()) {
+    return ErrorAt(path, n.source(),
+                   absl::StrCat(key, " = ", Shown(n), " must be a whole number or a string like \"10M\""));
+  }
+  absl::StatusOr<int64_t> v = IntegerField(n, key, 1, std::numeric_limits<int64_t>::max(), path);
+  if (!v.ok()) return v.status();
+  return static_cast<uint64_t>(*v);
+}
+
+// A number (integer or float, not a bool), finite.
+std::optional<double> NumberField(const toml::node& n) {
+  std::optional<double> d;
+  if (std::optional<int64_t> i = n.value_exact<int64_t>()) d = static_cast<double>(*i);
+  if (std::optional<double> f = n.value_exact<double>()) d = *f;
+  if (d && !std::isfinite(*d)) d.reset();
+  return d;
+}
+
+absl::StatusOr<std::string> StringField(const toml::node& n, const std::string& key, const std::string& what,
+                                        const std::string& path) {
+  std::optional<std::string> v = n.value_exact<std::string>();
+  if (!v) return ErrorAt(path, n.source(), absl::StrCat(key, " = ", Shown(n), " must be a string: ", what));
+  return *v;
+}
+
+// A tolerance is a fraction (0.01 = 1%), or a string "1%".
+absl::StatusOr<double> ToleranceField(const toml::node& n, const std::string& metric, const std::string& path) {
+  std::optional<double> d = NumberField(n);
+  if (std::optional<std::string> s = n.value_exact<std::string>()) {
+    absl::string_view text = absl::StripAsciiWhitespace(*s);
+    double pct = 0;
+    if (absl::ConsumeSuffix(&text, "%") && absl::SimpleAtod(text, &pct) && std::isfinite(pct)) d = pct / 100;
+  }
+  if (!d) {
+    return ErrorAt(path, n.source(),
+                   absl::StrCat("tolerance ", metric, " = ", Shown(n),
+                                " must be a fraction such as 0.01 (1%) or a string such as \"1%\""));
+  }
+  if (!(*d > 0 && *d < 1)) {
+    std::string how = *d >= 1 ? absl::StrCat(": write ", *d / 100, " for ", *d, "%") : ": it must be above 0";
+    return ErrorAt(path, n.source(),
+                   absl::StrCat("tolerance ", metric, " = ", Shown(n),
+                                " is not a fraction between 0 and 1 (0.01 = 1%)", how));
+  }
+  return *d;
+}
+
+// A metric name for published, tolerance or show.
+absl::Status CheckMetric(const std::string& metric, const toml::source_region& src, bool flush,
+                         const std::string& section, const std::string& path) {
+  const std::vector<std::string> names = MetricNames(flush);
+  if (std::find(names.begin(), names.end(), metric) != names.end()) return absl::OkStatus();
+  const std::vector<std::string> with_flush = MetricNames(true);
+  if (!flush && std::find(with_flush.begin(), with_flush.end(), metric) != with_flush.end()) {
+    return ErrorAt(path, src, absl::StrCat("metric '", metric, "' in ", section,
+                                           " needs the flush model: drop flush = false"));
+  }
+  return ErrorAt(path, src, absl::StrCat("unknown metric '", metric, "' in ", section, DidYouMean(metric, names),
+                                         ": use a numeric field of `innosim run --json`"));
+}
+
+// Where each of a spec's settings came from, for messages.
+struct SettingOrigin {
+  int line = 0;
+  std::string section;  // "[defaults.set]" or "[run.set]"
+};
+
+absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string& path, RunSpec* spec,
+                           std::vector<SettingOrigin>* origins) {
+  const std::string section = is_run ? "[[run]]" : "[defaults]";
+  if (absl::Status s = CheckKeys(t, is_run ? RunKeys() : DefaultsKeys(), section, path); !s.ok()) return s;
+  if (const toml::node* n = t.get("rows")) {
+    absl::StatusOr<uint64_t> c = CountField(*n, "rows", path);
     if (!c.ok()) return c.status();
     spec->rows = *c;
   }
-  if (auto n = t.get("rows_per_ms")) {
-    absl::StatusOr<uint64_t> c = CountField(*n, where + ".rows_per_ms");
+  if (const toml::node* n = t.get("rows_per_ms")) {
+    absl::StatusOr<uint64_t> c = CountField(*n, "rows_per_ms", path);
     if (!c.ok()) return c.status();
     spec->stream.rows_per_ms = *c;
   }
-  if (auto v = t["seed"].value<int64_t>()) spec->stream.seed = static_cast<uint64_t>(*v);
-  if (auto v = t["stream"].value<std::string>()) spec->stream.name = *v;
-  if (auto v = t["profile"].value<std::string>()) spec->profile = *v;
-  if (auto v = t["page_size"].value<int64_t>()) spec->page_size = static_cast<uint32_t>(*v);
-  if (auto v = t["label"].value<std::string>()) spec->label = *v;
-  if (auto n = t.get("rows_per_sec")) {
-    std::optional<double> v = n->value<double>();
-    if (!v || !(*v > 0)) return absl::InvalidArgumentError(absl::StrCat(where, ".rows_per_sec must be a positive number"));
+  if (const toml::node* n = t.get("seed")) {
+    absl::StatusOr<int64_t> v = IntegerField(*n, "seed", 0, std::numeric_limits<int64_t>::max(), path);
+    if (!v.ok()) return v.status();
+    spec->stream.seed = static_cast<uint64_t>(*v);
+  }
+  if (const toml::node* n = t.get("stream")) {
+    absl::StatusOr<std::string> v = StringField(*n, "stream", "uuidv4, uuidv7-random, autoinc, ...", path);
+    if (!v.ok()) return v.status();
+    spec->stream.name = *v;
+  }
+  if (const toml::node* n = t.get("profile")) {
+    absl::StatusOr<std::string> v = StringField(*n, "profile", "mysql-8.4 or mariadb-10.11", path);
+    if (!v.ok()) return v.status();
+    spec->profile = *v;
+  }
+  if (const toml::node* n = t.get("page_size")) {
+    absl::StatusOr<int64_t> v = IntegerField(*n, "page_size", 0, std::numeric_limits<int64_t>::max(), path);
+    if (!v.ok()) return v.status();
+    // IsSupportedPageSize also refuses what a uint32_t would truncate.
+    if (!IsSupportedPageSize(static_cast<uint64_t>(*v))) {
+      return ErrorAt(path, n->source(),
+                     absl::StrCat("page_size = ", *v, " is not supported: use 4096, 8192, 16384, 32768 or 65536"));
+    }
+    spec->page_size = static_cast<uint32_t>(*v);
+  }
+  if (const toml::node* n = t.get("label")) {
+    absl::StatusOr<std::string> v = StringField(*n, "label", "the run's name in the table", path);
+    if (!v.ok()) return v.status();
+    spec->label = *v;
+  }
+  if (const toml::node* n = t.get("rows_per_sec")) {
+    std::optional<double> v = NumberField(*n);
+    if (!v || !(*v > 0)) {
+      return ErrorAt(path, n->source(),
+                     absl::StrCat("rows_per_sec = ", Shown(*n), " must be a positive number (e.g. 127290)"));
+    }
     spec->rows_per_sec = *v;
   }
-  if (auto n = t.get("batch")) {
-    absl::StatusOr<uint64_t> c = CountField(*n, where + ".batch");
+  if (const toml::node* n = t.get("batch")) {
+    absl::StatusOr<uint64_t> c = CountField(*n, "batch", path);
     if (!c.ok()) return c.status();
     spec->trx_rows = *c;
   }
-  if (auto n = t.get("table")) {
-    std::optional<std::string> v = n->value<std::string>();
-    if (!v) return absl::InvalidArgumentError(absl::StrCat(where, ".table must be a string: seed000, seed004 or CREATE TABLE ..."));
+  if (const toml::node* n = t.get("table")) {
+    absl::StatusOr<std::string> v = StringField(*n, "table", "seed000, seed004 or CREATE TABLE ...", path);
+    if (!v.ok()) return v.status();
     spec->table = *v;
   }
-  if (auto n = t.get("flush")) {
-    std::optional<bool> v = n->value<bool>();
-    if (!v) return absl::InvalidArgumentError(absl::StrCat(where, ".flush must be true or false"));
+  if (const toml::node* n = t.get("flush")) {
+    std::optional<bool> v = n->value_exact<bool>();
+    if (!v) return ErrorAt(path, n->source(), absl::StrCat("flush = ", Shown(*n), " must be true or false"));
     spec->flush = *v;
   }
-  if (auto n = t.get("payload_bytes")) {
-    std::optional<int64_t> v = n->value<int64_t>();
-    if (!v || *v < 0) return absl::InvalidArgumentError(absl::StrCat(where, ".payload_bytes must be a whole number"));
+  if (const toml::node* n = t.get("payload_bytes")) {
+    absl::StatusOr<int64_t> v = IntegerField(*n, "payload_bytes", 0, std::numeric_limits<uint32_t>::max(), path);
+    if (!v.ok()) return v.status();
     spec->payload_bytes = static_cast<uint32_t>(*v);
+    spec->payload_bytes_given = true;
   }
-  if (auto n = t.get("set")) {
+  if (const toml::node* n = t.get("set")) {
+    const std::string set_section = is_run ? "[run.set]" : "[defaults.set]";
     const toml::table* set = n->as_table();
     if (set == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(where, ".set must be a table of server variables, e.g. [defaults.set]"));
+      return ErrorAt(path, n->source(), absl::StrCat("set must be a table of server variables, e.g. ", set_section));
     }
     for (const auto& [k, v] : *set) {
       std::string value;
@@ -87,12 +268,44 @@ absl::Status ApplySettings(const toml::table& t, RunSpec* spec, const std::strin
       } else if (auto str = v.value_exact<std::string>()) {
         value = *str;
       } else {
-        return absl::InvalidArgumentError(absl::StrCat(where, ".set.", std::string(k.str()),
-                                                       " must be a string, number or boolean"));
+        return ErrorAt(path, v.source(),
+                       absl::StrCat(std::string(k.str()), " in ", set_section, " must be a string, number or boolean"));
       }
+      const int line = LineOf(k.source());
       spec->settings.push_back(
-          {std::string(k.str()), value, absl::StrCat(where, ".set, line ", v.source().begin.line)});
+          {std::string(k.str()), value, line > 0 ? absl::StrFormat("%s:%d", path, line) : path});
+      origins->push_back({line, set_section});
     }
+  }
+  return absl::OkStatus();
+}
+
+// Applies a run's server variables, in order, to the defaults of its
+// profile's server: an unknown variable or a bad value names the line that
+// set it.
+absl::Status CheckServerVariables(const RunSpec& spec, const std::vector<SettingOrigin>& origins,
+                                  const std::string& path) {
+  const std::optional<ServerFlavor> flavor = ServerFlavorByName(spec.profile);
+  if (!flavor) return absl::OkStatus();  // ValidateRunSpec names the profile
+  ServerSettings scratch = ServerSettings::Defaults(*flavor);
+  for (size_t i = 0; i < spec.settings.size(); ++i) {
+    const VariableAssignment& a = spec.settings[i];
+    const std::string& name = a.name;
+    const std::string& value = a.value;
+    absl::Status s = ApplyServerVariable(&scratch, name, value, a.origin);
+    if (s.ok()) continue;
+    const std::string where =
+        origins[i].line > 0 ? absl::StrFormat("%s:%d", path, origins[i].line) : path;
+    // ApplyServerVariable's message names the variable (and may suggest
+    // the nearest one); it is kept whole.
+    const std::string message(s.message());
+    const bool named = message.find(name) != std::string::npos;
+    if (absl::IsNotFound(s)) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ": in ", origins[i].section, " (profile ", spec.profile,
+                                                     "): ", named ? "" : absl::StrCat("'", name, "': "), message));
+    }
+    return absl::InvalidArgumentError(absl::StrCat(where, ": in ", origins[i].section, ": ",
+                                                   named ? "" : absl::StrCat(name, " = ", value, ": "), message));
   }
   return absl::OkStatus();
 }
@@ -124,15 +337,32 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
     return absl::InvalidArgumentError(absl::StrFormat("%s:%d:%d: %s", path, src.begin.line, src.begin.column,
                                                       std::string(err.description())));
   }
+  if (absl::Status s = CheckKeys(doc, TopKeys(), "the top level", path); !s.ok()) return s;
   Experiment e;
-  e.name = doc["name"].value_or(std::string());
-  e.source = doc["source"].value_or(std::string());
-  e.description = doc["description"].value_or(std::string());
-  RunSpec defaults;
-  if (const toml::table* d = doc["defaults"].as_table()) {
-    if (absl::Status s = ApplySettings(*d, &defaults, path + ": [defaults]"); !s.ok()) return s;
+  const std::pair<const char*, std::string*> texts[] = {
+      {"name", &e.name}, {"source", &e.source}, {"description", &e.description}};
+  for (const auto& [key, field] : texts) {
+    if (const toml::node* n = doc.get(key)) {
+      absl::StatusOr<std::string> v = StringField(*n, key, "text shown with the results", path);
+      if (!v.ok()) return v.status();
+      *field = *v;
+    }
   }
-  const toml::array* runs = doc["run"].as_array();
+  RunSpec defaults;
+  std::vector<SettingOrigin> default_origins;
+  const toml::table* defaults_table = nullptr;
+  if (const toml::node* d = doc.get("defaults")) {
+    defaults_table = d->as_table();
+    if (defaults_table == nullptr) {
+      return ErrorAt(path, d->source(), "defaults must be a table: write [defaults] and the settings below it");
+    }
+    if (absl::Status s = ApplySettings(*defaults_table, false, path, &defaults, &default_origins); !s.ok()) return s;
+  }
+  const toml::node* run_node = doc.get("run");
+  const toml::array* runs = run_node != nullptr ? run_node->as_array() : nullptr;
+  if (run_node != nullptr && runs == nullptr) {
+    return ErrorAt(path, run_node->source(), "run must be an array of tables: write [[run]] for each run");
+  }
   if (runs == nullptr || runs->empty()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": no [[run]] entries: add at least one run"));
   }
@@ -140,42 +370,71 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
   for (const toml::node& node : *runs) {
     ++i;
     const toml::table* t = node.as_table();
-    const std::string where = absl::StrCat(path, ": run ", i);
-    if (t == nullptr) return absl::InvalidArgumentError(where + " is not a table");
+    const std::string where =
+        LineOf(node.source()) > 0 ? absl::StrFormat("%s:%d: run %d", path, LineOf(node.source()), i)
+                                  : absl::StrCat(path, ": run ", i);
+    if (t == nullptr) return absl::InvalidArgumentError(where + " is not a table: write [[run]]");
     ExperimentRun run;
     run.spec = defaults;
-    if (absl::Status s = ApplySettings(*t, &run.spec, where); !s.ok()) return s;
+    std::vector<SettingOrigin> origins = default_origins;
+    if (absl::Status s = ApplySettings(*t, true, path, &run.spec, &origins); !s.ok()) return s;
     if (run.spec.label.empty()) run.spec.label = run.spec.stream.name;
+    if (run.spec.rows == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, " (", run.spec.label, "): no row count: set rows = \"10M\" in [defaults] or the run"));
+    }
     if (absl::Status s = ValidateRunSpec(run.spec); !s.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", s.message()));
     }
+    if (absl::Status s = CheckServerVariables(run.spec, origins, path); !s.ok()) return s;
     if (absl::StatusOr<RunConfig> st = ConfigFor(run.spec); !st.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", st.status().message()));
     }
     const toml::node* show = t->get("show");
-    if (show == nullptr && doc["defaults"].as_table() != nullptr) show = doc["defaults"].as_table()->get("show");
+    if (show == nullptr && defaults_table != nullptr) show = defaults_table->get("show");
     if (show != nullptr) {
       const toml::array* a = show->as_array();
-      if (a == nullptr) return absl::InvalidArgumentError(absl::StrCat(where, ": show must be a list of metric names"));
+      if (a == nullptr) {
+        return ErrorAt(path, show->source(), "show must be a list of metric names, e.g. show = [\"size\"]");
+      }
       for (const toml::node& m : *a) {
-        std::optional<std::string> name = m.value<std::string>();
-        if (!name) return absl::InvalidArgumentError(absl::StrCat(where, ": show must be a list of metric names"));
+        std::optional<std::string> name = m.value_exact<std::string>();
+        if (!name) return ErrorAt(path, m.source(), "show must be a list of metric names, e.g. show = [\"size\"]");
+        if (absl::Status s = CheckMetric(*name, m.source(), run.spec.flush, "show", path); !s.ok()) return s;
         // Shown without a published figure: NaN marks it (see Verdict).
         run.published.emplace_back(*name, std::nan(""));
       }
     }
-    if (const toml::table* pub = (*t)["published"].as_table()) {
+    if (const toml::node* pub_node = t->get("published")) {
+      const toml::table* pub = pub_node->as_table();
+      if (pub == nullptr) return ErrorAt(path, pub_node->source(), "published must be a table: write [run.published]");
       for (const auto& [k, v] : *pub) {
-        std::optional<double> d = v.value<double>();
-        if (!d) return absl::InvalidArgumentError(absl::StrCat(where, ": published.", std::string(k.str()), " must be a number"));
-        run.published.emplace_back(std::string(k.str()), *d);
+        const std::string metric(k.str());
+        if (absl::Status s = CheckMetric(metric, k.source(), run.spec.flush, "[run.published]", path); !s.ok()) {
+          return s;
+        }
+        std::optional<double> d = NumberField(v);
+        if (!d) return ErrorAt(path, v.source(), absl::StrCat("published ", metric, " = ", Shown(v), " must be a number"));
+        run.published.emplace_back(metric, *d);
       }
     }
-    if (const toml::table* tol = (*t)["tolerance"].as_table()) {
+    if (const toml::node* tol_node = t->get("tolerance")) {
+      const toml::table* tol = tol_node->as_table();
+      if (tol == nullptr) return ErrorAt(path, tol_node->source(), "tolerance must be a table: write [run.tolerance]");
       for (const auto& [k, v] : *tol) {
-        std::optional<double> d = v.value<double>();
-        if (!d) return absl::InvalidArgumentError(absl::StrCat(where, ": tolerance.", std::string(k.str()), " must be a number"));
-        run.tolerance[std::string(k.str())] = *d;
+        const std::string metric(k.str());
+        if (absl::Status s = CheckMetric(metric, k.source(), run.spec.flush, "[run.tolerance]", path); !s.ok()) {
+          return s;
+        }
+        const toml::table* pub = t->get("published") != nullptr ? t->get("published")->as_table() : nullptr;
+        if (pub == nullptr || pub->get(metric) == nullptr) {
+          return ErrorAt(path, k.source(),
+                         absl::StrCat("tolerance for '", metric, "' but this run publishes no figure for it: add ",
+                                      metric, " = ... to its [run.published]"));
+        }
+        absl::StatusOr<double> d = ToleranceField(v, metric, path);
+        if (!d.ok()) return d.status();
+        run.tolerance[metric] = *d;
       }
     }
     e.runs.push_back(std::move(run));

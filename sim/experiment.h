@@ -13,7 +13,17 @@
 // show = ["metric", ...] for metrics shown without a published figure.
 // Runs with identical settings are simulated once. Metrics are JSON field
 // names of `innosim run --json`; a tolerance is a relative error bound
-// (0.01 = 1%), and a metric without one is shown for information.
+// written as a fraction strictly between 0 and 1 (0.01 = 1%; the string
+// "1%" also works), and a metric without one is shown for information.
+//
+// Strict, so that nothing written is silently ignored: a key not listed
+// above (in any table), a metric innosim does not produce, a server
+// variable the run's profile does not know, a value of the wrong type
+// (rows = true, seed = 2.5, rows = 1e30) or outside its field's range
+// (page_size = 4294983680) is an InvalidArgument "FILE:LINE: ..." with the
+// nearest known name where one is close. Integers are read exactly (a float
+// is never truncated); counts (rows, rows_per_ms, batch) may also be strings
+// with decimal suffixes ("10M", sim/count.h).
 #ifndef INNOSIM_SIM_EXPERIMENT_H_
 #define INNOSIM_SIM_EXPERIMENT_H_
 

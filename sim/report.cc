@@ -1,9 +1,16 @@
 #include "sim/report.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -145,24 +152,149 @@ std::string RunSummary(const RunResult& r) {
   return s;
 }
 
-absl::Status WriteFileAtomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      return absl::InvalidArgumentError(absl::StrCat("cannot write ", path, ": ", std::strerror(errno),
-                                                     " (check that the folder exists and is writable)"));
-    }
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      return absl::InternalError(absl::StrCat("writing ", path, " failed: ", std::strerror(errno)));
-    }
+namespace {
+
+// The process's umask, read without changing it (umask(2) can only be read
+// by setting it, which races with other threads creating files).
+mode_t CurrentUmask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return absl::InternalError(absl::StrCat("cannot rename into ", path, ": ", std::strerror(errno)));
+  const mode_t m = ::umask(022);
+  ::umask(m);
+  return m;
+}
+
+// The folder a file of `path` lives in ("." for a bare name).
+std::string FolderOf(const std::string& path) {
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  return folder.empty() ? "." : folder;
+}
+
+// How to mend an errno met while creating a file in `folder`.
+std::string FolderProblem(int err, const std::string& folder) {
+  switch (err) {
+    case ENOENT:
+      return absl::StrCat("folder ", folder, " does not exist: create it or name a file in another folder");
+    case ENOTDIR:
+      return absl::StrCat(folder, " is not a folder: name a file in an existing folder");
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return absl::StrCat("folder ", folder, " is not writable (", std::strerror(err),
+                          "): name a file in another folder");
+    default:
+      return absl::StrCat("cannot create a file in ", folder, ": ", std::strerror(err));
+  }
+}
+
+// The file a write to `path` replaces: a symbolic link is followed, as a
+// shell's `>` would (renaming over the link would replace the link itself).
+std::string ResolveTarget(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_symlink(path, ec)) {
+    std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ec);
+    if (!ec) return resolved.string();
+  }
+  return path;
+}
+
+// An error when `path` names something other than a regular file (a
+// directory, a device, a FIFO): a rename would replace it.
+absl::Status CheckTarget(const std::string& path, const std::string& shown) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return absl::OkStatus();  // a new file; the folder is checked on creation
+  if (S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(shown, ": is a directory: name a file, e.g. ", (std::filesystem::path(path) / "out").string()));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(shown, ": is not a regular file: name a file to write"));
+  }
+  return absl::OkStatus();
+}
+
+// Creates a unique temporary file beside `target` ("TARGET.tmp.XXXXXX"):
+// its descriptor and name, or -1 and errno.
+int MakeTemporary(const std::string& target, std::string* name) {
+  std::vector<char> templ(target.begin(), target.end());
+  for (char c : std::string_view(".tmp.XXXXXX")) templ.push_back(c);
+  templ.push_back('\0');
+  const int fd = ::mkstemp(templ.data());
+  if (fd >= 0) *name = templ.data();
+  return fd;
+}
+
+}  // namespace
+
+absl::Status CheckOutputPath(const std::string& path, const std::string& what) {
+  const std::string shown = what.empty() ? path : absl::StrCat(what, " ", path);
+  if (path.empty()) return absl::InvalidArgumentError(absl::StrCat(what.empty() ? "output" : what, ": no file named"));
+  const std::string target = ResolveTarget(path);
+  if (absl::Status s = CheckTarget(target, shown); !s.ok()) return s;
+  // The one sure test that the folder takes a new file is to make one.
+  std::string probe;
+  const int fd = MakeTemporary(target, &probe);
+  if (fd < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(shown, ": ", FolderProblem(errno, FolderOf(target))));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return absl::OkStatus();
+}
+
+absl::Status WriteFileAtomically(const std::string& path, const std::string& content) {
+  if (path.empty()) return absl::InvalidArgumentError("no output file named");
+  const std::string target = ResolveTarget(path);
+  if (absl::Status s = CheckTarget(target, path); !s.ok()) return s;
+  std::string tmp;
+  const int fd = MakeTemporary(target, &tmp);
+  if (fd < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot write ", path, ": ", FolderProblem(errno, FolderOf(target))));
+  }
+  // From here on every failure removes the temporary file.
+  auto fail = [&](int err, const std::string& doing) {
+    ::unlink(tmp.c_str());
+    std::string mend = "check the disk and try again";
+    if (err == ENOSPC || err == EDQUOT || err == EFBIG) mend = "free space or name a file on another disk";
+    if (err == EISDIR) mend = "name a file, not a directory";
+    return absl::InternalError(absl::StrCat(doing, " ", path, " failed: ", std::strerror(err), " (", mend, ")"));
+  };
+  // mkstemp makes the file 0600; give it the mode open(2) would have.
+  if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return fail(err, "setting the mode of");
+  }
+  const char* p = content.data();
+  size_t left = content.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : EIO;
+      ::close(fd);
+      return fail(err, "writing");
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  // The data reaches the disk before the name does: a crash leaves the old
+  // file or the new one, never an empty new one.
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return fail(err, "writing");
+  }
+  if (::close(fd) != 0) return fail(errno, "writing");
+  if (::rename(tmp.c_str(), target.c_str()) != 0) return fail(errno, "renaming into");
+  // The rename itself is durable once the folder is synced (best effort).
+  const int dir = ::open(FolderOf(target).c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
   }
   return absl::OkStatus();
 }

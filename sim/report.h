@@ -1,7 +1,7 @@
 // Report writers for run results: one JSON object per run (field names as
 // InnoDB names them, see docs/design in the README), a readable summary, and
-// an atomic file writer (temporary file + rename, so nothing is left
-// half-written).
+// an atomic file writer (unique temporary file + rename, so nothing is left
+// half-written) and its check before a run.
 #ifndef INNOSIM_SIM_REPORT_H_
 #define INNOSIM_SIM_REPORT_H_
 
@@ -23,9 +23,22 @@ std::string RunSummary(const RunResult& r);
 // The settings printout: each variable, its value, where the value came
 // from, and "[accepted, no effect in the model]" where that holds.
 std::string SettingsTable(const std::vector<ServerSettings::Row>& rows);
-// Writes `content` to `path` through a temporary file in the same folder
-// and a rename.
+// Writes `content` to `path` through a unique temporary file in the same
+// folder (mkstemp: "PATH.tmp.XXXXXX"), fsync and a rename, so that readers
+// see the old file or the whole new one, and two writers never share a
+// temporary. The file gets the mode a new file would (0666 & ~umask). On
+// any failure the temporary is removed and `path` is left as it was; the
+// error names the path and how to mend it. A symbolic link is followed; a
+// directory or device at `path` is refused. Safe to call from several
+// threads.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content);
+
+// Checks, before a long run, that WriteFileAtomically(path, ...) can
+// succeed: the folder exists and takes a new file, and `path` is not a
+// directory. InvalidArgument with one line otherwise, prefixed by `what`
+// (the option, e.g. "--series") and the path:
+//   "--series /nonexistent/x.csv: folder /nonexistent does not exist: ..."
+absl::Status CheckOutputPath(const std::string& path, const std::string& what = "");
 
 }  // namespace innosim
 

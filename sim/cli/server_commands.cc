@@ -66,6 +66,10 @@ struct IbdOptions {
 };
 
 int RunIbd(const IbdOptions& o) {
+  // A bad --svg is found before the file is read, not after.
+  if (!o.svg.empty()) {
+    if (absl::Status s = CheckOutputPath(o.svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
+  }
   IbdReadOptions ro;
   ro.verify_checksums = !o.no_verify_checksums;
   absl::StatusOr<IbdCensus> census = ReadIbdFile(o.path, ro);

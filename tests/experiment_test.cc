@@ -1,0 +1,177 @@
+// Experiment files (sim/experiment.h): every key is known, every value has
+// its exact type and range, and every error names the file and line.
+#include "sim/experiment.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace innosim {
+namespace {
+
+// A one-run experiment; `defaults` and `run` are lines added under
+// [defaults] and [[run]]. Lines 1-5 are `name`, `[defaults]`, rows, flush
+// and stream; the added defaults start at line 6, then come `[[run]]` and
+// the run's lines (line 7 and on when `defaults` is empty).
+std::string Experiment1(const std::string& defaults, const std::string& run) {
+  return "name = \"t\"\n[defaults]\nrows = 1000\nflush = false\nstream = \"uuidv4\"\n" + defaults + "[[run]]\n" +
+         run;
+}
+
+absl::StatusOr<Experiment> Parse(const std::string& text) { return ParseExperiment(text, "t.toml"); }
+
+std::string Error(const std::string& text) {
+  absl::StatusOr<Experiment> e = Parse(text);
+  EXPECT_FALSE(e.ok()) << text;
+  return e.ok() ? "" : std::string(e.status().message());
+}
+
+TEST(ExperimentParseTest, PublishedExperimentsLoad) {
+  absl::StatusOr<Experiment> s0 = LoadExperiment(INNOSIM_SOURCE_DIR "/experiments/seed000.toml");
+  ASSERT_TRUE(s0.ok()) << s0.status();
+  EXPECT_EQ(s0->runs.size(), 12u);
+  EXPECT_EQ(s0->runs[0].spec.rows, 10000000u);
+  EXPECT_DOUBLE_EQ(s0->runs[0].tolerance.at("pages_written_per_page"), 0.2);
+  absl::StatusOr<Experiment> s4 = LoadExperiment(INNOSIM_SOURCE_DIR "/experiments/seed004.toml");
+  ASSERT_TRUE(s4.ok()) << s4.status();
+  EXPECT_EQ(s4->runs.size(), 3u);
+  EXPECT_EQ(s4->runs[2].spec.payload_bytes, 100u);
+}
+
+TEST(ExperimentParseTest, AFloatIsNotAnInteger) {
+  // value<int64_t>() of a float too big for an integer was undefined
+  // behaviour inside toml++; 2.5 was truncated.
+  for (const std::string key : {"rows", "rows_per_ms", "seed", "page_size", "batch", "payload_bytes"}) {
+    for (const std::string value : {"1e30", "-1e30", "2.5", "16384.0"}) {
+      const std::string m = Error(Experiment1("", key + " = " + value + "\n"));
+      EXPECT_NE(m.find("t.toml:7: " + key + " = "), std::string::npos) << m;
+      EXPECT_NE(m.find("must be a whole number"), std::string::npos) << m;
+    }
+  }
+}
+
+TEST(ExperimentParseTest, ABoolIsNotAnInteger) {
+  // `rows = true` ran one row.
+  for (const std::string key : {"rows", "rows_per_ms", "seed", "page_size", "batch", "payload_bytes"}) {
+    const std::string m = Error(Experiment1("", key + " = true\n"));
+    EXPECT_NE(m.find("t.toml:7: " + key + " = true must be a whole number"), std::string::npos) << m;
+  }
+  EXPECT_NE(Error(Experiment1("", "rows_per_sec = true\n")).find("t.toml:7: rows_per_sec"), std::string::npos);
+}
+
+TEST(ExperimentParseTest, AnIntegerOutOfRangeIsRefused) {
+  // 4294983680 = 2^32 + 16384 became 16384 (uint32 truncation).
+  std::string m = Error(Experiment1("", "page_size = 4294983680\n"));
+  EXPECT_NE(m.find("t.toml:7: page_size = 4294983680 is not supported"), std::string::npos) << m;
+  m = Error(Experiment1("", "payload_bytes = 4294967396\n"));
+  EXPECT_NE(m.find("t.toml:7: payload_bytes = 4294967396 is out of range"), std::string::npos) << m;
+  // seed is unsigned: -1 became 2^64-1.
+  m = Error(Experiment1("", "seed = -1\n"));
+  EXPECT_NE(m.find("t.toml:7: seed = -1 is out of range"), std::string::npos) << m;
+  m = Error(Experiment1("page_size = 12345\n", ""));
+  EXPECT_NE(m.find("t.toml:6: page_size = 12345 is not supported"), std::string::npos) << m;
+}
+
+TEST(ExperimentParseTest, CountsTakeDecimalSuffixes) {
+  absl::StatusOr<Experiment> e = Parse(Experiment1("rows_per_ms = \"1k\"\n", "rows = \"2.5k\"\nbatch = 10\n"));
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->runs[0].spec.rows, 2500u);
+  EXPECT_EQ(e->runs[0].spec.stream.rows_per_ms, 1000u);
+  EXPECT_EQ(e->runs[0].spec.trx_rows, 10u);
+  EXPECT_NE(Error(Experiment1("", "rows = 0\n")).find("t.toml:7: rows = 0 is out of range"), std::string::npos);
+}
+
+TEST(ExperimentParseTest, UnknownKeysAreErrorsWithASuggestion) {
+  // `strem =` and `rows_per_secs` were ignored: the run used the default.
+  EXPECT_EQ(Error(Experiment1("", "strem = \"uuidv7-random\"\n")),
+            "t.toml:7: unknown key 'strem' in [[run]] (did you mean 'stream'?)");
+  EXPECT_EQ(Error(Experiment1("rows_per_secs = 5000\n", "")),
+            "t.toml:6: unknown key 'rows_per_secs' in [defaults] (did you mean 'rows_per_sec'?)");
+  EXPECT_EQ(Error("nmae = \"t\"\n[[run]]\nstream = \"uuidv4\"\n"),
+            "t.toml:1: unknown key 'nmae' in the top level (did you mean 'name'?)");
+  EXPECT_EQ(Error(Experiment1("", "zzz = 1\n")), "t.toml:7: unknown key 'zzz' in [[run]]");
+  EXPECT_EQ(Error(Experiment1("[defaults.tolerance]\nsize = 0.1\n", "")),
+            "t.toml:6: unknown key 'tolerance' in [defaults] (published figures and tolerances belong to each "
+            "[[run]])");
+}
+
+TEST(ExperimentParseTest, MetricsMustBeKnown) {
+  EXPECT_EQ(Error(Experiment1("", "[run.published]\nindex_page_split = 5\n")),
+            "t.toml:8: unknown metric 'index_page_split' in [run.published] (did you mean 'index_page_splits'?): "
+            "use a numeric field of `innosim run --json`");
+  std::string m = Error(Experiment1("", "[run.published]\nsize = 5\n[run.tolerance]\nsiz = 0.1\n"));
+  EXPECT_NE(m.find("t.toml:10: unknown metric 'siz' in [run.tolerance] (did you mean 'size'?)"), std::string::npos)
+      << m;
+  m = Error(Experiment1("", "show = [\"size\", \"hieght\"]\n"));
+  EXPECT_NE(m.find("t.toml:7: unknown metric 'hieght' in show (did you mean 'height'?)"), std::string::npos) << m;
+  // The experiment's flush = false leaves out the flushing counters.
+  m = Error(Experiment1("", "[run.published]\nInnodb_pages_written = 5\n"));
+  EXPECT_NE(m.find("t.toml:8: metric 'Innodb_pages_written' in [run.published] needs the flush model"),
+            std::string::npos)
+      << m;
+  m = Error(Experiment1("", "[run.published]\nsize = 5\n[run.tolerance]\nheight = 0.1\n"));
+  EXPECT_NE(m.find("t.toml:10: tolerance for 'height' but this run publishes no figure for it"), std::string::npos)
+      << m;
+}
+
+TEST(ExperimentParseTest, UnknownServerVariablesAreErrors) {
+  // [defaults.set] variables the model does not know were dropped silently.
+  std::string m = Error(Experiment1("[defaults.set]\ninnodb_bufer_pool_size = \"4G\"\n", ""));
+  EXPECT_EQ(m.rfind("t.toml:7: in [defaults.set] (profile mysql-8.4): ", 0), 0u) << m;
+  EXPECT_NE(m.find("'innodb_bufer_pool_size'"), std::string::npos) << m;
+  m = Error(Experiment1("", "[run.set]\ninnodb_doublewrite = 1\ninnodb_io_capacityy = 200\n"));
+  EXPECT_EQ(m.rfind("t.toml:9: in [run.set] (profile mysql-8.4): ", 0), 0u) << m;
+  EXPECT_NE(m.find("'innodb_io_capacityy'"), std::string::npos) << m;
+  m = Error(Experiment1("", "[run.set]\ninnodb_buffer_pool_size = \"lots\"\n"));
+  EXPECT_EQ(m.rfind("t.toml:8: in [run.set]: ", 0), 0u) << m;
+  EXPECT_NE(m.find("innodb_buffer_pool_size"), std::string::npos) << m;
+  absl::StatusOr<Experiment> e = Parse(Experiment1("[defaults.set]\ninnodb_doublewrite = false\n", ""));
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->runs[0].spec.settings.size(), 1u);
+  EXPECT_EQ(e->runs[0].spec.settings[0].value, "OFF");
+  EXPECT_EQ(e->runs[0].spec.settings[0].origin, "t.toml:7");
+}
+
+TEST(ExperimentParseTest, AToleranceIsAFraction) {
+  // `20` was taken as 2000%.
+  const std::string pub = "[run.published]\nsize = 100\n[run.tolerance]\n";
+  std::string m = Error(Experiment1("", pub + "size = 20\n"));
+  EXPECT_NE(m.find("t.toml:10: tolerance size = 20 is not a fraction"), std::string::npos) << m;
+  EXPECT_NE(m.find("write 0.2 for 20%"), std::string::npos) << m;
+  for (const std::string bad : {"0", "-0.1", "1", "1.0", "true", "\"20\"", "\"lots%\"", "nan", "inf"}) {
+    EXPECT_NE(Error(Experiment1("", pub + "size = " + bad + "\n")).find("t.toml:10: tolerance size = "),
+              std::string::npos)
+        << bad;
+  }
+  absl::StatusOr<Experiment> e = Parse(Experiment1("", pub + "size = \"20%\"\n"));
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_DOUBLE_EQ(e->runs[0].tolerance.at("size"), 0.2);
+  e = Parse(Experiment1("", pub + "size = 0.001\n"));
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_DOUBLE_EQ(e->runs[0].tolerance.at("size"), 0.001);
+}
+
+TEST(ExperimentParseTest, ValuesHaveTheirType) {
+  // A string seed or a number for a stream were skipped silently.
+  EXPECT_NE(Error(Experiment1("", "seed = \"7\"\n")).find("t.toml:7: seed = '7' must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(Error(Experiment1("", "stream = 4\n")).find("t.toml:7: stream = 4 must be a string"), std::string::npos);
+  EXPECT_NE(Error("name = 3\n[[run]]\nstream = \"uuidv4\"\n").find("t.toml:1: name = 3 must be a string"),
+            std::string::npos);
+  EXPECT_NE(Error(Experiment1("", "flush = 1\n")).find("t.toml:7: flush = 1 must be true or false"),
+            std::string::npos);
+  EXPECT_NE(Error(Experiment1("", "[run.published]\nsize = \"big\"\n")).find("t.toml:8: published size"),
+            std::string::npos);
+  EXPECT_NE(Error("[run]\nstream = \"uuidv4\"\n").find("t.toml:1: run must be an array of tables"),
+            std::string::npos);
+}
+
+TEST(ExperimentParseTest, RunErrorsNameTheRunsLine) {
+  std::string m = Error(Experiment1("", "stream = \"uuidv5\"\n"));
+  EXPECT_EQ(m.rfind("t.toml:6: run 1 (uuidv5): unknown stream 'uuidv5'", 0), 0u) << m;
+  m = Error("name = \"t\"\n[[run]]\nstream = \"uuidv4\"\n");
+  EXPECT_EQ(m, "t.toml:2: run 1 (uuidv4): no row count: set rows = \"10M\" in [defaults] or the run");
+}
+
+}  // namespace
+}  // namespace innosim

@@ -1,0 +1,209 @@
+// Output files (sim/report.h): WriteFileAtomically's unique temporary file,
+// its mode and its cleanup, and CheckOutputPath's one-line refusals.
+#include "sim/report.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/innosim_process.h"
+
+namespace innosim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh empty folder, removed with everything in it at the end.
+class TempFolder {
+ public:
+  TempFolder() {
+    std::string templ = (fs::temp_directory_path() / "innosim_report_XXXXXX").string();
+    EXPECT_NE(::mkdtemp(templ.data()), nullptr);
+    path_ = templ;
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
+  std::set<std::string> Names() const {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(path_)) names.insert(entry.path().filename().string());
+    return names;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void Spit(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+TEST(WriteFileAtomicallyTest, ReplacesTheTargetAndLeavesNothingElse) {
+  TempFolder dir;
+  ASSERT_TRUE(WriteFileAtomically(dir / "out.csv", "first\n").ok());
+  ASSERT_TRUE(WriteFileAtomically(dir / "out.csv", "second\n").ok());
+  EXPECT_EQ(Slurp(dir / "out.csv"), "second\n");
+  EXPECT_EQ(dir.Names(), std::set<std::string>{"out.csv"});
+}
+
+TEST(WriteFileAtomicallyTest, AnotherWritersTemporaryIsNotClobbered) {
+  // The fixed name PATH.tmp was shared by every writer of PATH: a second
+  // writer truncated the first one's temporary and renamed it away.
+  TempFolder dir;
+  Spit(dir / "out.csv.tmp", "another writer, half-way\n");
+  ASSERT_TRUE(WriteFileAtomically(dir / "out.csv", "mine\n").ok());
+  EXPECT_EQ(Slurp(dir / "out.csv"), "mine\n");
+  EXPECT_EQ(Slurp(dir / "out.csv.tmp"), "another writer, half-way\n");
+}
+
+TEST(WriteFileAtomicallyTest, TwoWritersToOneTargetBothSucceedWhole) {
+  TempFolder dir;
+  const std::string target = dir / "out.csv";
+  const std::string a(200000, 'a'), b(300000, 'b');
+  std::vector<std::string> errors[2];
+  auto writer = [&](int w) {
+    for (int i = 0; i < 40; ++i) {
+      absl::Status s = WriteFileAtomically(target, w == 0 ? a : b);
+      if (!s.ok()) errors[w].push_back(std::string(s.message()));
+    }
+  };
+  std::thread t0(writer, 0), t1(writer, 1);
+  t0.join();
+  t1.join();
+  EXPECT_TRUE(errors[0].empty()) << errors[0].front();
+  EXPECT_TRUE(errors[1].empty()) << errors[1].front();
+  const std::string got = Slurp(target);
+  EXPECT_TRUE(got == a || got == b) << got.size();
+  EXPECT_EQ(dir.Names(), std::set<std::string>{"out.csv"});
+}
+
+TEST(WriteFileAtomicallyTest, AFailingWriteLeavesNoTemporaryAndNoTarget) {
+  TempFolder dir;
+  // A file size limit makes write(2) fail half-way (EFBIG) as a full disk
+  // would; SIGXFSZ, its signal, is ignored for the test.
+  struct rlimit old_limit;
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old_limit), 0);
+  struct sigaction ignore = {}, old_action;
+  ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(::sigaction(SIGXFSZ, &ignore, &old_action), 0);
+  struct rlimit small = old_limit;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const absl::Status s = WriteFileAtomically(dir / "big.csv", std::string(100000, 'x'));
+  ::setrlimit(RLIMIT_FSIZE, &old_limit);
+  ::sigaction(SIGXFSZ, &old_action, nullptr);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(dir / "big.csv"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("free space or name a file on another disk"), std::string::npos) << s.message();
+  EXPECT_TRUE(dir.Names().empty());
+}
+
+TEST(WriteFileAtomicallyTest, TheFileHasTheModeOfANewFile) {
+  // mkstemp creates 0600; a new output file is 0666 less the umask.
+  TempFolder dir;
+  const mode_t old = ::umask(027);
+  const absl::Status s1 = WriteFileAtomically(dir / "a.csv", "a");
+  ::umask(0);
+  const absl::Status s2 = WriteFileAtomically(dir / "b.csv", "b");
+  ::umask(old);
+  ASSERT_TRUE(s1.ok()) << s1;
+  ASSERT_TRUE(s2.ok()) << s2;
+  EXPECT_EQ(fs::status(dir / "a.csv").permissions(), static_cast<fs::perms>(0640));
+  EXPECT_EQ(fs::status(dir / "b.csv").permissions(), static_cast<fs::perms>(0666));
+}
+
+TEST(WriteFileAtomicallyTest, RefusesWhatIsNotARegularFile) {
+  TempFolder dir;
+  fs::create_directory(dir / "sub");
+  absl::Status s = WriteFileAtomically(dir / "sub", "x");
+  EXPECT_NE(s.message().find("is a directory"), std::string::npos) << s;
+  // A rename over a FIFO (or a device such as /dev/null) replaced it.
+  ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0644), 0);
+  s = WriteFileAtomically(dir / "fifo", "x");
+  EXPECT_NE(s.message().find("is not a regular file"), std::string::npos) << s;
+  EXPECT_TRUE(fs::is_fifo(dir / "fifo"));
+  EXPECT_EQ(dir.Names(), (std::set<std::string>{"fifo", "sub"}));
+}
+
+TEST(WriteFileAtomicallyTest, FollowsASymbolicLink) {
+  // As a shell's `>` does; the rename replaced the link itself.
+  TempFolder dir;
+  Spit(dir / "real.csv", "old");
+  fs::create_symlink(dir / "real.csv", dir / "link.csv");
+  ASSERT_TRUE(WriteFileAtomically(dir / "link.csv", "new").ok());
+  EXPECT_TRUE(fs::is_symlink(dir / "link.csv"));
+  EXPECT_EQ(Slurp(dir / "real.csv"), "new");
+}
+
+TEST(WriteFileAtomicallyTest, AMissingFolderIsNamed) {
+  const absl::Status s = WriteFileAtomically("/nonexistent-innosim/x.csv", "x");
+  EXPECT_EQ(std::string(s.message()),
+            "cannot write /nonexistent-innosim/x.csv: folder /nonexistent-innosim does not exist: create it or name "
+            "a file in another folder");
+}
+
+TEST(CheckOutputPathTest, AcceptsAWritableFolderAndLeavesItAsItWas) {
+  TempFolder dir;
+  EXPECT_TRUE(CheckOutputPath(dir / "x.csv").ok());
+  Spit(dir / "y.csv", "kept");
+  EXPECT_TRUE(CheckOutputPath(dir / "y.csv", "--series").ok());
+  EXPECT_EQ(Slurp(dir / "y.csv"), "kept");
+  EXPECT_EQ(dir.Names(), std::set<std::string>{"y.csv"});
+  // A bare name is in the current folder.
+  EXPECT_TRUE(CheckOutputPath("innosim-check-output-path-test.csv").ok());
+  EXPECT_FALSE(fs::exists("innosim-check-output-path-test.csv"));
+}
+
+TEST(CheckOutputPathTest, RefusesWithOneLine) {
+  TempFolder dir;
+  EXPECT_EQ(std::string(CheckOutputPath("/nonexistent-innosim/x.csv", "--series").message()),
+            "--series /nonexistent-innosim/x.csv: folder /nonexistent-innosim does not exist: create it or name a "
+            "file in another folder");
+  EXPECT_EQ(std::string(CheckOutputPath(dir.path(), "--svg").message()),
+            "--svg " + dir.path() + ": is a directory: name a file, e.g. " + (dir / "out"));
+  Spit(dir / "file", "");
+  EXPECT_EQ(std::string(CheckOutputPath(dir / "file/x.csv").message()),
+            dir / "file/x.csv" + ": " + (dir / "file") + " is not a folder: name a file in an existing folder");
+  EXPECT_EQ(std::string(CheckOutputPath("", "--markdown").message()), "--markdown: no file named");
+  for (const std::string& bad : {std::string("/nonexistent-innosim/x.csv"), dir.path(), std::string()}) {
+    const absl::Status s = CheckOutputPath(bad);
+    EXPECT_TRUE(absl::IsInvalidArgument(s)) << s;
+    EXPECT_EQ(s.message().find('\n'), std::string::npos) << s;
+  }
+}
+
+TEST(CheckOutputPathTest, IbdChecksItsSvgBeforeReading) {
+  // The --svg folder was found missing only after the tablespace was read
+  // (exit 3); now first, with exit 2 and one line.
+  TempFolder dir;
+  const Output o = RunInnosim({"ibd", dir / "missing.ibd", "--svg", "/nonexistent-innosim/map.svg"}, dir / "err");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.err,
+            "innosim: --svg /nonexistent-innosim/map.svg: folder /nonexistent-innosim does not exist: create it or "
+            "name a file in another folder\n");
+}
+
+}  // namespace
+}  // namespace innosim
