@@ -170,6 +170,13 @@ TEST(SettingsCliTest, BadArgumentsAreRefusedWithOneLine) {
             0);
 }
 
+TEST(SettingsCliTest, OutputFilesAreCheckedBeforeTheRun) {
+  ExpectOneLineError(Innosim("run --stream uuidv4 --rows 2M --series /nonexistent/x.csv"), "--series",
+                     "folder /nonexistent does not exist");
+  ExpectOneLineError(Innosim(std::string("experiment ") + INNOSIM_SOURCE_DIR + "/experiments/seed004.toml --markdown /tmp"),
+                     "--markdown", "is a directory");
+}
+
 TEST(SettingsCliTest, UnknownNamesAreErrorsWithTheNearestKnownName) {
   ExpectOneLineError(Innosim(std::string(kSmall) + " --set innodb_bufer_pool_size=1G"), "typo",
                      "did you mean 'innodb_buffer_pool_size'?");

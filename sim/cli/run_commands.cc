@@ -195,6 +195,8 @@ void AddRun(CLI::App& app, Registry& reg) {
     if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
     if (!series->empty()) {
       if (!spec->flush) return Fail(2, "--series needs the flush model: drop --no-flush");
+      // Before the run, not after minutes of it.
+      if (absl::Status s = CheckOutputPath(*series, "--series"); !s.ok()) return Fail(2, std::string(s.message()));
       spec->series_every = 10000;
     }
     absl::StatusOr<RunResult> r = Run(*spec);
@@ -282,6 +284,9 @@ void AddExperiment(CLI::App& app, Registry& reg) {
   reg.Add(sub, [path, markdown, rows, threads]() {
     absl::StatusOr<Experiment> e = LoadExperiment(*path);
     if (!e.ok()) return Fail(2, std::string(e.status().message()));
+    if (!markdown->empty()) {
+      if (absl::Status s = CheckOutputPath(*markdown, "--markdown"); !s.ok()) return Fail(2, std::string(s.message()));
+    }
     std::optional<uint64_t> override_rows;
     if (!rows->empty()) {
       absl::StatusOr<uint64_t> n = ParseCount(*rows);
