@@ -11,18 +11,24 @@
 //
 // If mariadbd is not installed every test FAILS saying to install
 // mariadb-server; nothing is skipped.
+#include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tools/private_server.h"
+#include "tools/server_connection.h"
 #include "tests/innosim_process.h"
 #include "tests/private_server_suite.h"
 
@@ -183,6 +189,176 @@ TEST_F(MeasureCliTest, NoPasswordOptionOnTheCommandLine) {
                          "--rows", "10"},
                         server_->dir() + "/pw.err");
   EXPECT_EQ(o.exit_code, 2) << o.err;
+}
+
+// ---- Exit codes, names, and the server's settings on every way out.
+
+// A connection of the test itself to the suite's server.
+std::unique_ptr<ServerConnection> Admin(const PrivateServer& server) {
+  ConnectionOptions co;
+  co.socket = server.socket_path();
+  co.user = "root";
+  absl::StatusOr<std::unique_ptr<ServerConnection>> c = ServerConnection::Connect(co);
+  EXPECT_TRUE(c.ok()) << c.status();
+  return c.ok() ? *std::move(c) : nullptr;
+}
+
+std::string Global(ServerConnection& c, const std::string& name) {
+  absl::StatusOr<std::string> v = c.QueryString("SELECT @@GLOBAL." + name);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return v.ok() ? *v : "";
+}
+
+std::string MonitorEnabled(ServerConnection& c, const std::string& counter) {
+  absl::StatusOr<std::string> v =
+      c.QueryString("SELECT ENABLED FROM information_schema.INNODB_METRICS WHERE NAME='" + counter + "'");
+  EXPECT_TRUE(v.ok()) << v.status();
+  return v.ok() ? *v : "";
+}
+
+// The globals measure may change, as the server reports them.
+std::map<std::string, std::string> FlushGlobals(ServerConnection& c) {
+  std::map<std::string, std::string> m;
+  for (const char* n : {"innodb_io_capacity", "innodb_io_capacity_max", "innodb_max_dirty_pages_pct",
+                        "innodb_max_dirty_pages_pct_lwm"}) {
+    m[n] = Global(c, n);
+  }
+  return m;
+}
+
+// Polls `ready` every 20 ms; false if it never held within `limit` (a hang
+// guard, not a timing assertion).
+template <typename F>
+bool WaitFor(F ready, std::chrono::seconds limit = std::chrono::seconds(120)) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (ready()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+TEST_F(MeasureCliTest, InvalidRunExitsOne) {
+  // innodb_flush_log_at_trx_commit=1 fails the seed-000 setting check: the run is not valid.
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_flush_log_at_trx_commit=1").ok());
+  Output text = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "autoinc",
+                            "--rows", "2000", "--table", "cli_invalid", "--tolerance", "100"},
+                           server_->dir() + "/invalid.err");
+  Output json = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "autoinc",
+                            "--rows", "2000", "--table", "cli_invalid", "--tolerance", "100", "--json"},
+                           server_->dir() + "/invalid.err");
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_flush_log_at_trx_commit=2").ok());
+  EXPECT_NE(text.out.find("valid: NO"), std::string::npos) << text.out << text.err;
+  EXPECT_EQ(text.exit_code, 1) << text.err;
+  nlohmann::json j = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << json.out << json.err;
+  EXPECT_EQ(j["valid"], false);
+  EXPECT_EQ(j["within_tolerance"], true);
+  EXPECT_EQ(json.exit_code, 1) << json.err;
+}
+
+// SIGINT while measure waits for the final flush: every global it boosted,
+// and the counter it turned on, are back to their values before the run.
+TEST_F(MeasureCliTest, SigintDuringTheFinalFlushPutsTheSettingsBack) {
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  // Values of our own, so "back" cannot be a coincidence with a default.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=2500").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=250").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=61").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct_lwm=7").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_disable='index_page_splits'").ok());
+  const std::map<std::string, std::string> before = FlushGlobals(*admin);
+  const std::string splits_before = MonitorEnabled(*admin, "index_page_splits");
+  ASSERT_EQ(splits_before, "0");
+
+  // --flush-io-capacity 100 drains the dirty pages of 200,000 random keys
+  // at about 100 pages a second: the wait lasts long enough to be caught.
+  const std::string out = server_->dir() + "/sigint.out", err = server_->dir() + "/sigint.err";
+  const pid_t pid = SpawnInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream",
+                                  "uuidv4", "--rows", "200000", "--table", "cli_sigint", "--flush-io-capacity",
+                                  "100", "--no-ibd"},
+                                 out, err);
+  ASSERT_GT(pid, 0);
+  // The boost is on (max_dirty_pages_pct = 0) and pages are still dirty: measure is in the wait.
+  const bool in_wait = WaitFor([&] {
+    absl::StatusOr<std::string> pct = admin->QueryString("SELECT @@GLOBAL.innodb_max_dirty_pages_pct");
+    absl::StatusOr<std::map<std::string, std::string>> dirty =
+        admin->QueryMap("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+    return pct.ok() && std::stod(*pct) == 0 && dirty.ok() && std::stoll((*dirty)["Innodb_buffer_pool_pages_dirty"]) > 0;
+  });
+  if (!in_wait) ::kill(pid, SIGKILL);
+  ASSERT_TRUE(in_wait) << "measure never reached the final flush wait: " << ReadWholeFile(err);
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  const int code = WaitInnosim(pid);
+  const std::string e = ReadWholeFile(err);
+  EXPECT_EQ(code, 130) << e;
+  EXPECT_NE(e.find("SIGINT"), std::string::npos) << e;
+  EXPECT_NE(e.find("final flush"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), e.size() - 1) << e;
+  EXPECT_EQ(FlushGlobals(*admin), before);
+  EXPECT_EQ(MonitorEnabled(*admin, "index_page_splits"), splits_before);
+
+  // Back to the suite's settings.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=200").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=2000").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct_lwm=0").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_enable='index_page_splits'").ok());
+}
+
+// SIGTERM while measure loads: the counter it turned on is off again, exit 143.
+TEST_F(MeasureCliTest, SigtermDuringTheLoadPutsTheSettingsBack) {
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_disable='index_page_merge_attempts'").ok());
+  const std::map<std::string, std::string> before = FlushGlobals(*admin);
+  const std::string out = server_->dir() + "/sigterm.out", err = server_->dir() + "/sigterm.err";
+  const pid_t pid = SpawnInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream",
+                                  "autoinc", "--rows", "5M", "--table", "cli_sigterm", "--no-ibd"},
+                                 out, err);
+  ASSERT_GT(pid, 0);
+  // Rows arrive: measure is loading (and has turned the counter on).
+  const bool loading = WaitFor([&] {
+    absl::StatusOr<std::string> n =
+        admin->QueryString("SELECT COUNT(*) FROM (SELECT 1 FROM innosim.cli_sigterm LIMIT 1) AS x");
+    return n.ok() && *n == "1" && MonitorEnabled(*admin, "index_page_merge_attempts") == "1";
+  });
+  if (!loading) ::kill(pid, SIGKILL);
+  ASSERT_TRUE(loading) << "measure never started loading: " << ReadWholeFile(err);
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  const int code = WaitInnosim(pid);
+  const std::string e = ReadWholeFile(err);
+  EXPECT_EQ(code, 143) << e;
+  EXPECT_NE(e.find("while loading"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), e.size() - 1) << e;
+  EXPECT_EQ(MonitorEnabled(*admin, "index_page_merge_attempts"), "0");
+  EXPECT_EQ(FlushGlobals(*admin), before);
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_enable='index_page_merge_attempts'").ok());
+}
+
+// Names are checked before connecting: no server needed (the socket does not exist).
+TEST(MeasureCliNames, BadDatabaseOrTableNameIsExit2BeforeConnecting) {
+  const std::string long_name(65, 'a');
+  for (const auto& [option, name] : std::vector<std::pair<std::string, std::string>>{
+           {"--table", ""}, {"--table", "123"}, {"--table", "a-b"}, {"--table", long_name},
+           {"--database", "x;drop"}, {"--database", ""}, {"--table", "t`"}}) {
+    Output o = RunInnosim({"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root", "--stream",
+                           "autoinc", "--rows", "10", option, name},
+                          "/tmp/innosim-names-" + std::to_string(::getpid()) + ".err");
+    EXPECT_EQ(o.exit_code, 2) << option << " '" << name << "': " << o.err;
+    EXPECT_NE(o.err.find(option), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("[0-9A-Za-z$_]"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("unreachable"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+  }
+  // Digits with a letter, '$' and 64 characters are fine: the run gets as far as connecting.
+  Output ok = RunInnosim({"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root", "--stream",
+                          "autoinc", "--rows", "10", "--table", "1$a_" + std::string(60, 'b')},
+                         "/tmp/innosim-names-ok.err");
+  EXPECT_EQ(ok.exit_code, 3) << ok.err;
 }
 
 }  // namespace
