@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -337,6 +339,119 @@ TEST_F(MeasureCliTest, SigtermDuringTheLoadPutsTheSettingsBack) {
   EXPECT_EQ(MonitorEnabled(*admin, "index_page_merge_attempts"), "0");
   EXPECT_EQ(FlushGlobals(*admin), before);
   ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_enable='index_page_merge_attempts'").ok());
+}
+
+// ---- innosim ibd on real files: truncated, copied while dirty, flushed.
+
+TEST_F(MeasureCliTest, IbdRefusesACopyShorterThanItsFspSize) {
+  int code = -1;
+  nlohmann::json m = Measure("autoinc", "20000", "cli_trunc", &code);
+  ASSERT_TRUE(m.is_object());
+  const std::string file = server_->datadir() + "/innosim/cli_trunc.ibd";
+  const std::string copy = server_->dir() + "/trunc.ibd";
+  {
+    std::ifstream in(file, std::ios::binary);
+    std::ofstream out(copy, std::ios::binary | std::ios::trunc);
+    std::vector<char> two_pages(2 * 16384);
+    ASSERT_TRUE(in.read(two_pages.data(), two_pages.size())) << file;
+    out.write(two_pages.data(), two_pages.size());
+  }
+  Output o = RunInnosim({"ibd", copy}, server_->dir() + "/trunc.err");
+  EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_NE(o.err.find("truncated: FSP_SIZE on page 0 is"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("the file has 2 pages (32768 bytes)"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+  // --force: the census of the two pages there are, flagged.
+  o = RunInnosim({"ibd", copy, "--force"}, server_->dir() + "/trunc.err");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("warning: truncated"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("shorter than its FSP_SIZE"), std::string::npos) << o.err;
+  // The whole file is fine.
+  o = RunInnosim({"ibd", file, "--json"}, server_->dir() + "/trunc.err");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  nlohmann::json j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << o.out;
+  EXPECT_EQ(j["consistent"], true) << j["unflushed"];
+  EXPECT_EQ(j["n_pages"], j["fsp_size"]);
+}
+
+// A copy taken while the table's pages are dirty is refused; the same file
+// once the dirty pages reached 0 is read without a warning.
+TEST_F(MeasureCliTest, IbdRefusesACopyTakenWhilePagesAreDirty) {
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  auto dirty = [&]() -> int64_t {
+    absl::StatusOr<std::map<std::string, std::string>> d =
+        admin->QueryMap("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+    return d.ok() ? std::stoll((*d)["Innodb_buffer_pool_pages_dirty"]) : -1;
+  };
+  // Keep the page cleaner idle: flush only above 90% dirty, at 100 pages/s.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct_lwm=0").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=100").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=100").ok());
+  ASSERT_TRUE(admin->Execute("CREATE DATABASE IF NOT EXISTS innosim").ok());
+  ASSERT_TRUE(admin->Execute("DROP TABLE IF EXISTS innosim.cli_dirty").ok());
+  ASSERT_TRUE(admin->Execute("CREATE TABLE innosim.cli_dirty (id BINARY(16) NOT NULL PRIMARY KEY, payload "
+                             "CHAR(100) CHARACTER SET ascii NOT NULL, created BIGINT NOT NULL) ENGINE=InnoDB")
+                  .ok());
+  absl::Status load = admin->Execute(
+      "INSERT INTO innosim.cli_dirty SELECT UNHEX(MD5(seq)), REPEAT('x', 100), seq FROM innosim.seq_1_to_30000");
+  ASSERT_TRUE(load.ok()) << load;
+  const std::string file = server_->datadir() + "/innosim/cli_dirty.ibd";
+  const std::string copy = server_->dir() + "/dirty.ibd";
+  const int64_t dirty_before = dirty();
+  std::filesystem::copy_file(file, copy, std::filesystem::copy_options::overwrite_existing);
+  const int64_t dirty_after = dirty();
+  ASSERT_GT(dirty_before, 0);
+  ASSERT_GT(dirty_after, 0) << "the pages were flushed before the copy ended";
+
+  Output o = RunInnosim({"ibd", copy}, server_->dir() + "/dirty.err");
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_NE(o.err.find("not a consistent image"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("Innodb_buffer_pool_pages_dirty"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("FOR EXPORT"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+
+  // Part of the pages written (page 0 among them, it is among the oldest
+  // dirty pages): still refused.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=0").ok());
+  ASSERT_TRUE(WaitFor([&] { return dirty() < dirty_before / 2; }));
+  std::filesystem::copy_file(file, copy, std::filesystem::copy_options::overwrite_existing);
+  const int64_t dirty_partial = dirty();
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
+  ASSERT_GT(dirty_partial, 0) << "the pages were flushed before the copy ended";
+  {
+    std::ifstream in(copy, std::ios::binary);
+    std::vector<char> page0(16384);
+    ASSERT_TRUE(in.read(page0.data(), page0.size()));
+    ASSERT_TRUE(std::any_of(page0.begin(), page0.end(), [](char c) { return c != 0; }))
+        << "page 0 not written yet: not the partly flushed file this step is about";
+  }
+  o = RunInnosim({"ibd", copy}, server_->dir() + "/dirty.err");
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+  EXPECT_NE(o.err.find("not a consistent image"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("FOR EXPORT"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+
+  // Flush everything, then the file itself is consistent.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=20000").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=20000").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=0").ok());
+  ASSERT_TRUE(WaitFor([&] { return dirty() == 0; })) << "dirty pages never reached 0";
+  o = RunInnosim({"ibd", file, "--json"}, server_->dir() + "/dirty.err");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  nlohmann::json j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << o.out;
+  EXPECT_EQ(j["consistent"], true) << j["unflushed"];
+  EXPECT_EQ(j["indexes"][0]["levels"][0]["records"], 30000);
+
+  ASSERT_TRUE(admin->Execute("DROP TABLE innosim.cli_dirty").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=200").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=2000").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
 }
 
 // Names are checked before connecting: no server needed (the socket does not exist).

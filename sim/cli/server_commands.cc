@@ -67,13 +67,34 @@ struct IbdOptions {
   std::string svg;
   bool unicode = false;
   bool no_verify_checksums = false;
+  bool force = false;
 };
 
+// A census that cannot be trusted (a file shorter than its FSP_SIZE, or one
+// read while the server still had dirty pages of it) is refused with one
+// line: exit 2 for the truncated file (the input), 3 for the unflushed one
+// (the server had not written it yet). --force prints the census anyway,
+// with the reason as a warning line on stderr and in the report, exit 0.
 int RunIbd(const IbdOptions& o) {
   IbdReadOptions ro;
   ro.verify_checksums = !o.no_verify_checksums;
+  ro.allow_truncated = o.force;
   absl::StatusOr<IbdCensus> census = ReadIbdFile(o.path, ro);
-  if (!census.ok()) return Fail(2, std::string(census.status().message()));
+  if (!census.ok()) {
+    const absl::Status& st = census.status();
+    if (st.code() == absl::StatusCode::kOutOfRange) {
+      return Fail(2, absl::StrCat(st.message(), " (--force reads the pages present)"));
+    }
+    if (st.code() == absl::StatusCode::kUnavailable) return Fail(3, std::string(st.message()));
+    return Fail(2, std::string(st.message()));
+  }
+  if (!census->consistent()) {
+    if (!o.force) return Fail(3, absl::StrCat(IbdUnflushedMessage(*census), " (--force prints it anyway)"));
+    std::fprintf(stderr, "innosim: warning: %s\n", IbdUnflushedMessage(*census).c_str());
+  } else if (census->truncated()) {
+    std::fprintf(stderr, "innosim: warning: %s: file shorter than its FSP_SIZE; the census covers the pages present\n",
+                 o.path.c_str());
+  }
   if (!o.svg.empty()) {
     if (absl::Status s = WriteFileAtomically(o.svg, PageMapSvg(*census)); !s.ok()) {
       return Fail(3, std::string(s.message()));
@@ -338,7 +359,9 @@ int RunMeasure(const MeasureCliOptions& o) {
   std::optional<IbdCensus> census;
   if (!ibd_path.empty() && ibd_note.empty()) {
     absl::StatusOr<IbdCensus> c = ReadIbdFile(ibd_path);
-    if (c.ok()) {
+    if (c.ok() && !c->consistent()) {
+      ibd_note = absl::StrCat("not compared: ", IbdUnflushedMessage(*c));
+    } else if (c.ok()) {
       census = *std::move(c);
     } else {
       ibd_note = absl::StrCat("reading ", ibd_path, ": ", c.status().message());
@@ -518,6 +541,8 @@ void AddIbd(CLI::App& app, Registry& reg) {
   sub->add_option("--svg", o->svg, "also write the page map as SVG to this file");
   sub->add_flag("--unicode", o->unicode, "shade leaf pages with block characters in the text map");
   sub->add_flag("--no-verify-checksums", o->no_verify_checksums, "skip the full_crc32 page checksums");
+  sub->add_flag("--force", o->force,
+                "print the census even of a file shorter than its FSP_SIZE or with signs of unflushed pages");
   reg.Add(sub, [o]() { return RunIbd(*o); });
 }
 
