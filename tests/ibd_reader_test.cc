@@ -569,6 +569,18 @@ TEST(IbdReaderTest, BrokenTreeWithSignsOfUnflushedPagesIsUnavailable) {
   EXPECT_EQ(c.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_NE(c.status().message().find("not a consistent image"), std::string::npos) << c.status();
   EXPECT_NE(c.status().message().find("FIL_PAGE_NEXT of page 5 is 1"), std::string::npos) << c.status();
+  // allow_broken_trees (--force): the root level is counted, the leaves stay stale.
+  c = ReadIbdBytes(b.bytes(), {.allow_broken_trees = true});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_FALSE(c->trees_complete);
+  EXPECT_FALSE(c->consistent());
+  ASSERT_GE(c->indexes.size(), 1u);
+  EXPECT_EQ(c->indexes[0].levels[1].pages, 1u);
+  EXPECT_EQ(c->indexes[0].levels[0].pages, 0u);
+  EXPECT_EQ(c->indexes[0].stale_pages, 3u);
+  bool warned = false;
+  for (const std::string& w : c->warnings) warned = warned || w.find("index 23: live tree broken") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 // Random corruptions of valid images: each must give an error or a census,

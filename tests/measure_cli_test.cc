@@ -435,6 +435,11 @@ TEST_F(MeasureCliTest, IbdRefusesACopyTakenWhilePagesAreDirty) {
   EXPECT_NE(o.err.find("not a consistent image"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("FOR EXPORT"), std::string::npos) << o.err;
   EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+  // --force: a census all the same, with the warning.
+  o = RunInnosim({"ibd", copy, "--force"}, server_->dir() + "/dirty.err");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("warning: not a consistent image"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("innosim: warning:"), std::string::npos) << o.err;
 
   // Flush everything, then the file itself is consistent.
   ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=20000").ok());

@@ -753,12 +753,18 @@ absl::StatusOr<IbdCensus> ReadFrom(const PageSource& src, const IbdReadOptions& 
     IbdIndexCensus index;
     if (absl::Status s = WalkIndex(src, layout, census, aux, index_id, pages, index);
         !s.ok()) {
-      if (!census.unflushed.empty()) {
+      if (options.allow_broken_trees) {
+        // The levels above the break are counted; the pages below it stay stale.
+        census.trees_complete = false;
+        census.warnings.push_back(absl::StrCat("index ", index_id, ": live tree broken, counted down to the break: ",
+                                               s.message()));
+      } else if (!census.unflushed.empty()) {
         return absl::UnavailableError(absl::StrCat("not a consistent image: ", census.unflushed.front(), "; and ",
                                                    s.message(), "; ", kIbdFlushAdvice));
+      } else {
+        return absl::Status(s.code(), absl::StrCat(s.message(), " (a file read while the server still had dirty "
+                                                                "pages of the table looks like this too)"));
       }
-      return absl::Status(s.code(), absl::StrCat(s.message(), " (a file read while the server still had dirty "
-                                                              "pages of the table looks like this too)"));
     }
     if (index.root_page != kFilNull) FindStaleNewerThanTree(census, index, pages, census.unflushed);
     for (uint32_t no : pages) {
@@ -946,6 +952,7 @@ std::string IbdCensusJson(const IbdCensus& c) {
   j["indexes"] = std::move(indexes);
   j["warnings"] = c.warnings;
   j["consistent"] = c.consistent();
+  j["trees_complete"] = c.trees_complete;
   j["unflushed"] = c.unflushed;
   return j.dump();
 }

@@ -152,6 +152,10 @@ struct IbdCensus {
   // dirty in the server when it was read); empty when none was seen.
   std::vector<std::string> unflushed;
 
+  // False when a live tree was broken and allow_broken_trees counted it only
+  // down to the break (the reason is in warnings).
+  bool trees_complete = true;
+
   bool consistent() const { return unflushed.empty(); }
   // FSP_SIZE claims more pages than the file has (only with allow_truncated).
   bool truncated() const { return fsp_size > n_pages; }
@@ -168,6 +172,9 @@ struct IbdReadOptions {
   // Read a file shorter than its FSP_SIZE instead of refusing it (the census
   // then covers the pages present, with a warning).
   bool allow_truncated = false;
+  // Count a broken live tree down to the break (warning, trees_complete =
+  // false) instead of failing.
+  bool allow_broken_trees = false;
 };
 
 // How to get a consistent file, for messages: wait for zero dirty pages or

@@ -79,6 +79,7 @@ int RunIbd(const IbdOptions& o) {
   IbdReadOptions ro;
   ro.verify_checksums = !o.no_verify_checksums;
   ro.allow_truncated = o.force;
+  ro.allow_broken_trees = o.force;
   absl::StatusOr<IbdCensus> census = ReadIbdFile(o.path, ro);
   if (!census.ok()) {
     const absl::Status& st = census.status();
@@ -93,6 +94,9 @@ int RunIbd(const IbdOptions& o) {
     std::fprintf(stderr, "innosim: warning: %s\n", IbdUnflushedMessage(*census).c_str());
   } else if (census->truncated()) {
     std::fprintf(stderr, "innosim: warning: %s: file shorter than its FSP_SIZE; the census covers the pages present\n",
+                 o.path.c_str());
+  } else if (!census->trees_complete) {
+    std::fprintf(stderr, "innosim: warning: %s: a live tree is broken; counted down to the break (see the warnings)\n",
                  o.path.c_str());
   }
   if (!o.svg.empty()) {
