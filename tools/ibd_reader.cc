@@ -728,7 +728,8 @@ absl::StatusOr<IbdCensus> ReadFrom(const PageSource& src, const IbdReadOptions& 
     // InnoDB creates the file and formats page 0 in the buffer pool: a zero
     // page 0 is a new tablespace none of whose pages was written yet.
     return absl::UnavailableError(absl::StrCat(
-        "not a consistent image: page 0 (the tablespace header) is all zero, the server has not written it yet; ",
+        "not a consistent image: page 0 (the tablespace header) is all zero, the server has not written it yet (or "
+        "the file is no tablespace); ",
         kIbdFlushAdvice));
   }
   if (census.pages[0].state == IbdPageState::kUnused ||
