@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -72,7 +74,28 @@ class SpaceBuilder {
     }
     Put32(page(0) + 38, kSpaceId);
     Put32(page(0) + 38 + 8, n_pages);
+    Put32(page(0) + 38 + 12, n_pages);  // FSP_FREE_LIMIT
     Put32(page(0) + 38 + 16, flags);
+  }
+
+  // Gives page `no` this FIL_PAGE_LSN at Finish() (default 1000 + no).
+  void SetLsn(uint32_t no, uint64_t lsn) { lsn_[no] = lsn; }
+
+  // Writes the first extent descriptor on page 0 as InnoDB does for a small
+  // file: state XDES_FREE_FRAG, the pages in `used` allocated, all others free.
+  void DescribeFirstExtent(const std::vector<uint32_t>& used) {
+    const uint32_t extent = ps_ <= 16384 ? (1u << 20) / ps_ : ps_ <= 32768 ? (2u << 20) / ps_ : (4u << 20) / ps_;
+    uint8_t* e = page(0) + 150;
+    Put32(e + 20, 2);  // XDES_FREE_FRAG
+    uint8_t* bitmap = e + 24;
+    std::memset(bitmap, 0, 2 * extent / 8);
+    for (uint32_t i = 0; i < extent; ++i) {
+      const bool is_used = std::find(used.begin(), used.end(), i) != used.end();
+      // XDES_FREE_BIT (bit 0 of the pair) set = free; XDES_CLEAN_BIT always set.
+      const uint32_t bit = 2 * i;
+      if (!is_used) bitmap[bit / 8] |= static_cast<uint8_t>(1u << (bit % 8));
+      bitmap[(bit + 1) / 8] |= static_cast<uint8_t>(1u << ((bit + 1) % 8));
+    }
   }
 
   uint8_t* page(uint32_t no) { return bytes_.data() + size_t{no} * ps_; }
@@ -154,12 +177,13 @@ class SpaceBuilder {
       bool zero = true;
       for (uint32_t b = 0; b < ps_ && zero; ++b) zero = p[b] == 0;
       if (zero) continue;
-      Put64(p + 16, 1000 + no);
+      const uint64_t lsn = lsn_.count(no) ? lsn_[no] : 1000 + no;
+      Put64(p + 16, lsn);
       if (full_crc32_) {
-        Put32(p + ps_ - 8, 1000 + no);
+        Put32(p + ps_ - 8, static_cast<uint32_t>(lsn));
         Put32(p + ps_ - 4, Crc32c({p, ps_ - 4}));
       } else {
-        Put32(p + ps_ - 4, 1000 + no);
+        Put32(p + ps_ - 4, static_cast<uint32_t>(lsn));
       }
     }
     return bytes_;
@@ -169,6 +193,7 @@ class SpaceBuilder {
   uint32_t ps_;
   bool full_crc32_;
   std::vector<uint8_t> bytes_;
+  std::map<uint32_t, uint64_t> lsn_;
 };
 
 // A two-level clustered index (id 23): root page 3 over leaves 4, 5, 6 with
@@ -287,6 +312,9 @@ TEST(IbdReaderTest, StalePagesAreCountedButNotWalked) {
   b.AddIndexPage(10, 23, 0, recs, 4, 5);
   // A freed leaf with no siblings (as after a lift-up).
   b.AddIndexPage(11, 23, 0, recs, kFilNull, kFilNull);
+  // Freed before the live pages were last written (as in a flushed file).
+  b.SetLsn(10, 900);
+  b.SetLsn(11, 901);
   b.Finish();
   absl::StatusOr<IbdCensus> c = ReadIbdBytes(b.bytes());
   ASSERT_TRUE(c.ok()) << c.status();
@@ -442,6 +470,117 @@ TEST(IbdReaderErrorTest, MissingFile) {
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.status().message().find("/nonexistent/x.ibd: cannot open"),
             std::string::npos);
+}
+
+// ---- Files that are not a consistent image, and truncated files.
+
+TEST(IbdReaderTest, FlushedFileShowsNoSignOfUnflushedPages) {
+  SpaceBuilder b = TwoLevelSpace(16384, true, 50);
+  b.DescribeFirstExtent({0, 1, 2, 3, 4, 5, 6, 7});
+  b.Finish();
+  absl::StatusOr<IbdCensus> c = ReadIbdBytes(b.bytes());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(c->consistent()) << c->unflushed[0];
+  EXPECT_FALSE(c->truncated());
+  EXPECT_EQ(IbdUnflushedMessage(*c), "");
+  EXPECT_EQ(nlohmann::json::parse(IbdCensusJson(*c))["consistent"], true);
+}
+
+TEST(IbdReaderTest, FileShorterThanFspSizeIsRefused) {
+  SpaceBuilder b = TwoLevelSpace(16384, true, 50);
+  std::vector<uint8_t> bytes = b.bytes();
+  bytes.resize(2 * 16384);  // a copy that stopped after two pages
+  absl::StatusOr<IbdCensus> c = ReadIbdBytes(bytes);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_EQ(c.status().message(),
+            "page 0: truncated: FSP_SIZE on page 0 is 16 pages (262144 bytes) but the file has 2 pages (32768 "
+            "bytes); copy the whole file");
+  // allow_truncated: the census of what is there, flagged.
+  c = ReadIbdBytes(bytes, {.allow_truncated = true});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_TRUE(c->truncated());
+  EXPECT_EQ(c->n_pages, 2u);
+  ASSERT_EQ(c->warnings.size(), 1u);
+  EXPECT_NE(c->warnings[0].find("FSP_SIZE on page 0 is 16 pages"), std::string::npos);
+}
+
+TEST(IbdReaderTest, PageWrittenPastFspFreeLimitIsUnflushed) {
+  // Page 0 written before the extent of pages 5.. was initialized, the
+  // leaves after it.
+  SpaceBuilder b = TwoLevelSpace(16384, true, 50);
+  Put32(b.page(0) + 38 + 12, 5);  // FSP_FREE_LIMIT
+  b.Finish();
+  absl::StatusOr<IbdCensus> c = ReadIbdBytes(b.bytes());
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_FALSE(c->consistent());
+  EXPECT_NE(c->unflushed[0].find("3 written pages from page 5 on"), std::string::npos) << c->unflushed[0];
+  const std::string m = IbdUnflushedMessage(*c);
+  EXPECT_NE(m.find("Innodb_buffer_pool_pages_dirty"), std::string::npos) << m;
+  EXPECT_NE(m.find("FOR EXPORT"), std::string::npos) << m;
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  EXPECT_NE(IbdCensusText(*c).find("warning: not a consistent image"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(IbdCensusJson(*c))["consistent"], false);
+}
+
+TEST(IbdReaderTest, AllocatedPageThatIsAllZeroIsUnflushed) {
+  // Page 0 says pages 8 and 9 are allocated; the server had not written them.
+  SpaceBuilder b = TwoLevelSpace(16384, true, 50);
+  b.DescribeFirstExtent({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  b.Finish();
+  absl::StatusOr<IbdCensus> c = ReadIbdBytes(b.bytes());
+  ASSERT_TRUE(c.ok()) << c.status();
+  ASSERT_EQ(c->unflushed.size(), 1u);
+  EXPECT_NE(c->unflushed[0].find("2 pages the extent descriptors mark as allocated are all zero"),
+            std::string::npos)
+      << c->unflushed[0];
+}
+
+TEST(IbdReaderTest, StalePagesNewerThanTheLiveTreeAreUnflushed) {
+  // The census that misled: the root on disk is still the empty leaf of the
+  // new table (old LSN), the leaves written since hang from a root not yet
+  // written: "1 live, 3 stale, 0 records".
+  SpaceBuilder b(16384, true);
+  b.AddIndexPage(3, 23, 0, {}, kFilNull, kFilNull, /*root=*/true);
+  uint64_t id = 1;
+  const uint32_t leaves[] = {4, 5, 6};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<std::vector<uint8_t>> recs;
+    for (int r = 0; r < 20; ++r) recs.push_back(LeafRecord(id++));
+    b.AddIndexPage(leaves[i], 23, 0, recs, i == 0 ? kFilNull : leaves[i - 1], i == 2 ? kFilNull : leaves[i + 1]);
+  }
+  b.SetLsn(3, 500);
+  b.Finish();
+  absl::StatusOr<IbdCensus> c = ReadIbdBytes(b.bytes());
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ(c->live_index_pages, 1u);
+  ASSERT_EQ(c->unflushed.size(), 1u);
+  EXPECT_NE(c->unflushed[0].find("index 23: 3 INDEX pages outside its live tree"), std::string::npos)
+      << c->unflushed[0];
+}
+
+TEST(IbdReaderTest, BrokenTreeWithSignsOfUnflushedPagesIsUnavailable) {
+  SpaceBuilder b = TwoLevelSpace(16384, true, 10);
+  Put32(b.page(5) + 12, 1);  // a broken leaf list ...
+  Put32(b.page(0) + 38 + 12, 5);  // ... and pages past FSP_FREE_LIMIT
+  b.Finish();
+  absl::StatusOr<IbdCensus> c = ReadIbdBytes(b.bytes());
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_NE(c.status().message().find("not a consistent image"), std::string::npos) << c.status();
+  EXPECT_NE(c.status().message().find("FIL_PAGE_NEXT of page 5 is 1"), std::string::npos) << c.status();
+  // allow_broken_trees (--force): the root level is counted, the leaves stay stale.
+  c = ReadIbdBytes(b.bytes(), {.allow_broken_trees = true});
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_FALSE(c->trees_complete);
+  EXPECT_FALSE(c->consistent());
+  ASSERT_GE(c->indexes.size(), 1u);
+  EXPECT_EQ(c->indexes[0].levels[1].pages, 1u);
+  EXPECT_EQ(c->indexes[0].levels[0].pages, 0u);
+  EXPECT_EQ(c->indexes[0].stale_pages, 3u);
+  bool warned = false;
+  for (const std::string& w : c->warnings) warned = warned || w.find("index 23: live tree broken") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 // Random corruptions of valid images: each must give an error or a census,

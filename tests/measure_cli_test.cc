@@ -11,18 +11,26 @@
 //
 // If mariadbd is not installed every test FAILS saying to install
 // mariadb-server; nothing is skipped.
+#include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "tools/private_server.h"
+#include "tools/server_connection.h"
 #include "tests/innosim_process.h"
 #include "tests/private_server_suite.h"
 
@@ -183,6 +191,294 @@ TEST_F(MeasureCliTest, NoPasswordOptionOnTheCommandLine) {
                          "--rows", "10"},
                         server_->dir() + "/pw.err");
   EXPECT_EQ(o.exit_code, 2) << o.err;
+}
+
+// ---- Exit codes, names, and the server's settings on every way out.
+
+// A connection of the test itself to the suite's server.
+std::unique_ptr<ServerConnection> Admin(const PrivateServer& server) {
+  ConnectionOptions co;
+  co.socket = server.socket_path();
+  co.user = "root";
+  absl::StatusOr<std::unique_ptr<ServerConnection>> c = ServerConnection::Connect(co);
+  EXPECT_TRUE(c.ok()) << c.status();
+  return c.ok() ? *std::move(c) : nullptr;
+}
+
+std::string Global(ServerConnection& c, const std::string& name) {
+  absl::StatusOr<std::string> v = c.QueryString("SELECT @@GLOBAL." + name);
+  EXPECT_TRUE(v.ok()) << v.status();
+  return v.ok() ? *v : "";
+}
+
+std::string MonitorEnabled(ServerConnection& c, const std::string& counter) {
+  absl::StatusOr<std::string> v =
+      c.QueryString("SELECT ENABLED FROM information_schema.INNODB_METRICS WHERE NAME='" + counter + "'");
+  EXPECT_TRUE(v.ok()) << v.status();
+  return v.ok() ? *v : "";
+}
+
+// The globals measure may change, as the server reports them.
+std::map<std::string, std::string> FlushGlobals(ServerConnection& c) {
+  std::map<std::string, std::string> m;
+  for (const char* n : {"innodb_io_capacity", "innodb_io_capacity_max", "innodb_max_dirty_pages_pct",
+                        "innodb_max_dirty_pages_pct_lwm"}) {
+    m[n] = Global(c, n);
+  }
+  return m;
+}
+
+// Polls `ready` every 20 ms; false if it never held within `limit` (a hang
+// guard, not a timing assertion).
+template <typename F>
+bool WaitFor(F ready, std::chrono::seconds limit = std::chrono::seconds(120)) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (ready()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+TEST_F(MeasureCliTest, InvalidRunExitsOne) {
+  // innodb_flush_log_at_trx_commit=1 fails the seed-000 setting check: the run is not valid.
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_flush_log_at_trx_commit=1").ok());
+  Output text = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "autoinc",
+                            "--rows", "2000", "--table", "cli_invalid", "--tolerance", "100"},
+                           server_->dir() + "/invalid.err");
+  Output json = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "autoinc",
+                            "--rows", "2000", "--table", "cli_invalid", "--tolerance", "100", "--json"},
+                           server_->dir() + "/invalid.err");
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_flush_log_at_trx_commit=2").ok());
+  EXPECT_NE(text.out.find("valid: NO"), std::string::npos) << text.out << text.err;
+  EXPECT_EQ(text.exit_code, 1) << text.err;
+  nlohmann::json j = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << json.out << json.err;
+  EXPECT_EQ(j["valid"], false);
+  EXPECT_EQ(j["within_tolerance"], true);
+  EXPECT_EQ(json.exit_code, 1) << json.err;
+}
+
+// SIGINT while measure waits for the final flush: every global it boosted,
+// and the counter it turned on, are back to their values before the run.
+TEST_F(MeasureCliTest, SigintDuringTheFinalFlushPutsTheSettingsBack) {
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  // Values of our own, so "back" cannot be a coincidence with a default.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=2500").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=250").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=61").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct_lwm=7").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_disable='index_page_splits'").ok());
+  const std::map<std::string, std::string> before = FlushGlobals(*admin);
+  const std::string splits_before = MonitorEnabled(*admin, "index_page_splits");
+  ASSERT_EQ(splits_before, "0");
+
+  // --flush-io-capacity 100 drains the dirty pages of 200,000 random keys
+  // at about 100 pages a second: the wait lasts long enough to be caught.
+  const std::string out = server_->dir() + "/sigint.out", err = server_->dir() + "/sigint.err";
+  const pid_t pid = SpawnInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream",
+                                  "uuidv4", "--rows", "200000", "--table", "cli_sigint", "--flush-io-capacity",
+                                  "100", "--no-ibd"},
+                                 out, err);
+  ASSERT_GT(pid, 0);
+  // The boost is on (max_dirty_pages_pct = 0) and pages are still dirty: measure is in the wait.
+  const bool in_wait = WaitFor([&] {
+    absl::StatusOr<std::string> pct = admin->QueryString("SELECT @@GLOBAL.innodb_max_dirty_pages_pct");
+    absl::StatusOr<std::map<std::string, std::string>> dirty =
+        admin->QueryMap("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+    return pct.ok() && std::stod(*pct) == 0 && dirty.ok() && std::stoll((*dirty)["Innodb_buffer_pool_pages_dirty"]) > 0;
+  });
+  if (!in_wait) ::kill(pid, SIGKILL);
+  ASSERT_TRUE(in_wait) << "measure never reached the final flush wait: " << ReadWholeFile(err);
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  const int code = WaitInnosim(pid);
+  const std::string e = ReadWholeFile(err);
+  EXPECT_EQ(code, 130) << e;
+  EXPECT_NE(e.find("SIGINT"), std::string::npos) << e;
+  EXPECT_NE(e.find("final flush"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), e.size() - 1) << e;
+  EXPECT_EQ(FlushGlobals(*admin), before);
+  EXPECT_EQ(MonitorEnabled(*admin, "index_page_splits"), splits_before);
+
+  // Back to the suite's settings.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=200").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=2000").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct_lwm=0").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_enable='index_page_splits'").ok());
+}
+
+// SIGTERM while measure loads: the counter it turned on is off again, exit 143.
+TEST_F(MeasureCliTest, SigtermDuringTheLoadPutsTheSettingsBack) {
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_disable='index_page_merge_attempts'").ok());
+  const std::map<std::string, std::string> before = FlushGlobals(*admin);
+  const std::string out = server_->dir() + "/sigterm.out", err = server_->dir() + "/sigterm.err";
+  const pid_t pid = SpawnInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream",
+                                  "autoinc", "--rows", "5M", "--table", "cli_sigterm", "--no-ibd"},
+                                 out, err);
+  ASSERT_GT(pid, 0);
+  // Rows arrive: measure is loading (and has turned the counter on).
+  const bool loading = WaitFor([&] {
+    absl::StatusOr<std::string> n =
+        admin->QueryString("SELECT COUNT(*) FROM (SELECT 1 FROM innosim.cli_sigterm LIMIT 1) AS x");
+    return n.ok() && *n == "1" && MonitorEnabled(*admin, "index_page_merge_attempts") == "1";
+  });
+  if (!loading) ::kill(pid, SIGKILL);
+  ASSERT_TRUE(loading) << "measure never started loading: " << ReadWholeFile(err);
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  const int code = WaitInnosim(pid);
+  const std::string e = ReadWholeFile(err);
+  EXPECT_EQ(code, 143) << e;
+  EXPECT_NE(e.find("while loading"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), e.size() - 1) << e;
+  EXPECT_EQ(MonitorEnabled(*admin, "index_page_merge_attempts"), "0");
+  EXPECT_EQ(FlushGlobals(*admin), before);
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_monitor_enable='index_page_merge_attempts'").ok());
+}
+
+// ---- innosim ibd on real files: truncated, copied while dirty, flushed.
+
+TEST_F(MeasureCliTest, IbdRefusesACopyShorterThanItsFspSize) {
+  int code = -1;
+  nlohmann::json m = Measure("autoinc", "20000", "cli_trunc", &code);
+  ASSERT_TRUE(m.is_object());
+  const std::string file = server_->datadir() + "/innosim/cli_trunc.ibd";
+  const std::string copy = server_->dir() + "/trunc.ibd";
+  {
+    std::ifstream in(file, std::ios::binary);
+    std::ofstream out(copy, std::ios::binary | std::ios::trunc);
+    std::vector<char> two_pages(2 * 16384);
+    ASSERT_TRUE(in.read(two_pages.data(), two_pages.size())) << file;
+    out.write(two_pages.data(), two_pages.size());
+  }
+  Output o = RunInnosim({"ibd", copy}, server_->dir() + "/trunc.err");
+  EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_NE(o.err.find("truncated: FSP_SIZE on page 0 is"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("the file has 2 pages (32768 bytes)"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+  // --force: the census of the two pages there are, flagged.
+  o = RunInnosim({"ibd", copy, "--force"}, server_->dir() + "/trunc.err");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("warning: truncated"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("shorter than its FSP_SIZE"), std::string::npos) << o.err;
+  // The whole file is fine.
+  o = RunInnosim({"ibd", file, "--json"}, server_->dir() + "/trunc.err");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  nlohmann::json j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << o.out;
+  EXPECT_EQ(j["consistent"], true) << j["unflushed"];
+  EXPECT_EQ(j["n_pages"], j["fsp_size"]);
+}
+
+// A copy taken while the table's pages are dirty is refused; the same file
+// once the dirty pages reached 0 is read without a warning.
+TEST_F(MeasureCliTest, IbdRefusesACopyTakenWhilePagesAreDirty) {
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  auto dirty = [&]() -> int64_t {
+    absl::StatusOr<std::map<std::string, std::string>> d =
+        admin->QueryMap("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+    return d.ok() ? std::stoll((*d)["Innodb_buffer_pool_pages_dirty"]) : -1;
+  };
+  // Keep the page cleaner idle: flush only above 90% dirty, at 100 pages/s.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct_lwm=0").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=100").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=100").ok());
+  ASSERT_TRUE(admin->Execute("CREATE DATABASE IF NOT EXISTS innosim").ok());
+  ASSERT_TRUE(admin->Execute("DROP TABLE IF EXISTS innosim.cli_dirty").ok());
+  ASSERT_TRUE(admin->Execute("CREATE TABLE innosim.cli_dirty (id BINARY(16) NOT NULL PRIMARY KEY, payload "
+                             "CHAR(100) CHARACTER SET ascii NOT NULL, created BIGINT NOT NULL) ENGINE=InnoDB")
+                  .ok());
+  absl::Status load = admin->Execute(
+      "INSERT INTO innosim.cli_dirty SELECT UNHEX(MD5(seq)), REPEAT('x', 100), seq FROM innosim.seq_1_to_30000");
+  ASSERT_TRUE(load.ok()) << load;
+  const std::string file = server_->datadir() + "/innosim/cli_dirty.ibd";
+  const std::string copy = server_->dir() + "/dirty.ibd";
+  const int64_t dirty_before = dirty();
+  std::filesystem::copy_file(file, copy, std::filesystem::copy_options::overwrite_existing);
+  const int64_t dirty_after = dirty();
+  ASSERT_GT(dirty_before, 0);
+  ASSERT_GT(dirty_after, 0) << "the pages were flushed before the copy ended";
+
+  Output o = RunInnosim({"ibd", copy}, server_->dir() + "/dirty.err");
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_NE(o.err.find("not a consistent image"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("Innodb_buffer_pool_pages_dirty"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("FOR EXPORT"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+
+  // Part of the pages written (page 0 among them, it is among the oldest
+  // dirty pages): still refused.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=0").ok());
+  ASSERT_TRUE(WaitFor([&] { return dirty() < dirty_before / 2; }));
+  std::filesystem::copy_file(file, copy, std::filesystem::copy_options::overwrite_existing);
+  const int64_t dirty_partial = dirty();
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
+  ASSERT_GT(dirty_partial, 0) << "the pages were flushed before the copy ended";
+  {
+    std::ifstream in(copy, std::ios::binary);
+    std::vector<char> page0(16384);
+    ASSERT_TRUE(in.read(page0.data(), page0.size()));
+    ASSERT_TRUE(std::any_of(page0.begin(), page0.end(), [](char c) { return c != 0; }))
+        << "page 0 not written yet: not the partly flushed file this step is about";
+  }
+  o = RunInnosim({"ibd", copy}, server_->dir() + "/dirty.err");
+  EXPECT_EQ(o.exit_code, 3) << o.out << o.err;
+  EXPECT_NE(o.err.find("not a consistent image"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("FOR EXPORT"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+  // --force: a census all the same, with the warning.
+  o = RunInnosim({"ibd", copy, "--force"}, server_->dir() + "/dirty.err");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("warning: not a consistent image"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("innosim: warning:"), std::string::npos) << o.err;
+
+  // Flush everything, then the file itself is consistent.
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=20000").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=20000").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=0").ok());
+  ASSERT_TRUE(WaitFor([&] { return dirty() == 0; })) << "dirty pages never reached 0";
+  o = RunInnosim({"ibd", file, "--json"}, server_->dir() + "/dirty.err");
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  nlohmann::json j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << o.out;
+  EXPECT_EQ(j["consistent"], true) << j["unflushed"];
+  EXPECT_EQ(j["indexes"][0]["levels"][0]["records"], 30000);
+
+  ASSERT_TRUE(admin->Execute("DROP TABLE innosim.cli_dirty").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=200").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=2000").ok());
+  ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
+}
+
+// Names are checked before connecting: no server needed (the socket does not exist).
+TEST(MeasureCliNames, BadDatabaseOrTableNameIsExit2BeforeConnecting) {
+  const std::string long_name(65, 'a');
+  for (const auto& [option, name] : std::vector<std::pair<std::string, std::string>>{
+           {"--table", ""}, {"--table", "123"}, {"--table", "a-b"}, {"--table", long_name},
+           {"--database", "x;drop"}, {"--database", ""}, {"--table", "t`"}}) {
+    Output o = RunInnosim({"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root", "--stream",
+                           "autoinc", "--rows", "10", option, name},
+                          "/tmp/innosim-names-" + std::to_string(::getpid()) + ".err");
+    EXPECT_EQ(o.exit_code, 2) << option << " '" << name << "': " << o.err;
+    EXPECT_NE(o.err.find(option), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("[0-9A-Za-z$_]"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("unreachable"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+  }
+  // Digits with a letter, '$' and 64 characters are fine: the run gets as far as connecting.
+  Output ok = RunInnosim({"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root", "--stream",
+                          "autoinc", "--rows", "10", "--table", "1$a_" + std::string(60, 'b')},
+                         "/tmp/innosim-names-ok.err");
+  EXPECT_EQ(ok.exit_code, 3) << ok.err;
 }
 
 }  // namespace

@@ -333,5 +333,34 @@ TEST(ServerConnectionTest, ReadsTheClientGroupOfADefaultsFile) {
   EXPECT_EQ(m->count("ssl"), 1u);
 }
 
+// MeasureOptions::interrupted: Measure() stops with kCancelled, says where,
+// and turns off again the counter it had turned on (in process; the signal
+// side is in measure_cli_test.cc).
+TEST_F(MeasureTest, InterruptedMeasurementIsCancelledAndPutsCountersBack) {
+  std::unique_ptr<ServerConnection> root = Root();
+  ASSERT_NE(root, nullptr);
+  ASSERT_TRUE(root->Execute("SET GLOBAL innodb_monitor_disable='index_page_reorg_attempts'").ok());
+  TestAutoincStream stream;
+  MeasureOptions mo;
+  mo.table = "interrupted";
+  mo.rows = 10000;
+  uint64_t seen = 0;
+  mo.progress = [&seen](uint64_t done) { seen = done; };
+  mo.interrupted = [&seen] { return seen >= 3000; };  // after the third batch
+  absl::StatusOr<MeasureResult> r = Measure(*root, stream, mo);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kCancelled) << r.status();
+  EXPECT_NE(r.status().message().find("interrupted while loading, after 3000 of 10000 rows"), std::string::npos)
+      << r.status();
+  absl::StatusOr<std::string> on = root->QueryString(
+      "SELECT ENABLED FROM information_schema.INNODB_METRICS WHERE NAME='index_page_reorg_attempts'");
+  ASSERT_TRUE(on.ok()) << on.status();
+  EXPECT_EQ(*on, "0");
+  absl::StatusOr<int64_t> rows = root->QueryInt("SELECT COUNT(*) FROM innosim.interrupted");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(*rows, 3000);
+  ASSERT_TRUE(root->Execute("SET GLOBAL innodb_monitor_enable='index_page_reorg_attempts'").ok());
+}
+
 }  // namespace
 }  // namespace innosim

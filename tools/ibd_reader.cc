@@ -34,7 +34,19 @@ constexpr uint32_t kFilPageDataEnd = 8;       // FIL_PAGE_DATA_END
 // FSP header on page 0 (fsp0fsp.h), relative to FIL_PAGE_DATA.
 constexpr uint32_t kFspSpaceId = kFilPageData + 0;
 constexpr uint32_t kFspSize = kFilPageData + 8;
+constexpr uint32_t kFspFreeLimit = kFilPageData + 12;  // FSP_FREE_LIMIT
 constexpr uint32_t kFspSpaceFlags = kFilPageData + 16;
+
+// Extent descriptors (fsp0fsp.h): on page 0 after the FSP header
+// (FSP_HEADER_SIZE = 32 + 5 * FLST_BASE_NODE_SIZE = 112), and on the XDES
+// page at every multiple of the page size. An entry: XDES_ID (8),
+// XDES_FLST_NODE (12), XDES_STATE (4), XDES_BITMAP (2 bits per page of the
+// extent: XDES_FREE_BIT = bit 0 of the pair, set = free).
+constexpr uint32_t kXdesArrOffset = kFilPageData + 112;  // XDES_ARR_OFFSET
+constexpr uint32_t kXdesState = 20;                      // XDES_STATE
+constexpr uint32_t kXdesBitmap = 24;                     // XDES_BITMAP
+constexpr uint32_t kXdesFreeFrag = 2;                    // XDES_FREE_FRAG
+constexpr uint32_t kXdesLastState = 5;  // XDES_FULL_FRAG 3, XDES_FSEG 4, XDES_FSEG_FRAG 5
 
 // Index page header (page0types.h), PAGE_HEADER = FIL_PAGE_DATA.
 constexpr uint32_t kPageNDirSlots = kFilPageData + 0;
@@ -142,6 +154,7 @@ const std::array<uint32_t, 256>& Crc32cTable() {
 // What pass 1 learns about an INDEX page beyond IbdPage.
 struct IndexAux {
   bool has_seg_headers = false;  // PAGE_BTR_SEG_LEAF and _TOP look valid
+  bool all_zero = false;         // never written
 };
 
 struct Layout {
@@ -311,6 +324,7 @@ absl::Status CheckPage(const uint8_t* p, const Layout& layout, IbdPage& page,
   const uint64_t no = page.page_no;
   if (std::all_of(p, p + ps, [](uint8_t b) { return b == 0; })) {
     page.state = IbdPageState::kUnused;
+    aux.all_zero = true;
     return absl::OkStatus();
   }
   if (layout.full_crc32 && layout.verify_checksums) {
@@ -414,8 +428,18 @@ absl::Status ReadLayout(const PageSource& src, const IbdReadOptions& options,
   census.checksums_verified = fcrc32 && options.verify_checksums;
   census.space_id = layout.space_id;
   census.fsp_size = Be32(head + kFspSize);
+  census.fsp_free_limit = Be32(head + kFspFreeLimit);
   census.n_pages = layout.n_pages;
   census.usable_bytes_per_page = ps - kPageNewSupremumEnd - kFilPageDataEnd - 4;
+  // InnoDB extends the file before it raises FSP_SIZE: a file shorter than
+  // FSP_SIZE lost its end (a partial copy), and its census would miss pages.
+  if (census.fsp_size > layout.n_pages) {
+    const std::string what = absl::StrFormat(
+        "truncated: FSP_SIZE on page 0 is %d pages (%d bytes) but the file has %d pages (%d bytes)",
+        census.fsp_size, uint64_t{census.fsp_size} * ps, layout.n_pages, src.size());
+    if (!options.allow_truncated) return absl::OutOfRangeError(absl::StrCat("page 0: ", what, "; copy the whole file"));
+    census.warnings.push_back(absl::StrCat(what, "; the census covers the pages present"));
+  }
   return absl::OkStatus();
 }
 
@@ -587,6 +611,90 @@ absl::Status WalkIndex(const PageSource& src, const Layout& layout, IbdCensus& c
   return absl::OkStatus();
 }
 
+// Records, from the extent descriptors of the FSP_HDR/XDES page `p` (page
+// `base`, a multiple of the page size), which pages of the extents it
+// describes are allocated: used[no] = 1 allocated, 0 free; pages of extents
+// not in use by a fragment list or segment are left as they are (-1).
+void ReadExtentDescriptors(const uint8_t* p, const Layout& layout, uint32_t extent_size, uint64_t base,
+                           std::vector<int8_t>& used) {
+  const uint32_t ps = layout.page_size;
+  const uint32_t entry = kXdesBitmap + 2 * extent_size / 8;
+  for (uint32_t e = 0; e < ps / extent_size; ++e) {
+    const uint32_t off = kXdesArrOffset + e * entry;
+    if (off + entry > ps - kFilPageDataEnd) break;
+    const uint32_t state = Be32(p + off + kXdesState);
+    if (state < kXdesFreeFrag || state > kXdesLastState) continue;
+    for (uint32_t i = 0; i < extent_size; ++i) {
+      const uint64_t no = base + uint64_t{e} * extent_size + i;
+      if (no >= used.size()) return;
+      const uint32_t bit = 2 * i;  // XDES_FREE_BIT of page i
+      const bool free = (p[off + kXdesBitmap + bit / 8] >> (bit % 8)) & 1;
+      used[no] = free ? 0 : 1;
+    }
+  }
+}
+
+// Signs in the pages alone that the file mixes page versions of different
+// moments (docs/ibd-reader.md, "Unflushed files").
+void FindUnflushedPages(const IbdCensus& census, const std::vector<IndexAux>& aux,
+                        const std::vector<int8_t>& used, std::vector<std::string>& signs) {
+  // Page 0 is written in the same mini-transaction that extends the file
+  // (FSP_SIZE) or initializes extents (FSP_FREE_LIMIT): no page past either
+  // can have been written before page 0 says so.
+  uint64_t limit = census.fsp_size;
+  if (census.fsp_free_limit > 0) limit = std::min<uint64_t>(limit, census.fsp_free_limit);
+  uint64_t past = 0, first_past = 0;
+  for (uint64_t no = limit; no < census.n_pages; ++no) {
+    if (aux[no].all_zero) continue;
+    if (past++ == 0) first_past = no;
+  }
+  if (past > 0) {
+    signs.push_back(absl::StrFormat(
+        "%d written pages from page %d on, past what page 0 describes (FSP_SIZE %d, FSP_FREE_LIMIT %d): page 0 "
+        "is older than they are",
+        past, first_past, census.fsp_size, census.fsp_free_limit));
+  }
+  // A page is initialized in the mini-transaction that allocates it: an
+  // allocated page that is all zero was never written.
+  uint64_t zero = 0, first_zero = 0;
+  for (uint64_t no = 0; no < std::min<uint64_t>(census.n_pages, limit); ++no) {
+    if (used[no] != 1 || !aux[no].all_zero) continue;
+    if (zero++ == 0) first_zero = no;
+  }
+  if (zero > 0) {
+    signs.push_back(absl::StrFormat(
+        "%d pages the extent descriptors mark as allocated are all zero (never written), the first page %d", zero,
+        first_zero));
+  }
+}
+
+// Freeing a page of a B-tree changes its parent or siblings in the same
+// mini-transaction, and the page itself is not written afterwards, so in a
+// file whose every page was written, each stale page is older than some live
+// page of its index. A stale page newer than the whole live tree means the
+// tree's pages on disk are older than the ones they replaced.
+void FindStaleNewerThanTree(const IbdCensus& census, const IbdIndexCensus& index,
+                            const std::vector<uint32_t>& pages, std::vector<std::string>& signs) {
+  uint64_t newest_live = 0;
+  for (uint32_t no : pages) {
+    if (census.pages[no].state == IbdPageState::kIndexLive) newest_live = std::max(newest_live, census.pages[no].lsn);
+  }
+  uint64_t newer = 0, newest = 0;
+  uint32_t newest_page = 0;
+  for (uint32_t no : pages) {
+    const IbdPage& pg = census.pages[no];
+    if (pg.state != IbdPageState::kIndexStale || pg.lsn <= newest_live) continue;
+    ++newer;
+    if (pg.lsn > newest) newest = pg.lsn, newest_page = no;
+  }
+  if (newer > 0) {
+    signs.push_back(absl::StrFormat(
+        "index %d: %d INDEX pages outside its live tree (%d pages from root page %d) were written after every "
+        "page of the tree (page %d: LSN %d, the tree's newest: %d)",
+        index.index_id, newer, index.live_pages, index.root_page, newest_page, newest, newest_live));
+  }
+}
+
 absl::StatusOr<IbdCensus> ReadFrom(const PageSource& src, const IbdReadOptions& options) {
   IbdCensus census;
   Layout layout;
@@ -596,6 +704,7 @@ absl::StatusOr<IbdCensus> ReadFrom(const PageSource& src, const IbdReadOptions& 
   // Pass 1: every page, in file order, a few pages at a time.
   census.pages.resize(layout.n_pages);
   std::vector<IndexAux> aux(layout.n_pages);
+  std::vector<int8_t> used(layout.n_pages, -1);  // from the extent descriptors
   constexpr uint64_t kBatchBytes = 1u << 20;
   const uint64_t batch_pages = std::max<uint64_t>(1, kBatchBytes / ps);
   std::vector<uint8_t> buf(batch_pages * ps);
@@ -609,13 +718,27 @@ absl::StatusOr<IbdCensus> ReadFrom(const PageSource& src, const IbdReadOptions& 
           !s.ok()) {
         return s;
       }
+      if ((first + i) % ps == 0 && page.state == IbdPageState::kSystem &&
+          (page.fil_type == kFilPageTypeFspHdr || page.fil_type == kFilPageTypeXdes)) {
+        ReadExtentDescriptors(buf.data() + i * ps, layout, census.extent_size, first + i, used);
+      }
     }
+  }
+  if (aux[0].all_zero) {
+    // InnoDB creates the file and formats page 0 in the buffer pool: a zero
+    // page 0 is a new tablespace none of whose pages was written yet.
+    return absl::UnavailableError(absl::StrCat(
+        "not a consistent image: page 0 (the tablespace header) is all zero, the server has not written it yet (or "
+        "the file is no tablespace); ",
+        kIbdFlushAdvice));
   }
   if (census.pages[0].state == IbdPageState::kUnused ||
       census.pages[0].fil_type != kFilPageTypeFspHdr) {
     return Corrupt(0, absl::StrFormat("FIL_PAGE_TYPE %d, expected FSP_HDR (8)",
                                       census.pages[0].fil_type));
   }
+
+  FindUnflushedPages(census, aux, used, census.unflushed);
 
   // Pass 2: walk the live tree of every index found.
   std::map<uint64_t, std::vector<uint32_t>> by_index;
@@ -631,8 +754,20 @@ absl::StatusOr<IbdCensus> ReadFrom(const PageSource& src, const IbdReadOptions& 
     IbdIndexCensus index;
     if (absl::Status s = WalkIndex(src, layout, census, aux, index_id, pages, index);
         !s.ok()) {
-      return s;
+      if (options.allow_broken_trees) {
+        // The levels above the break are counted; the pages below it stay stale.
+        census.trees_complete = false;
+        census.warnings.push_back(absl::StrCat("index ", index_id, ": live tree broken, counted down to the break: ",
+                                               s.message()));
+      } else if (!census.unflushed.empty()) {
+        return absl::UnavailableError(absl::StrCat("not a consistent image: ", census.unflushed.front(), "; and ",
+                                                   s.message(), "; ", kIbdFlushAdvice));
+      } else {
+        return absl::Status(s.code(), absl::StrCat(s.message(), " (a file read while the server still had dirty "
+                                                                "pages of the table looks like this too)"));
+      }
     }
+    if (index.root_page != kFilNull) FindStaleNewerThanTree(census, index, pages, census.unflushed);
     for (uint32_t no : pages) {
       if (census.pages[no].state == IbdPageState::kIndexStale) ++index.stale_pages;
     }
@@ -711,6 +846,14 @@ absl::StatusOr<IbdCensus> ReadIbdFile(const std::string& path,
   return census;
 }
 
+std::string IbdUnflushedMessage(const IbdCensus& c) {
+  if (c.unflushed.empty()) return "";
+  std::string more = c.unflushed.size() > 1 ? absl::StrFormat(" (and %d more signs)", c.unflushed.size() - 1) : "";
+  return absl::StrCat(c.path.empty() ? "" : c.path + ": ",
+                      "not a consistent image, pages of it were still unwritten in the server: ", c.unflushed.front(),
+                      more, "; its census would be wrong: ", kIbdFlushAdvice);
+}
+
 std::string IbdCensusText(const IbdCensus& c) {
   std::string out;
   absl::StrAppendFormat(&out, "%s%spage size %d, %s, extent %d pages, %d pages (%.1f MiB), "
@@ -760,6 +903,7 @@ std::string IbdCensusText(const IbdCensus& c) {
     }
   }
   for (const std::string& w : c.warnings) absl::StrAppend(&out, "warning: ", w, "\n");
+  for (const std::string& w : c.unflushed) absl::StrAppend(&out, "warning: not a consistent image: ", w, "\n");
   return out;
 }
 
@@ -772,6 +916,7 @@ std::string IbdCensusJson(const IbdCensus& c) {
   j["fsp_flags"] = c.fsp_flags;
   j["space_id"] = c.space_id;
   j["fsp_size"] = c.fsp_size;
+  j["fsp_free_limit"] = c.fsp_free_limit;
   j["n_pages"] = c.n_pages;
   j["raw_index_pages"] = c.raw_index_pages;
   j["live_index_pages"] = c.live_index_pages;
@@ -807,6 +952,9 @@ std::string IbdCensusJson(const IbdCensus& c) {
   }
   j["indexes"] = std::move(indexes);
   j["warnings"] = c.warnings;
+  j["consistent"] = c.consistent();
+  j["trees_complete"] = c.trees_complete;
+  j["unflushed"] = c.unflushed;
   return j.dump();
 }
 

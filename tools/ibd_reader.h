@@ -30,7 +30,21 @@
 // here; they show as system pages.
 //
 // Errors: a truncated or corrupt file gives one absl::Status whose message
-// names the page and what is wrong. No input crashes the reader.
+// names the page and what is wrong. No input crashes the reader. A file
+// shorter than its FSP_SIZE is refused (kOutOfRange) unless
+// IbdReadOptions::allow_truncated.
+//
+// Unflushed files: a copy taken while the server still had dirty pages of
+// the table mixes page versions of different moments, and its census is
+// wrong without looking wrong. The reader looks for signs that cannot occur
+// in a file whose every page was written (IbdCensus::unflushed, see
+// docs/ibd-reader.md): a written page at or past FSP_FREE_LIMIT or FSP_SIZE
+// (page 0 older than the page); a page the extent descriptor marks used that
+// is all zero (never written); an INDEX page outside the live tree written
+// after every page of the tree (the tree's pages are older than a page it
+// has freed). A broken live tree in a file with such a sign is reported as
+// unflushed (kUnavailable), not as corrupt. No sign does not prove the file
+// consistent: pages that were simply not written yet leave none.
 //
 // Thread safety: the functions are pure; a census is a plain value.
 //
@@ -125,6 +139,7 @@ struct IbdCensus {
   bool checksums_verified = false;  // CRC-32C checked on every written page
   uint32_t space_id = 0;     // FSP_SPACE_ID
   uint32_t fsp_size = 0;     // FSP_SIZE: pages the tablespace header claims
+  uint32_t fsp_free_limit = 0;  // FSP_FREE_LIMIT: pages from here on were never allocated
   uint64_t n_pages = 0;      // file size / page_size
   uint64_t raw_index_pages = 0;    // every FIL_PAGE_INDEX page, stale included
   uint64_t live_index_pages = 0;   // pages in the live trees
@@ -133,6 +148,17 @@ struct IbdCensus {
   std::vector<IbdIndexCensus> indexes;  // ordered by index_id
   std::vector<IbdPage> pages;           // one per page, pages[i].page_no == i
   std::vector<std::string> warnings;    // oddities that are not errors
+  // Signs that the file is not a consistent image (pages of it were still
+  // dirty in the server when it was read); empty when none was seen.
+  std::vector<std::string> unflushed;
+
+  // False when a live tree was broken and allow_broken_trees counted it only
+  // down to the break (the reason is in warnings).
+  bool trees_complete = true;
+
+  bool consistent() const { return unflushed.empty(); }
+  // FSP_SIZE claims more pages than the file has (only with allow_truncated).
+  bool truncated() const { return fsp_size > n_pages; }
 
   // "full_crc32" (MariaDB), "mysql-8" (classic flags with the SDI bit) or
   // "classic" (MariaDB without full_crc32, MySQL 5.7).
@@ -143,14 +169,33 @@ struct IbdReadOptions {
   // Verify the CRC-32C page checksum of full_crc32 files. (Classic-format
   // checksums are not verified: they may use any of three algorithms.)
   bool verify_checksums = true;
+  // Read a file shorter than its FSP_SIZE instead of refusing it (the census
+  // then covers the pages present, with a warning).
+  bool allow_truncated = false;
+  // Count a broken live tree down to the break (warning, trees_complete =
+  // false) instead of failing.
+  bool allow_broken_trees = false;
 };
+
+// How to get a consistent file, for messages: wait for zero dirty pages or
+// FLUSH TABLES ... FOR EXPORT.
+inline constexpr char kIbdFlushAdvice[] =
+    "wait until SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty' is 0, or run FLUSH TABLES db.t FOR "
+    "EXPORT, copy the file, then UNLOCK TABLES";
+
+// One line for a census with signs of unflushed pages: the path, the first
+// sign (and how many more), and kIbdFlushAdvice.
+std::string IbdUnflushedMessage(const IbdCensus& census);
 
 // Reads and checks the tablespace at `path`. Errors (one line, naming the
 // page): file unreadable or empty; size not a multiple of the page size;
+// file shorter than FSP_SIZE (kOutOfRange, unless allow_truncated);
 // invalid or unsupported FSP flags; bad checksum; FIL_PAGE_OFFSET or space id
 // mismatch; index header out of range (PAGE_HEAP_TOP, PAGE_N_DIR_SLOTS,
 // PAGE_GARBAGE); record list loop or out of range; PAGE_N_RECS mismatch with
-// the list; directory not owning the list; a broken live page list.
+// the list; directory not owning the list; a broken live page list
+// (kUnavailable when the file shows signs of unflushed pages, else
+// kDataLoss).
 absl::StatusOr<IbdCensus> ReadIbdFile(const std::string& path,
                                       const IbdReadOptions& options = {});
 

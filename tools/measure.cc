@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
 namespace innosim {
@@ -30,12 +31,17 @@ constexpr const char* kRowsInsertedNames[] = {"Innodb_rows_inserted", "Handler_w
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
+// MySQL's unquoted identifier: 1-64 of [0-9A-Za-z$_], not all digits (a
+// name of digits only would read as a number).
 bool ValidIdentifier(const std::string& s) {
   if (s.empty() || s.size() > 64) return false;
+  bool all_digits = true;
   for (char c : s) {
-    if (!(absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$')) return false;
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (!(absl::ascii_isalnum(u) || c == '_' || c == '$')) return false;
+    all_digits = all_digits && absl::ascii_isdigit(u);
   }
-  return true;
+  return !all_digits;
 }
 
 std::string Qualified(const std::string& db, const std::string& table) {
@@ -70,6 +76,62 @@ std::string NormalizeSetting(const std::string& v) {
   return s;
 }
 
+// The server globals Measure() changed, with what puts each back, undone
+// in reverse order. Restore(mark) undoes down to a mark (the final-flush
+// boost is undone right after its wait); what could not be put back is kept
+// and reported, as statements to run by hand, by every later Restore().
+class ServerStateGuard {
+ public:
+  explicit ServerStateGuard(ServerConnection& conn) : conn_(conn) {}
+  ServerStateGuard(const ServerStateGuard&) = delete;
+  ServerStateGuard& operator=(const ServerStateGuard&) = delete;
+  ~ServerStateGuard() { (void)Restore(0); }
+
+  // SET GLOBAL name=value, remembering the value before.
+  absl::Status Set(const std::string& name, const std::string& value) {
+    absl::StatusOr<std::string> old = conn_.QueryString(absl::StrCat("SELECT @@GLOBAL.", name));
+    if (!old.ok()) return old.status();
+    absl::Status s = conn_.Execute(absl::StrCat("SET GLOBAL ", name, "=", value));
+    if (!s.ok()) return s;
+    undo_.push_back(absl::StrCat("SET GLOBAL ", name, "=", *old));
+    return absl::OkStatus();
+  }
+
+  // Turns an INNODB_METRICS counter on; it is turned off again at the end.
+  absl::Status EnableMonitor(const std::string& counter) {
+    absl::Status s = conn_.Execute(absl::StrCat("SET GLOBAL innodb_monitor_enable='", counter, "'"));
+    if (!s.ok()) return s;
+    undo_.push_back(absl::StrCat("SET GLOBAL innodb_monitor_disable='", counter, "'"));
+    return absl::OkStatus();
+  }
+
+  size_t mark() const { return undo_.size(); }
+
+  // Undoes the changes made after `mark`. Not OK when anything (now or in an
+  // earlier call) could not be put back; the message lists those statements.
+  absl::Status Restore(size_t mark) {
+    while (undo_.size() > mark) {
+      std::string sql = std::move(undo_.back());
+      undo_.pop_back();
+      absl::Status s = conn_.Execute(sql);
+      if (!s.ok()) {
+        if (first_error_.ok()) first_error_ = s;
+        failed_.push_back(std::move(sql));
+      }
+    }
+    if (failed_.empty()) return absl::OkStatus();
+    return absl::Status(first_error_.code(),
+                        absl::StrCat("could not put the server's settings back (", first_error_.message(),
+                                     "); run by hand: ", absl::StrJoin(failed_, "; ")));
+  }
+
+ private:
+  ServerConnection& conn_;
+  std::vector<std::string> undo_;    // statements that undo, oldest first
+  std::vector<std::string> failed_;  // undo statements that failed
+  absl::Status first_error_;
+};
+
 struct Snapshot {
   std::map<std::string, int64_t> metrics;  // present counters only
   std::map<std::string, int64_t> status;
@@ -90,8 +152,8 @@ absl::StatusOr<std::string> MetricsEnabledColumn(ServerConnection& conn) {
       "information_schema.INNODB_METRICS has neither STATUS nor ENABLED column");
 }
 
-// Reads the counters; turns on those that are off when `enable`.
-absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col, bool enable,
+// Reads the counters; turns on (through `enable`, when given) those that are off.
+absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col, ServerStateGuard* enable,
                          std::map<std::string, int64_t>* out, std::vector<std::string>* missing) {
   const std::string sql =
       absl::StrCat("SELECT NAME, COUNT, ", enabled_col,
@@ -115,12 +177,11 @@ absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col,
       if (!out->count(name)) missing->push_back(name);
     }
   }
-  if (enable && !to_enable.empty()) {
+  if (enable != nullptr && !to_enable.empty()) {
     for (const std::string& name : to_enable) {
-      absl::Status s = conn.Execute(absl::StrCat("SET GLOBAL innodb_monitor_enable='", name, "'"));
-      if (!s.ok()) return s;
+      if (absl::Status s = enable->EnableMonitor(name); !s.ok()) return s;
     }
-    return ReadMetrics(conn, enabled_col, /*enable=*/false, out, nullptr);
+    return ReadMetrics(conn, enabled_col, /*enable=*/nullptr, out, nullptr);
   }
   return absl::OkStatus();
 }
@@ -173,37 +234,6 @@ absl::StatusOr<int64_t> DirtyPages(ServerConnection& conn) {
   return v;
 }
 
-// Temporarily changed global variables, restored in reverse order.
-class GlobalOverride {
- public:
-  explicit GlobalOverride(ServerConnection& conn) : conn_(conn) {}
-  ~GlobalOverride() { (void)Restore(); }
-
-  absl::Status Set(const std::string& name, const std::string& value) {
-    absl::StatusOr<std::string> old = conn_.QueryString(absl::StrCat("SELECT @@GLOBAL.", name));
-    if (!old.ok()) return old.status();
-    absl::Status s = conn_.Execute(absl::StrCat("SET GLOBAL ", name, "=", value));
-    if (!s.ok()) return s;
-    saved_.emplace_back(name, *old);
-    return absl::OkStatus();
-  }
-
-  absl::Status Restore() {
-    absl::Status first;
-    while (!saved_.empty()) {
-      auto [name, value] = saved_.back();
-      saved_.pop_back();
-      absl::Status s = conn_.Execute(absl::StrCat("SET GLOBAL ", name, "=", value));
-      if (first.ok() && !s.ok()) first = s;
-    }
-    return first;
-  }
-
- private:
-  ServerConnection& conn_;
-  std::vector<std::pair<std::string, std::string>> saved_;
-};
-
 void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
   static constexpr char kHex[] = "0123456789abcdef";
   for (size_t i = 0; i < n; ++i) {
@@ -224,6 +254,19 @@ std::string CreateTableSql(const std::string& database, const std::string& table
                       kOwnedTableComment, "'");
 }
 
+absl::Status CheckIdentifier(const std::string& what, const std::string& name) {
+  if (ValidIdentifier(name)) return absl::OkStatus();
+  std::string printable;
+  for (char c : name) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    printable += (u >= 0x20 && u < 0x7f) ? std::string(1, c) : absl::StrFormat("\\x%02x", u);
+  }
+  if (printable.size() > 80) printable = printable.substr(0, 77) + "...";
+  return absl::InvalidArgumentError(absl::StrCat(
+      what, " '", printable, "' is not a name innosim accepts: use 1-64 characters of [0-9A-Za-z$_], not all "
+      "digits (e.g. innosim_load)"));
+}
+
 absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result) {
   result->version = conn.server_version();
   absl::StatusOr<std::map<std::string, std::string>> vars = conn.QueryMap(
@@ -236,8 +279,12 @@ absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
-                                      const MeasureOptions& options) {
+namespace {
+
+// The procedure of Measure(); the globals it changes are recorded in `guard`,
+// which the caller restores.
+absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& stream,
+                                           const MeasureOptions& options, ServerStateGuard& guard) {
   MeasureResult result;
   result.database = options.database;
   result.table = options.table;
@@ -246,11 +293,12 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
   const std::string qualified = Qualified(db, tbl);
 
   // ---- Arguments.
-  if (!ValidIdentifier(db) || !ValidIdentifier(tbl)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "database and table names must be 1-64 characters of [A-Za-z0-9_$]; got '", db, "' and '",
-        tbl, "'"));
-  }
+  if (absl::Status s = CheckIdentifier("database", db); !s.ok()) return s;
+  if (absl::Status s = CheckIdentifier("table", tbl); !s.ok()) return s;
+  const auto stop = [&options] { return options.interrupted && options.interrupted(); };
+  const auto cancelled = [](absl::string_view when) {
+    return absl::CancelledError(absl::StrCat("interrupted ", when));
+  };
   if (options.rows == 0) return absl::InvalidArgumentError("rows must be at least 1");
   if (options.batch_rows == 0) return absl::InvalidArgumentError("batch size must be at least 1");
   const int width = stream.key_width();
@@ -329,7 +377,7 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
   if (!enabled_col.ok()) return enabled_col.status();
   Snapshot before, after;
   std::string m_rows_name;
-  if (absl::Status s = ReadMetrics(conn, *enabled_col, /*enable=*/true, &before.metrics,
+  if (absl::Status s = ReadMetrics(conn, *enabled_col, &guard, &before.metrics,
                                    &result.missing_counters);
       !s.ok()) {
     return s;
@@ -351,6 +399,9 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
   uint8_t bytes[16];
   const auto load_start = Clock::now();
   while (done < options.rows) {
+    if (stop()) {
+      return cancelled(absl::StrCat("while loading, after ", done, " of ", options.rows, " rows", left));
+    }
     const uint64_t n = std::min<uint64_t>(options.batch_rows, options.rows - done);
     sql.assign(insert_head);
     for (uint64_t i = 0; i < n; ++i) {
@@ -394,15 +445,20 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
   // ---- Step 4: wait for zero dirty pages.
   const auto flush_start = Clock::now();
   {
-    GlobalOverride overrides(conn);
+    const size_t before_boost = guard.mark();
     if (options.boost_final_flush) {
       const std::string cap = absl::StrCat(options.final_flush_io_capacity);
-      absl::Status s = overrides.Set("innodb_io_capacity_max", cap);
-      if (s.ok()) s = overrides.Set("innodb_io_capacity", cap);
-      if (s.ok()) s = overrides.Set("innodb_max_dirty_pages_pct_lwm", "0");
-      if (s.ok()) s = overrides.Set("innodb_max_dirty_pages_pct", "0");
+      // innodb_io_capacity may not exceed innodb_io_capacity_max: raise the
+      // maximum first, or lower the capacity first.
+      absl::StatusOr<int64_t> io_now = conn.QueryInt("SELECT @@GLOBAL.innodb_io_capacity");
+      const bool lowering = io_now.ok() && *io_now > static_cast<int64_t>(options.final_flush_io_capacity);
+      absl::Status s = io_now.status();
+      if (s.ok()) s = guard.Set(lowering ? "innodb_io_capacity" : "innodb_io_capacity_max", cap);
+      if (s.ok()) s = guard.Set(lowering ? "innodb_io_capacity_max" : "innodb_io_capacity", cap);
+      if (s.ok()) s = guard.Set("innodb_max_dirty_pages_pct_lwm", "0");
+      if (s.ok()) s = guard.Set("innodb_max_dirty_pages_pct", "0");
       if (!s.ok()) {
-        (void)overrides.Restore();
+        (void)guard.Restore(before_boost);
         result.notes.push_back(absl::StrCat("final flush not boosted: ", s.message()));
       } else {
         result.notes.push_back(absl::StrCat(
@@ -415,6 +471,9 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
       absl::StatusOr<int64_t> dirty = DirtyPages(conn);
       if (!dirty.ok()) return Prefix(dirty.status(), absl::StrCat("waiting for the flush", left, ": "));
       if (*dirty == 0) break;
+      if (stop()) {
+        return cancelled(absl::StrCat("while waiting for the final flush (", *dirty, " dirty pages left)", left));
+      }
       if (Clock::now() > deadline) {
         return absl::DeadlineExceededError(absl::StrCat(
             "dirty pages did not reach 0 within ", options.flush_timeout_s, " s (", *dirty,
@@ -422,14 +481,14 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-    if (absl::Status s = overrides.Restore(); !s.ok()) {
-      return Prefix(s, "could not restore flushing settings after the final flush: ");
-    }
+    // A failure to put a value back is reported by Measure() at the end.
+    (void)guard.Restore(before_boost);
   }
+  if (stop()) return cancelled(absl::StrCat("after the final flush", left));
   result.measured.flush_wait_s = Seconds(Clock::now() - flush_start);
 
   // ---- Step 5: counters after; sizes.
-  if (absl::Status s = ReadMetrics(conn, *enabled_col, /*enable=*/false, &after.metrics, nullptr);
+  if (absl::Status s = ReadMetrics(conn, *enabled_col, /*enable=*/nullptr, &after.metrics, nullptr);
       !s.ok()) {
     return s;
   }
@@ -493,6 +552,8 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
           " (is innodb_stats_persistent off?)"));
     }
   }
+
+  if (stop()) return cancelled(absl::StrCat("after reading the counters", left));
 
   // ---- Step 6: sanity checks.
   auto check = [&result](std::string name, bool pass, std::string detail) {
@@ -576,6 +637,18 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
   result.valid = true;
   for (const SanityCheck& c : result.sanity) result.valid = result.valid && c.pass;
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
+                                      const MeasureOptions& options) {
+  ServerStateGuard guard(conn);
+  absl::StatusOr<MeasureResult> result = MeasureSteps(conn, stream, options, guard);
+  absl::Status restored = guard.Restore(0);
+  if (restored.ok()) return result;
+  if (result.ok()) return restored;
+  return absl::Status(result.status().code(), absl::StrCat(result.status().message(), "; ", restored.message()));
 }
 
 nlohmann::json MeasureResultToJson(const MeasureResult& r) {

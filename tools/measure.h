@@ -30,6 +30,12 @@
 // for the code mapping). A failure after the load has started says that the
 // table is left in place.
 //
+// Server state: every global Measure() changes (the final-flush boost of
+// step 4, and the INNODB_METRICS counters it turns on in step 2) is put back
+// to its value before the run on every way out: success, error, and
+// MeasureOptions::interrupted (kCancelled). If putting a value back fails,
+// the Status says so and lists the SET GLOBAL statements to run by hand.
+//
 // Thread-safety: Measure() uses the connection exclusively while it runs.
 #ifndef INNOSIM_TOOLS_MEASURE_H_
 #define INNOSIM_TOOLS_MEASURE_H_
@@ -65,6 +71,12 @@ enum class TableKind {
 // The CREATE TABLE statement for `kind` (seed 000's table, marked as owned).
 std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind);
 
+// Checks a database or table name against MySQL's rules for unquoted
+// identifiers: 1-64 characters of [0-9A-Za-z$_], not all digits. `what` names
+// the option in the message ("--table"). InvalidArgument with one line that
+// says what is allowed.
+absl::Status CheckIdentifier(const std::string& what, const std::string& name);
+
 struct MeasureOptions {
   std::string database = "innosim";
   std::string table = "innosim_load";
@@ -81,6 +93,11 @@ struct MeasureOptions {
   std::optional<int> uuid_version;
   // Called after each committed batch with the rows loaded so far.
   std::function<void(uint64_t rows_done)> progress;
+  // Polled between batches, every 100 ms of the flush wait and between the
+  // steps; when it returns true Measure() puts the server's globals back and
+  // returns kCancelled ("interrupted ..."). Must be cheap (e.g. read a flag
+  // a signal handler sets).
+  std::function<bool()> interrupted;
 
   // Step 4: waiting for Innodb_buffer_pool_pages_dirty == 0.
   int flush_timeout_s = 600;

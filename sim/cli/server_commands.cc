@@ -4,9 +4,13 @@
 // with a simulation of the same stream, and prints them side by side.
 //
 // Exit codes (sim/cli/commands.h): 0 ok, 1 a structural metric outside
-// --tolerance, 2 bad input (options, unreadable or corrupt file, a table
-// innosim does not own), 3 the outside world failed (server unreachable,
-// authentication, privilege, interrupted load, a file that cannot be written).
+// --tolerance or an invalid run (a sanity check failed), 2 bad input
+// (options, unreadable or corrupt file, a table innosim does not own), 3 the
+// outside world failed (server unreachable, authentication, privilege,
+// interrupted load, a file that cannot be written); measure stopped by
+// SIGINT/SIGTERM: 128 + the signal (130, 143) once the server's settings are
+// back.
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -63,8 +67,14 @@ struct IbdOptions {
   std::string svg;
   bool unicode = false;
   bool no_verify_checksums = false;
+  bool force = false;
 };
 
+// A census that cannot be trusted (a file shorter than its FSP_SIZE, or one
+// read while the server still had dirty pages of it) is refused with one
+// line: exit 2 for the truncated file (the input), 3 for the unflushed one
+// (the server had not written it yet). --force prints the census anyway,
+// with the reason as a warning line on stderr and in the report, exit 0.
 int RunIbd(const IbdOptions& o) {
   // A bad --svg is found before the file is read, not after.
   if (!o.svg.empty()) {
@@ -72,8 +82,27 @@ int RunIbd(const IbdOptions& o) {
   }
   IbdReadOptions ro;
   ro.verify_checksums = !o.no_verify_checksums;
+  ro.allow_truncated = o.force;
+  ro.allow_broken_trees = o.force;
   absl::StatusOr<IbdCensus> census = ReadIbdFile(o.path, ro);
-  if (!census.ok()) return Fail(2, std::string(census.status().message()));
+  if (!census.ok()) {
+    const absl::Status& st = census.status();
+    if (st.code() == absl::StatusCode::kOutOfRange) {
+      return Fail(2, absl::StrCat(st.message(), " (--force reads the pages present)"));
+    }
+    if (st.code() == absl::StatusCode::kUnavailable) return Fail(3, std::string(st.message()));
+    return Fail(2, std::string(st.message()));
+  }
+  if (!census->consistent()) {
+    if (!o.force) return Fail(3, absl::StrCat(IbdUnflushedMessage(*census), " (--force prints it anyway)"));
+    std::fprintf(stderr, "innosim: warning: %s\n", IbdUnflushedMessage(*census).c_str());
+  } else if (census->truncated()) {
+    std::fprintf(stderr, "innosim: warning: %s: file shorter than its FSP_SIZE; the census covers the pages present\n",
+                 o.path.c_str());
+  } else if (!census->trees_complete) {
+    std::fprintf(stderr, "innosim: warning: %s: a live tree is broken; counted down to the break (see the warnings)\n",
+                 o.path.c_str());
+  }
   if (!o.svg.empty()) {
     if (absl::Status s = WriteFileAtomically(o.svg, PageMapSvg(*census)); !s.ok()) {
       return Fail(3, std::string(s.message()));
@@ -105,6 +134,7 @@ struct MeasureCliOptions {
   std::string database = "innosim";
   std::string table = "innosim_load";
   double tolerance = 0.02;
+  uint64_t flush_io_capacity = 20000;
   std::string datadir;
   bool no_ibd = false;
   bool json = false;
@@ -221,6 +251,51 @@ std::string IbdPath(const MeasureCliOptions& o, const MeasureResult& r, std::str
   return path;
 }
 
+// SIGINT/SIGTERM during a measurement. The handler only records the signal
+// (async-signal-safe); Measure() polls the flag between batches and during
+// the flush wait, puts the server's globals back over its own connection,
+// and returns kCancelled. SA_RESTART keeps a statement in flight from being
+// cut off, so the connection is still usable for the restore. A second
+// signal ends the process at once (the default action), for a server that
+// no longer answers.
+volatile sig_atomic_t g_measure_signal = 0;
+
+extern "C" void OnMeasureSignal(int signo) {
+  if (g_measure_signal != 0) {
+    ::signal(signo, SIG_DFL);
+    ::raise(signo);
+    return;
+  }
+  g_measure_signal = signo;
+}
+
+// Installs the handler for its lifetime; puts the previous dispositions back.
+class MeasureSignals {
+ public:
+  MeasureSignals() {
+    g_measure_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = OnMeasureSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~MeasureSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  MeasureSignals(const MeasureSignals&) = delete;
+  MeasureSignals& operator=(const MeasureSignals&) = delete;
+  static int received() { return g_measure_signal; }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+const char* SignalName(int signo) { return signo == SIGINT ? "SIGINT" : signo == SIGTERM ? "SIGTERM" : "a signal"; }
+
 int RunMeasure(const MeasureCliOptions& o) {
   // ---- Options.
   absl::StatusOr<uint64_t> rows = ParseCount(o.rows);
@@ -231,6 +306,13 @@ int RunMeasure(const MeasureCliOptions& o) {
   absl::StatusOr<uint64_t> rpms = ParseCount(o.rows_per_ms);
   if (!rpms.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", rpms.status().message()));
   if (!(o.tolerance >= 0)) return Fail(2, "--tolerance must be a fraction >= 0 (e.g. 0.02 for 2%)");
+  // Names go into SQL unquoted-identifier rules; check them before connecting.
+  if (absl::Status s = CheckIdentifier("--database", o.database); !s.ok()) return Fail(2, std::string(s.message()));
+  if (absl::Status s = CheckIdentifier("--table", o.table); !s.ok()) return Fail(2, std::string(s.message()));
+  // innodb_io_capacity's documented minimum (MySQL 8.4 and MariaDB 10.11).
+  if (o.flush_io_capacity < 100) {
+    return Fail(2, "--flush-io-capacity must be at least 100 (innodb_io_capacity's minimum), e.g. 20000");
+  }
 
   RunSpec spec;
   spec.stream.name = o.stream;
@@ -256,10 +338,26 @@ int RunMeasure(const MeasureCliOptions& o) {
   mo.table = o.table;
   mo.rows = *rows;
   mo.batch_rows = *batch;
+  mo.final_flush_io_capacity = o.flush_io_capacity;
   ProgressBar bar(*rows);
   mo.progress = [&bar](uint64_t done) { bar.Update(done); };
-  absl::StatusOr<MeasureResult> measured = Measure(**conn, **stream, mo);
+  mo.interrupted = [] { return MeasureSignals::received() != 0; };
+  absl::StatusOr<MeasureResult> measured;
+  int signo = 0;
+  {
+    MeasureSignals signals;
+    measured = Measure(**conn, **stream, mo);
+    signo = MeasureSignals::received();
+  }
   bar.Finish(measured.ok() ? "loaded; dirty pages flushed" : "load stopped");
+  if (signo != 0) {
+    // Measure() has put the server's settings back (or says which it could not).
+    const std::string why = measured.ok() ? std::string("after the measurement")
+                                          : std::string(measured.status().message());
+    const bool restored = measured.ok() || !absl::StrContains(why, "could not put the server's settings back");
+    return Fail(128 + signo, absl::StrCat("stopped by ", SignalName(signo), ": ", why,
+                                          restored ? "; the server's settings were put back" : ""));
+  }
   if (!measured.ok()) return Fail(ExitCodeFor(measured.status()), std::string(measured.status().message()));
   const MeasureResult& m = *measured;
 
@@ -269,7 +367,9 @@ int RunMeasure(const MeasureCliOptions& o) {
   std::optional<IbdCensus> census;
   if (!ibd_path.empty() && ibd_note.empty()) {
     absl::StatusOr<IbdCensus> c = ReadIbdFile(ibd_path);
-    if (c.ok()) {
+    if (c.ok() && !c->consistent()) {
+      ibd_note = absl::StrCat("not compared: ", IbdUnflushedMessage(*c));
+    } else if (c.ok()) {
       census = *std::move(c);
     } else {
       ibd_note = absl::StrCat("reading ", ibd_path, ": ", c.status().message());
@@ -374,7 +474,7 @@ int RunMeasure(const MeasureCliOptions& o) {
     out["ibd"] = ibd_json;
     if (!ibd_note.empty()) out["notes"].push_back(ibd_note);
     std::cout << out.dump() << "\n";
-    return within_tolerance ? 0 : 1;
+    return (within_tolerance && m.valid) ? 0 : 1;
   }
 
   // ---- Readable table.
@@ -436,7 +536,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   absl::StrAppendFormat(&s, "  structural metrics (index_page_splits, n_leaf_pages, size) within %.1f%%: %s\n",
                         100.0 * o.tolerance, within_tolerance ? "yes" : "NO");
   std::cout << s;
-  return within_tolerance ? 0 : 1;
+  return (within_tolerance && m.valid) ? 0 : 1;
 }
 
 }  // namespace
@@ -449,6 +549,8 @@ void AddIbd(CLI::App& app, Registry& reg) {
   sub->add_option("--svg", o->svg, "also write the page map as SVG to this file");
   sub->add_flag("--unicode", o->unicode, "shade leaf pages with block characters in the text map");
   sub->add_flag("--no-verify-checksums", o->no_verify_checksums, "skip the full_crc32 page checksums");
+  sub->add_flag("--force", o->force,
+                "print the census even of a file shorter than its FSP_SIZE or with signs of unflushed pages");
   reg.Add(sub, [o]() { return RunIbd(*o); });
 }
 
@@ -474,11 +576,16 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   sub->add_option("--table", o->table, "table name (only a table innosim created is ever dropped)")
       ->capture_default_str();
   sub->add_option("--tolerance", o->tolerance,
-                  "relative error allowed on index_page_splits, n_leaf_pages and size (exit 1 beyond it)")
+                  "relative error allowed on index_page_splits, n_leaf_pages and size (exit 1 beyond it, "
+                  "or when a sanity check fails)")
       ->capture_default_str();
   sub->add_option("--datadir", o->datadir,
                   "server data directory readable here: read DATADIR/<database>/<table>.ibd after the load "
                   "(default: the server's @@datadir when the connection is local and the file readable)");
+  sub->add_option("--flush-io-capacity", o->flush_io_capacity,
+                  "innodb_io_capacity(_max) for the final wait for zero dirty pages only (put back afterwards, "
+                  "also on error or SIGINT/SIGTERM)")
+      ->capture_default_str();
   sub->add_flag("--no-ibd", o->no_ibd, "do not read the .ibd file");
   sub->add_flag("--json", o->json, "print one JSON object");
   reg.Add(sub, [o]() { return RunMeasure(*o); });
