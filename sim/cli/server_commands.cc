@@ -376,18 +376,15 @@ int RunMeasure(const MeasureCliOptions& o) {
     }
   }
 
-  // ---- Simulation of the same stream with the server's profile and page size.
+  // ---- Simulation of the same stream with the server's profile and variables.
   spec.profile = absl::StrContains(m.version, "MariaDB") ? "mariadb-10.11" : "mysql-8.4";
-  if (auto it = m.variables.find("innodb_page_size"); it != m.variables.end()) {
-    uint32_t ps = 0;
-    if (absl::SimpleAtoi(it->second, &ps)) spec.page_size = ps;
-  }
-  // The server's own variables (buffer pool, redo capacity, io capacity,
-  // doublewrite, ...) override the profile's defaults; the simulated clock
+  // The server's own variables (page size, buffer pool, redo capacity, io
+  // capacity, doublewrite, ...) override the profile's defaults through the
+  // same path as --set, with the origin "server"; the simulated clock
   // runs at the rate the server actually loaded, and transactions have the
   // batch size the load used.
   for (const auto& [name, value] : m.variables) {
-    if (name != "innodb_page_size") spec.settings.push_back({name, value, "server"});
+    spec.settings.push_back({name, value, "server"});
   }
   spec.trx_rows = *batch;
   if (m.measured.elapsed_s > 0) spec.rows_per_sec = static_cast<double>(*rows) / m.measured.elapsed_s;
@@ -482,7 +479,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   absl::StrAppendFormat(&s, "innosim measure: %s, %d rows, rows_per_ms %d, seed %d, batch %d\n", o.stream, *rows,
                         *rpms, o.seed, *batch);
   absl::StrAppendFormat(&s, "server: %s at %s; simulated with profile %s, page size %d\n", m.version,
-                        (*conn)->target(), spec.profile, spec.page_size);
+                        (*conn)->target(), spec.profile, sim->spec.page_size);
   absl::StrAppendFormat(&s, "table: `%s`.`%s`; load %.1f s, final flush %.1f s\n\n", m.database, m.table,
                         m.measured.elapsed_s, m.measured.flush_wait_s);
   absl::StrAppendFormat(&s, "  %-28s %14s %14s %10s\n", "metric", "simulated", "measured", "rel.error");
