@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
 
 namespace innosim {
 namespace {
@@ -18,11 +21,18 @@ constexpr uint64_t kOldMinLen = 512;
 // BUF_LRU_MIN_LEN (the LRU batch never shrinks the LRU below this).
 constexpr uint64_t kSearchScanThreshold = 100;
 constexpr uint64_t kLruMinLen = 256;
+// Frames are indexed by int32_t (-1 = none).
+constexpr uint64_t kMaxFrames = std::numeric_limits<int32_t>::max();
 
 }  // namespace
 
 BufferPool::BufferPool(const Options& options) {
-  const uint64_t n = std::max<uint64_t>(options.n_frames, 1);
+  uint64_t n = std::max<uint64_t>(options.n_frames, 1);
+  if (n > kMaxFrames) {
+    status_ = absl::OutOfRangeError(
+        absl::StrCat(options.n_frames, " frames is more than the model's ", kMaxFrames));
+    n = 1;
+  }
   frames_.resize(n);
   // All frames start on the free list (buf_pool_init -> buf_chunk_init).
   for (uint64_t i = n; i-- > 0;) {
@@ -281,8 +291,14 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
     }
     // Every resident page fixed by the current mtr: the pool is too small
     // for one mini-transaction, which InnoDB does not allow either.
-    assert(victim >= 0);
-    if (victim < 0) return -1;
+    if (victim < 0) {
+      if (status_.ok()) {
+        status_ = absl::ResourceExhaustedError(absl::StrCat(
+            "a mini-transaction needs another page while all ", frames_.size(),
+            frames_.size() == 1 ? " frame is" : " frames are", " fixed by it"));
+      }
+      return -1;
+    }
     Evict(victim);
   }
 }
@@ -309,6 +325,7 @@ void BufferPool::FixSlow(int32_t f, uint32_t space_id, uint32_t page_no, uint64_
   }
   // buf_read_page -> buf_page_init_for_read -> buf_LRU_add_block(old=true).
   const int32_t g = GetFreeFrame(now_ms);
+  if (g < 0) return;
   ++stats_.reads;
   Install(g, space_id, page_no, /*old=*/true, now_ms);
 }
@@ -321,6 +338,7 @@ void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   }
   // buf_page_create -> buf_LRU_add_block(old=false).
   const int32_t g = GetFreeFrame(now_ms);
+  if (g < 0) return;
   ++stats_.created;
   Install(g, space_id, page_no, /*old=*/false, now_ms);
 }

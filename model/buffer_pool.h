@@ -27,6 +27,13 @@
 // Every hot-path call (Fix, Create, MarkDirty, CommitMtr) is O(1) amortised
 // and allocates nothing (except when a space's page table or the flush-order
 // array must grow).
+//
+// A pool too small for one mini-transaction (every frame fixed by the
+// current mtr when it needs another page) is not a state InnoDB allows; the
+// model records it in status() (sticky) and leaves the page not resident,
+// so every list stays consistent and nothing is written out of bounds. The
+// figures of such a run mean nothing: callers check status() (cheaply, e.g.
+// once per transaction) and stop.
 // Not thread-safe.
 #ifndef INNOSIM_MODEL_BUFFER_POOL_H_
 #define INNOSIM_MODEL_BUFFER_POOL_H_
@@ -35,12 +42,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
+
 namespace innosim {
 
 class BufferPool {
  public:
   struct Options {
-    // Frames: innodb_buffer_pool_size / innodb_page_size.
+    // Frames: innodb_buffer_pool_size / innodb_page_size. 0 is taken as 1;
+    // above 2^31 - 1 the pool has 1 frame and status() is OutOfRange.
     uint64_t n_frames = 8192;
     // innodb_old_blocks_pct (5..95).
     uint32_t old_blocks_pct = 37;
@@ -89,6 +99,7 @@ class BufferPool {
     if (f < 0) {
       FixSlow(f, space_id, page_no, now_ms);
       f = Lookup(space_id, page_no);
+      if (f < 0) return;  // no frame for it: status() says why
     } else {
       frames_[f].fix_mtr = mtr_seq_;
     }
@@ -146,6 +157,11 @@ class BufferPool {
            static_cast<double>(1 + lru_len_ + free_len_);
   }
   const Stats& stats() const { return stats_; }
+  // OK, or why the pool could not do what it was asked (sticky: the first
+  // failure). ResourceExhausted: no free frame for a page because every
+  // frame was fixed by the current mtr. OutOfRange: more frames asked for
+  // than the model indexes (2^31 - 1).
+  const absl::Status& status() const { return status_; }
   bool IsResident(uint32_t space_id, uint32_t page_no) const { return Lookup(space_id, page_no) >= 0; }
   bool IsDirty(uint32_t space_id, uint32_t page_no) const;
   bool IsOld(uint32_t space_id, uint32_t page_no) const;
@@ -203,6 +219,7 @@ class BufferPool {
     fr.fix_mtr = mtr_seq_;
     if (fr.access_time == 0) fr.access_time = now_ms + 1;
   }
+  // A free frame, or -1 (status_ set) when every resident page is fixed.
   int32_t GetFreeFrame(uint64_t now_ms);
   void Install(int32_t f, uint32_t space_id, uint32_t page_no, bool old, uint64_t now_ms);
   void Evict(int32_t f);
@@ -263,6 +280,7 @@ class BufferPool {
 
   uint64_t mtr_seq_ = 1;
   Stats stats_;
+  absl::Status status_;
 };
 
 }  // namespace innosim

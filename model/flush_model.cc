@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
+
 namespace innosim {
 namespace {
 
@@ -55,6 +57,20 @@ FlushModel::Counters FlushModel::counters() const {
   c.final_flush_pages = final_flush_pages_;
   c.redo_bytes = log_.bytes_appended();
   return c;
+}
+
+absl::Status FlushModel::status() const {
+  const absl::Status& s = pool_.status();
+  if (s.ok()) return s;
+  const bool too_small = absl::IsResourceExhausted(s);
+  return absl::Status(s.code(), absl::StrCat("innodb_buffer_pool_size=", settings_.innodb_buffer_pool_size, " (",
+                                             settings_.BufferPoolPages(), " pages of ", settings_.innodb_page_size,
+                                             " bytes) is too ", too_small ? "small" : "large", " for the model: ",
+                                             s.message(), too_small ? "; raise" : "; lower",
+                                             " innodb_buffer_pool_size",
+                                             !too_small                                   ? ""
+                                             : settings_.flavor == ServerFlavor::kMySql84 ? " (the server's minimum is 5M)"
+                                                                                          : " (the server's minimum is 2M)"));
 }
 
 FlushModel::Sample FlushModel::Snapshot() const {

@@ -93,6 +93,11 @@ class FlushModel : public PageEventSink {
 
   Counters counters() const;
   Sample Snapshot() const;
+  // OK, or the buffer pool's failure in the server's terms: a pool too
+  // small for one mini-transaction (ResourceExhausted) or too large for the
+  // model (OutOfRange), naming innodb_buffer_pool_size. Sticky; the
+  // counters of a failed model mean nothing.
+  absl::Status status() const override;
 
   const BufferPool& buffer_pool() const { return pool_; }
   const RedoLog& redo_log() const { return log_; }

@@ -14,6 +14,8 @@
 
 #include <cstdint>
 
+#include "absl/status/status.h"
+
 namespace innosim {
 
 class PageEventSink {
@@ -33,6 +35,10 @@ class PageEventSink {
   // from now (BTree::Prefetch). Called twice per page, `step` 0 then 1, an
   // insert apart, so that a lookup can be loaded in two dependent steps.
   virtual void OnPageSoon(uint32_t /*space_id*/, uint32_t /*page_no*/, int /*step*/) {}
+  // OK, or why the sink could not follow the page traffic (e.g. a buffer
+  // pool too small for one mtr); sticky. Not on the hot path: callers ask
+  // once per transaction or at the end.
+  virtual absl::Status status() const { return absl::OkStatus(); }
 };
 
 }  // namespace innosim

@@ -180,5 +180,40 @@ TEST(BufferPoolTest, PagesFixedByTheCurrentMtrAreNotEvicted) {
   EXPECT_TRUE(pool.Validate());
 }
 
+// A pool too small for one mini-transaction (every frame fixed by the
+// current mtr when it needs another page) reports it and leaves the page
+// out, instead of installing it into frame -1; the lists stay consistent.
+TEST(BufferPoolTest, NoFreeFrameForTheCurrentMtrIsReportedNotInstalled) {
+  BufferPool pool = MakePool(2);
+  pool.Fix(kSpace, 0, 0);
+  pool.Create(kSpace, 1, 0);
+  EXPECT_TRUE(pool.status().ok());
+  pool.Fix(kSpace, 2, 0);                  // a third page in the same mtr
+  pool.MarkDirty(kSpace, 3, 100, 0);       // and a fourth, modified
+  pool.Create(kSpace, 4, 0);
+  EXPECT_TRUE(absl::IsResourceExhausted(pool.status())) << pool.status();
+  EXPECT_FALSE(pool.IsResident(kSpace, 2));
+  EXPECT_FALSE(pool.IsResident(kSpace, 3));
+  EXPECT_FALSE(pool.IsResident(kSpace, 4));
+  EXPECT_EQ(pool.dirty_pages(), 0u);
+  EXPECT_EQ(pool.stats().reads + pool.stats().created, 2u);
+  EXPECT_TRUE(pool.Validate());
+  // Once the mtr commits its frames can be reused; the failure stays.
+  pool.CommitMtr();
+  pool.Fix(kSpace, 2, 1);
+  EXPECT_TRUE(pool.IsResident(kSpace, 2));
+  EXPECT_TRUE(absl::IsResourceExhausted(pool.status()));
+  EXPECT_TRUE(pool.Validate());
+}
+
+// More frames than an int32_t frame index reaches: refused before any
+// allocation (innodb_buffer_pool_size=1e19 used to allocate 2^55 bytes).
+TEST(BufferPoolTest, MoreFramesThanTheModelIndexesIsOutOfRange) {
+  BufferPool pool = MakePool(uint64_t{1} << 40);
+  EXPECT_TRUE(absl::IsOutOfRange(pool.status())) << pool.status();
+  EXPECT_EQ(pool.n_frames(), 1u);
+  EXPECT_TRUE(MakePool(1000).status().ok());
+}
+
 }  // namespace
 }  // namespace innosim
