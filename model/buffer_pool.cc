@@ -1,7 +1,6 @@
 #include "model/buffer_pool.h"
 
 #include <algorithm>
-#include <cassert>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -230,8 +229,10 @@ void BufferPool::FlushListRemove(int32_t f) {
 }
 
 void BufferPool::WritePage(int32_t f) {
+  // Only a page on the flush list is written: its callers take it from
+  // there or check oldest_modification (Verify: the flush list holds
+  // exactly the dirty frames).
   Frame& fr = frames_[f];
-  assert(fr.oldest_modification != 0);
   FlushListRemove(f);
   fr.oldest_modification = 0;
   ++stats_.pages_written;
@@ -240,8 +241,9 @@ void BufferPool::WritePage(int32_t f) {
 void BufferPool::Evict(int32_t f) {
   // buf_LRU_free_page -> buf_LRU_block_remove_hashed (freed_page_clock++)
   // -> the frame goes to the free list.
+  // The page is clean: its callers write a dirty one first (Verify: no free
+  // frame is dirty or on the flush list).
   Frame& fr = frames_[f];
-  assert(fr.oldest_modification == 0);
   LruRemoveBlock(f);
   Slot(fr.space_id, fr.page_no) = -1;
   ++freed_page_clock_;
@@ -428,68 +430,94 @@ std::vector<uint64_t> BufferPool::FlushListOldestFirst() const {
   return out;
 }
 
-bool BufferPool::Validate() const {
+std::string BufferPool::Verify() const {
+  // Every walk is bounded by the number of frames, so that a list turned
+  // into a cycle is reported instead of walked forever.
+  const uint64_t n_frames = frames_.size();
   // LRU links, length and the old sublist.
   uint64_t n = 0, old = 0;
   int32_t prev = -1;
   bool seen_old_boundary = false;
   for (int32_t f = lru_head_; f >= 0; f = frames_[f].lru_next) {
+    if (n == n_frames || static_cast<uint64_t>(f) >= n_frames) return absl::StrCat("LRU list: a cycle or a bad link at frame ", f);
     const Frame& fr = frames_[f];
-    if (!fr.in_use || fr.lru_prev != prev) return false;
+    if (!fr.in_use) return absl::StrCat("LRU list: frame ", f, " is not in use");
+    if (fr.lru_prev != prev) return absl::StrCat("LRU list: frame ", f, " links back to ", fr.lru_prev, ", not ", prev);
     if (f == lru_old_) seen_old_boundary = true;
     if (fr.old) {
       ++old;
-      if (!seen_old_boundary) return false;  // old pages only after LRU_old
+      if (!seen_old_boundary) return absl::StrCat("LRU list: old frame ", f, " before LRU_old");
     } else if (seen_old_boundary) {
-      return false;
+      return absl::StrCat("LRU list: young frame ", f, " after LRU_old");
     }
-    if (Lookup(fr.space_id, fr.page_no) != f) return false;
+    if (Lookup(fr.space_id, fr.page_no) != f) {
+      return absl::StrCat("page table: page ", fr.space_id, ":", fr.page_no, " of frame ", f, " maps to frame ",
+                          Lookup(fr.space_id, fr.page_no));
+    }
     prev = f;
     ++n;
   }
-  if (prev != lru_tail_ || n != lru_len_ || old != lru_old_len_) return false;
+  if (prev != lru_tail_) return absl::StrCat("LRU list: ends at frame ", prev, ", the tail is ", lru_tail_);
+  if (n != lru_len_) return absl::StrCat("LRU list: ", n, " frames, counted ", lru_len_);
+  if (old != lru_old_len_) return absl::StrCat("LRU list: ", old, " old frames, counted ", lru_old_len_);
   if (lru_len_ >= kOldMinLen) {
     const uint64_t want = std::min(lru_len_ * lru_old_ratio_ / kOldRatioDiv,
                                    lru_len_ - (kOldTolerance + kNonOldMinLen));
-    if (lru_old_len_ + kOldTolerance < want || lru_old_len_ > want + kOldTolerance) return false;
+    if (lru_old_len_ + kOldTolerance < want || lru_old_len_ > want + kOldTolerance) {
+      return absl::StrCat("LRU list: ", lru_old_len_, " old of ", lru_len_, ", want ", want, " +- ", kOldTolerance);
+    }
   } else if (lru_old_ >= 0 || lru_old_len_ != 0) {
-    return false;
+    return absl::StrCat("LRU list: an old sublist in a list of ", lru_len_, " frames (under ", kOldMinLen, ")");
   }
-  // Free list.
+  // Free list: frames not in use and clean (a dirty page is never freed
+  // without being written).
   uint64_t nf = 0;
   for (int32_t f = free_head_; f >= 0; f = frames_[f].lru_next) {
-    if (frames_[f].in_use) return false;
+    if (nf == n_frames || static_cast<uint64_t>(f) >= n_frames) return absl::StrCat("free list: a cycle or a bad link at frame ", f);
+    if (frames_[f].in_use) return absl::StrCat("free list: frame ", f, " is in use");
+    if (frames_[f].oldest_modification != 0) return absl::StrCat("free list: frame ", f, " is dirty");
     ++nf;
   }
-  if (nf != free_len_ || nf + n != frames_.size()) return false;
-  // Flush list: ordered by oldest_modification, newest at the head.
+  if (nf != free_len_) return absl::StrCat("free list: ", nf, " frames, counted ", free_len_);
+  if (nf + n != n_frames) return absl::StrCat(nf, " free + ", n, " LRU frames of ", n_frames);
+  // Flush list: dirty frames in use, ordered by oldest_modification, newest
+  // at the head.
   uint64_t nd = 0;
   prev = -1;
   uint64_t last = UINT64_MAX;
   for (int32_t f = flush_head_; f >= 0; f = frames_[f].fl_next) {
+    if (nd == n_frames || static_cast<uint64_t>(f) >= n_frames) return absl::StrCat("flush list: a cycle or a bad link at frame ", f);
     const Frame& fr = frames_[f];
-    if (fr.fl_prev != prev || fr.oldest_modification == 0 || !fr.in_use) return false;
-    if (fr.oldest_modification > last) return false;
+    if (fr.fl_prev != prev) return absl::StrCat("flush list: frame ", f, " links back to ", fr.fl_prev, ", not ", prev);
+    if (fr.oldest_modification == 0) return absl::StrCat("flush list: frame ", f, " is clean");
+    if (!fr.in_use) return absl::StrCat("flush list: frame ", f, " is not in use");
+    if (fr.oldest_modification > last) {
+      return absl::StrCat("flush list: frame ", f, " (oldest_modification ", fr.oldest_modification,
+                          ") after one of ", last);
+    }
     last = fr.oldest_modification;
     prev = f;
     ++nd;
   }
-  if (prev != flush_tail_ || nd != flush_len_) return false;
+  if (prev != flush_tail_) return absl::StrCat("flush list: ends at frame ", prev, ", the tail is ", flush_tail_);
+  if (nd != flush_len_) return absl::StrCat("flush list: ", nd, " frames, counted ", flush_len_);
   // The array holds the same pages in the same order, tail first.
   int32_t at = flush_tail_;
   for (size_t i = flush_order_tail_; i < flush_order_.size(); ++i) {
     const FlushOrderEntry& e = flush_order_[i];
     if (e.frame < 0) continue;
-    if (e.frame != at || frames_[at].fl_seq != flush_order_base_ + i ||
+    if (at < 0 || e.frame != at || frames_[at].fl_seq != flush_order_base_ + i ||
         e.oldest_modification != frames_[at].oldest_modification) {
-      return false;
+      return absl::StrCat("flush order array: entry ", flush_order_base_ + i, " (frame ", e.frame,
+                          ") is not the flush list's frame ", at);
     }
     at = frames_[at].fl_prev;
   }
-  if (at != -1) return false;
+  if (at != -1) return absl::StrCat("flush order array: misses frame ", at);
   uint64_t dirty = 0;
   for (const Frame& fr : frames_) dirty += (fr.in_use && fr.oldest_modification != 0);
-  return dirty == flush_len_;
+  if (dirty != flush_len_) return absl::StrCat(dirty, " dirty frames, ", flush_len_, " on the flush list");
+  return "";
 }
 
 }  // namespace innosim

@@ -40,6 +40,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -170,13 +171,18 @@ class BufferPool {
   // Page numbers of `space_id` on the flush list, tail (oldest) first.
   std::vector<uint64_t> FlushListOldestFirst() const;
   // Checks every invariant (list lengths and links, old-sublist length,
-  // flush-list order, map consistency). O(n).
-  bool Validate() const;
+  // flush-list order, page-table consistency, no dirty page freed): "" when
+  // all hold, else what is wrong. O(n frames); for tests, never per row.
+  std::string Verify() const;
 
   // Writes every dirty page (the shutdown sweep); returns pages written.
   uint64_t FlushAllDirty();
 
  private:
+  // tests/verify_test_peer.h: breaks invariants on purpose, to see Verify
+  // catch them.
+  friend struct VerifyTestPeer;
+
   struct Frame {
     uint32_t space_id = 0;
     uint32_t page_no = 0;
