@@ -458,6 +458,9 @@ std::string BufferPool::Verify() const {
     ++n;
   }
   if (prev != lru_tail_) return absl::StrCat("LRU list: ends at frame ", prev, ", the tail is ", lru_tail_);
+  if (lru_len_ >= kOldMinLen && !seen_old_boundary) {
+    return absl::StrCat("LRU list: LRU_old (frame ", lru_old_, ") is not on the list");
+  }
   if (n != lru_len_) return absl::StrCat("LRU list: ", n, " frames, counted ", lru_len_);
   if (old != lru_old_len_) return absl::StrCat("LRU list: ", old, " old frames, counted ", lru_old_len_);
   if (lru_len_ >= kOldMinLen) {
@@ -514,6 +517,38 @@ std::string BufferPool::Verify() const {
     at = frames_[at].fl_prev;
   }
   if (at != -1) return absl::StrCat("flush order array: misses frame ", at);
+  if (flush_order_tail_ > flush_order_.size()) return "flush order array: its tail is past its end";
+  for (size_t i = 0; i < flush_order_tail_; ++i) {
+    if (flush_order_[i].frame >= 0) return absl::StrCat("flush order array: entry ", flush_order_base_ + i, " before the tail");
+  }
+  // The page table maps exactly the resident pages.
+  uint64_t mapped = 0;
+  for (const SpacePages& sp : spaces_) {
+    for (size_t p = 0; p < sp.frame_of_page.size(); ++p) {
+      const int32_t f = sp.frame_of_page[p];
+      if (f < 0) continue;
+      if (static_cast<uint64_t>(f) >= n_frames || !frames_[f].in_use || frames_[f].space_id != sp.space_id ||
+          frames_[f].page_no != p) {
+        return absl::StrCat("page table: page ", sp.space_id, ":", p, " maps to frame ", f, ", which does not hold it");
+      }
+      ++mapped;
+    }
+  }
+  if (mapped != lru_len_) return absl::StrCat("page table: ", mapped, " pages mapped, ", lru_len_, " on the LRU list");
+  // Frames are fixed by the current mtr at most.
+  for (uint64_t f = 0; f < n_frames; ++f) {
+    if (frames_[f].fix_mtr > mtr_seq_) return absl::StrCat("frame ", f, " fixed by a future mtr");
+  }
+  // The counters add up: every installed page was read or created and is
+  // resident or evicted; every write has one origin.
+  if (stats_.reads + stats_.created != stats_.evicted + lru_len_) {
+    return absl::StrCat(stats_.reads, " reads + ", stats_.created, " created != ", stats_.evicted, " evicted + ", lru_len_,
+                        " resident");
+  }
+  if (stats_.pages_written != stats_.lru_batch_written + stats_.single_page_written + stats_.flush_list_written) {
+    return absl::StrCat(stats_.pages_written, " pages written != ", stats_.lru_batch_written, " LRU batch + ",
+                        stats_.single_page_written, " single page + ", stats_.flush_list_written, " flush list");
+  }
   uint64_t dirty = 0;
   for (const Frame& fr : frames_) dirty += (fr.in_use && fr.oldest_modification != 0);
   if (dirty != flush_len_) return absl::StrCat(dirty, " dirty frames, ", flush_len_, " on the flush list");

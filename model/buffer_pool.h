@@ -133,6 +133,11 @@ class BufferPool {
   uint64_t OldestModification() const {
     return flush_tail_ < 0 ? 0 : frames_[flush_tail_].oldest_modification;
   }
+  // oldest_modification of the flush-list head (the most recently dirtied
+  // page), or 0.
+  uint64_t NewestModification() const {
+    return flush_head_ < 0 ? 0 : frames_[flush_head_].oldest_modification;
+  }
   // buf_flush_do_batch(BUF_FLUSH_LIST, max_pages, lsn_limit): writes up to
   // `max_pages` pages from the flush-list tail whose oldest_modification is
   // below `lsn_limit`. Returns pages written.
@@ -170,9 +175,17 @@ class BufferPool {
   int64_t LruPosition(uint32_t space_id, uint32_t page_no) const;
   // Page numbers of `space_id` on the flush list, tail (oldest) first.
   std::vector<uint64_t> FlushListOldestFirst() const;
-  // Checks every invariant (list lengths and links, old-sublist length,
-  // flush-list order, page-table consistency, no dirty page freed): "" when
-  // all hold, else what is wrong. O(n frames); for tests, never per row.
+  // Checks every invariant: "" when all hold, else what is wrong. The LRU
+  // list's links both ways, its length, the old flags (old exactly from
+  // LRU_old to the tail) and the old sublist's length within
+  // BUF_LRU_OLD_TOLERANCE of innodb_old_blocks_pct (none under
+  // BUF_LRU_OLD_MIN_LEN); the free list (clean frames not in use); the flush
+  // list's links both ways, holding exactly the dirty frames, ordered by
+  // oldest_modification (newest at the head: the model adds each page at its
+  // first modification with the current LSN, so the order is exact, not
+  // within log_buffer_flush_order_lag as in MySQL 8.0); the flush-order
+  // array against it; the page table against the frames; the counters.
+  // O(frames + page table); for tests, never per row.
   std::string Verify() const;
 
   // Writes every dirty page (the shutdown sweep); returns pages written.

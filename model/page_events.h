@@ -13,6 +13,7 @@
 #define INNOSIM_MODEL_PAGE_EVENTS_H_
 
 #include <cstdint>
+#include <string>
 
 #include "absl/status/status.h"
 
@@ -39,6 +40,9 @@ class PageEventSink {
   // pool too small for one mtr); sticky. Not on the hot path: callers ask
   // once per transaction or at the end.
   virtual absl::Status status() const { return absl::OkStatus(); }
+  // "" if the sink's invariants hold, else what is wrong (Engine::Verify
+  // includes it). For tests: O(state), never per row.
+  virtual std::string Verify() const { return ""; }
 };
 
 }  // namespace innosim

@@ -83,6 +83,55 @@ TEST(BufferPoolTest, VerifyCatchesADirtyPageOffTheFlushList) {
   EXPECT_NE(pool.Verify().find("on the flush list"), std::string::npos) << pool.Verify();
 }
 
+// Each check of Verify fails when its invariant is broken.
+TEST(BufferPoolTest, VerifyCatchesABrokenLruBackLink) {
+  BufferPool pool = BusyPool();
+  const int32_t second = VerifyTestPeer::LruNext(pool, VerifyTestPeer::LruHead(pool));
+  VerifyTestPeer::SetLruPrev(pool, second, VerifyTestPeer::LruTail(pool));
+  EXPECT_NE(pool.Verify().find("LRU list: frame"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyReportsAnLruCycleInsteadOfWalkingIt) {
+  BufferPool pool = BusyPool();
+  VerifyTestPeer::SetLruNext(pool, VerifyTestPeer::LruTail(pool), VerifyTestPeer::LruHead(pool));
+  EXPECT_NE(pool.Verify().find("LRU list:"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesOldFlagsOnTheWrongSideOfLruOld) {
+  BufferPool young_in_old = BusyPool();
+  VerifyTestPeer::SetOld(young_in_old, VerifyTestPeer::LruTail(young_in_old), false);
+  EXPECT_NE(young_in_old.Verify().find("young frame"), std::string::npos) << young_in_old.Verify();
+  BufferPool old_in_young = BusyPool();
+  VerifyTestPeer::SetOld(old_in_young, VerifyTestPeer::LruHead(old_in_young), true);
+  EXPECT_NE(old_in_young.Verify().find("before LRU_old"), std::string::npos) << old_in_young.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesAFlushListOutOfOrder) {
+  BufferPool pool = BusyPool();
+  VerifyTestPeer::SetOldestModification(pool, VerifyTestPeer::FlushTail(pool), uint64_t{1} << 40);
+  EXPECT_NE(pool.Verify().find("flush list:"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesAPageTableEntryForAPageNotThere) {
+  BufferPool pool = BusyPool();
+  uint32_t absent = 0;
+  while (pool.IsResident(kSpace, absent)) ++absent;
+  VerifyTestPeer::SetPageTable(pool, kSpace, absent, SomeFrame(pool, false));
+  EXPECT_NE(pool.Verify().find("page table:"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesMiscountedListsAndCounters) {
+  BufferPool free_len = BusyPool();
+  VerifyTestPeer::AddFreeLen(free_len, 1);
+  EXPECT_NE(free_len.Verify().find("free list:"), std::string::npos) << free_len.Verify();
+  BufferPool reads = BusyPool();
+  ++VerifyTestPeer::MutableStats(reads).reads;
+  EXPECT_NE(reads.Verify().find("reads"), std::string::npos) << reads.Verify();
+  BufferPool writes = BusyPool();
+  ++VerifyTestPeer::MutableStats(writes).pages_written;
+  EXPECT_NE(writes.Verify().find("pages written"), std::string::npos) << writes.Verify();
+}
+
 TEST(BufferPoolTest, ReadPageCountsAReadAndEntersAtTheMidpoint) {
   BufferPool pool = MakePool(2000);
   for (uint32_t p = 0; p < 1000; ++p) {

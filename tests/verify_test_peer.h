@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "model/buffer_pool.h"
+#include "model/redo_log.h"
 
 namespace innosim {
 
@@ -36,6 +37,8 @@ struct VerifyTestPeer {
   static void SetPageTable(BufferPool& p, uint32_t space_id, uint32_t page_no, int32_t f) {
     p.Slot(space_id, page_no) = f;
   }
+  static BufferPool::Stats& MutableStats(BufferPool& p) { return p.stats_; }
+  static void SetCheckpointLsn(RedoLog& log, uint64_t lsn) { log.last_checkpoint_lsn_ = lsn; }
 };
 
 }  // namespace innosim
