@@ -332,6 +332,13 @@ void BufferPool::FixSlow(int32_t f, uint32_t space_id, uint32_t page_no, uint64_
   Install(g, space_id, page_no, /*old=*/true, now_ms);
 }
 
+void BufferPool::MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms) {
+  FixSlow(-1, space_id, page_no, now_ms);
+  const int32_t f = Lookup(space_id, page_no);
+  if (f < 0) return;  // no frame for it: status() says why
+  NoteModification(f, mtr_start_lsn);
+}
+
 void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   const int32_t f = Lookup(space_id, page_no);
   if (f >= 0) {

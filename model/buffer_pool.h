@@ -96,20 +96,13 @@ class BufferPool {
   // oldest_modification if it was clean (buf_flush_note_modification). The
   // page is fixed (and read if needed) first.
   void MarkDirty(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms) {
-    int32_t f = Lookup(space_id, page_no);
+    const int32_t f = Lookup(space_id, page_no);
     if (f < 0) {
-      FixSlow(f, space_id, page_no, now_ms);
-      f = Lookup(space_id, page_no);
-      if (f < 0) return;  // no frame for it: status() says why
-    } else {
-      frames_[f].fix_mtr = mtr_seq_;
+      MarkDirtySlow(space_id, page_no, mtr_start_lsn, now_ms);
+      return;
     }
-    Frame& fr = frames_[f];
-    if (fr.oldest_modification == 0) {
-      // buf_flush_note_modification -> buf_flush_insert_into_flush_list.
-      fr.oldest_modification = mtr_start_lsn == 0 ? 1 : mtr_start_lsn;
-      FlushListAddHead(f);
-    }
+    frames_[f].fix_mtr = mtr_seq_;
+    NoteModification(f, mtr_start_lsn);
   }
   // A hint (no effect on any result): the page will be fixed soon. Step 0
   // starts loading its entry in the page table, step 1 (later) its frame.
@@ -267,6 +260,17 @@ class BufferPool {
     flush_order_.push_back({f, fr.oldest_modification});
   }
   void FlushListRemove(int32_t f);
+  // buf_flush_note_modification -> buf_flush_insert_into_flush_list: a
+  // clean page enters the flush list.
+  void NoteModification(int32_t f, uint64_t mtr_start_lsn) {
+    Frame& fr = frames_[f];
+    if (fr.oldest_modification == 0) {
+      fr.oldest_modification = mtr_start_lsn == 0 ? 1 : mtr_start_lsn;
+      FlushListAddHead(f);
+    }
+  }
+  // MarkDirty of a page not resident: read it first (if a frame is free).
+  void MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms);
 
   std::vector<Frame> frames_;
   std::vector<SpacePages> spaces_;
