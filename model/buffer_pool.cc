@@ -1,7 +1,9 @@
 #include "model/buffer_pool.h"
 
 #include <algorithm>
-#include <cassert>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
 
 namespace innosim {
 namespace {
@@ -18,11 +20,18 @@ constexpr uint64_t kOldMinLen = 512;
 // BUF_LRU_MIN_LEN (the LRU batch never shrinks the LRU below this).
 constexpr uint64_t kSearchScanThreshold = 100;
 constexpr uint64_t kLruMinLen = 256;
+// Frames are indexed by int32_t (-1 = none).
+constexpr uint64_t kMaxFrames = std::numeric_limits<int32_t>::max();
 
 }  // namespace
 
 BufferPool::BufferPool(const Options& options) {
-  const uint64_t n = std::max<uint64_t>(options.n_frames, 1);
+  uint64_t n = std::max<uint64_t>(options.n_frames, 1);
+  if (n > kMaxFrames) {
+    status_ = absl::OutOfRangeError(
+        absl::StrCat(options.n_frames, " frames is more than the model's ", kMaxFrames));
+    n = 1;
+  }
   frames_.resize(n);
   // All frames start on the free list (buf_pool_init -> buf_chunk_init).
   for (uint64_t i = n; i-- > 0;) {
@@ -220,8 +229,10 @@ void BufferPool::FlushListRemove(int32_t f) {
 }
 
 void BufferPool::WritePage(int32_t f) {
+  // Only a page on the flush list is written: its callers take it from
+  // there or check oldest_modification (Verify: the flush list holds
+  // exactly the dirty frames).
   Frame& fr = frames_[f];
-  assert(fr.oldest_modification != 0);
   FlushListRemove(f);
   fr.oldest_modification = 0;
   ++stats_.pages_written;
@@ -230,8 +241,9 @@ void BufferPool::WritePage(int32_t f) {
 void BufferPool::Evict(int32_t f) {
   // buf_LRU_free_page -> buf_LRU_block_remove_hashed (freed_page_clock++)
   // -> the frame goes to the free list.
+  // The page is clean: its callers write a dirty one first (Verify: no free
+  // frame is dirty or on the flush list).
   Frame& fr = frames_[f];
-  assert(fr.oldest_modification == 0);
   LruRemoveBlock(f);
   Slot(fr.space_id, fr.page_no) = -1;
   ++freed_page_clock_;
@@ -281,8 +293,14 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
     }
     // Every resident page fixed by the current mtr: the pool is too small
     // for one mini-transaction, which InnoDB does not allow either.
-    assert(victim >= 0);
-    if (victim < 0) return -1;
+    if (victim < 0) {
+      if (status_.ok()) {
+        status_ = absl::ResourceExhaustedError(absl::StrCat(
+            "a mini-transaction needs another page while all ", frames_.size(),
+            frames_.size() == 1 ? " frame is" : " frames are", " fixed by it"));
+      }
+      return -1;
+    }
     Evict(victim);
   }
 }
@@ -309,8 +327,16 @@ void BufferPool::FixSlow(int32_t f, uint32_t space_id, uint32_t page_no, uint64_
   }
   // buf_read_page -> buf_page_init_for_read -> buf_LRU_add_block(old=true).
   const int32_t g = GetFreeFrame(now_ms);
+  if (g < 0) return;
   ++stats_.reads;
   Install(g, space_id, page_no, /*old=*/true, now_ms);
+}
+
+void BufferPool::MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms) {
+  FixSlow(-1, space_id, page_no, now_ms);
+  const int32_t f = Lookup(space_id, page_no);
+  if (f < 0) return;  // no frame for it: status() says why
+  NoteModification(f, mtr_start_lsn);
 }
 
 void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
@@ -321,6 +347,7 @@ void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   }
   // buf_page_create -> buf_LRU_add_block(old=false).
   const int32_t g = GetFreeFrame(now_ms);
+  if (g < 0) return;
   ++stats_.created;
   Install(g, space_id, page_no, /*old=*/false, now_ms);
 }
@@ -410,68 +437,129 @@ std::vector<uint64_t> BufferPool::FlushListOldestFirst() const {
   return out;
 }
 
-bool BufferPool::Validate() const {
+std::string BufferPool::Verify() const {
+  // Every walk is bounded by the number of frames, so that a list turned
+  // into a cycle is reported instead of walked forever.
+  const uint64_t n_frames = frames_.size();
   // LRU links, length and the old sublist.
   uint64_t n = 0, old = 0;
   int32_t prev = -1;
   bool seen_old_boundary = false;
   for (int32_t f = lru_head_; f >= 0; f = frames_[f].lru_next) {
+    if (n == n_frames || static_cast<uint64_t>(f) >= n_frames) return absl::StrCat("LRU list: a cycle or a bad link at frame ", f);
     const Frame& fr = frames_[f];
-    if (!fr.in_use || fr.lru_prev != prev) return false;
+    if (!fr.in_use) return absl::StrCat("LRU list: frame ", f, " is not in use");
+    if (fr.lru_prev != prev) return absl::StrCat("LRU list: frame ", f, " links back to ", fr.lru_prev, ", not ", prev);
     if (f == lru_old_) seen_old_boundary = true;
     if (fr.old) {
       ++old;
-      if (!seen_old_boundary) return false;  // old pages only after LRU_old
+      if (!seen_old_boundary) return absl::StrCat("LRU list: old frame ", f, " before LRU_old");
     } else if (seen_old_boundary) {
-      return false;
+      return absl::StrCat("LRU list: young frame ", f, " after LRU_old");
     }
-    if (Lookup(fr.space_id, fr.page_no) != f) return false;
+    if (Lookup(fr.space_id, fr.page_no) != f) {
+      return absl::StrCat("page table: page ", fr.space_id, ":", fr.page_no, " of frame ", f, " maps to frame ",
+                          Lookup(fr.space_id, fr.page_no));
+    }
     prev = f;
     ++n;
   }
-  if (prev != lru_tail_ || n != lru_len_ || old != lru_old_len_) return false;
+  if (prev != lru_tail_) return absl::StrCat("LRU list: ends at frame ", prev, ", the tail is ", lru_tail_);
+  if (lru_len_ >= kOldMinLen && !seen_old_boundary) {
+    return absl::StrCat("LRU list: LRU_old (frame ", lru_old_, ") is not on the list");
+  }
+  if (n != lru_len_) return absl::StrCat("LRU list: ", n, " frames, counted ", lru_len_);
+  if (old != lru_old_len_) return absl::StrCat("LRU list: ", old, " old frames, counted ", lru_old_len_);
   if (lru_len_ >= kOldMinLen) {
     const uint64_t want = std::min(lru_len_ * lru_old_ratio_ / kOldRatioDiv,
                                    lru_len_ - (kOldTolerance + kNonOldMinLen));
-    if (lru_old_len_ + kOldTolerance < want || lru_old_len_ > want + kOldTolerance) return false;
+    if (lru_old_len_ + kOldTolerance < want || lru_old_len_ > want + kOldTolerance) {
+      return absl::StrCat("LRU list: ", lru_old_len_, " old of ", lru_len_, ", want ", want, " +- ", kOldTolerance);
+    }
   } else if (lru_old_ >= 0 || lru_old_len_ != 0) {
-    return false;
+    return absl::StrCat("LRU list: an old sublist in a list of ", lru_len_, " frames (under ", kOldMinLen, ")");
   }
-  // Free list.
+  // Free list: frames not in use and clean (a dirty page is never freed
+  // without being written).
   uint64_t nf = 0;
   for (int32_t f = free_head_; f >= 0; f = frames_[f].lru_next) {
-    if (frames_[f].in_use) return false;
+    if (nf == n_frames || static_cast<uint64_t>(f) >= n_frames) return absl::StrCat("free list: a cycle or a bad link at frame ", f);
+    if (frames_[f].in_use) return absl::StrCat("free list: frame ", f, " is in use");
+    if (frames_[f].oldest_modification != 0) return absl::StrCat("free list: frame ", f, " is dirty");
     ++nf;
   }
-  if (nf != free_len_ || nf + n != frames_.size()) return false;
-  // Flush list: ordered by oldest_modification, newest at the head.
+  if (nf != free_len_) return absl::StrCat("free list: ", nf, " frames, counted ", free_len_);
+  if (nf + n != n_frames) return absl::StrCat(nf, " free + ", n, " LRU frames of ", n_frames);
+  // Flush list: dirty frames in use, ordered by oldest_modification, newest
+  // at the head.
   uint64_t nd = 0;
   prev = -1;
   uint64_t last = UINT64_MAX;
   for (int32_t f = flush_head_; f >= 0; f = frames_[f].fl_next) {
+    if (nd == n_frames || static_cast<uint64_t>(f) >= n_frames) return absl::StrCat("flush list: a cycle or a bad link at frame ", f);
     const Frame& fr = frames_[f];
-    if (fr.fl_prev != prev || fr.oldest_modification == 0 || !fr.in_use) return false;
-    if (fr.oldest_modification > last) return false;
+    if (fr.fl_prev != prev) return absl::StrCat("flush list: frame ", f, " links back to ", fr.fl_prev, ", not ", prev);
+    if (fr.oldest_modification == 0) return absl::StrCat("flush list: frame ", f, " is clean");
+    if (!fr.in_use) return absl::StrCat("flush list: frame ", f, " is not in use");
+    if (fr.oldest_modification > last) {
+      return absl::StrCat("flush list: frame ", f, " (oldest_modification ", fr.oldest_modification,
+                          ") after one of ", last);
+    }
     last = fr.oldest_modification;
     prev = f;
     ++nd;
   }
-  if (prev != flush_tail_ || nd != flush_len_) return false;
+  if (prev != flush_tail_) return absl::StrCat("flush list: ends at frame ", prev, ", the tail is ", flush_tail_);
+  if (nd != flush_len_) return absl::StrCat("flush list: ", nd, " frames, counted ", flush_len_);
   // The array holds the same pages in the same order, tail first.
   int32_t at = flush_tail_;
   for (size_t i = flush_order_tail_; i < flush_order_.size(); ++i) {
     const FlushOrderEntry& e = flush_order_[i];
     if (e.frame < 0) continue;
-    if (e.frame != at || frames_[at].fl_seq != flush_order_base_ + i ||
+    if (at < 0 || e.frame != at || frames_[at].fl_seq != flush_order_base_ + i ||
         e.oldest_modification != frames_[at].oldest_modification) {
-      return false;
+      return absl::StrCat("flush order array: entry ", flush_order_base_ + i, " (frame ", e.frame,
+                          ") is not the flush list's frame ", at);
     }
     at = frames_[at].fl_prev;
   }
-  if (at != -1) return false;
+  if (at != -1) return absl::StrCat("flush order array: misses frame ", at);
+  if (flush_order_tail_ > flush_order_.size()) return "flush order array: its tail is past its end";
+  for (size_t i = 0; i < flush_order_tail_; ++i) {
+    if (flush_order_[i].frame >= 0) return absl::StrCat("flush order array: entry ", flush_order_base_ + i, " before the tail");
+  }
+  // The page table maps exactly the resident pages.
+  uint64_t mapped = 0;
+  for (const SpacePages& sp : spaces_) {
+    for (size_t p = 0; p < sp.frame_of_page.size(); ++p) {
+      const int32_t f = sp.frame_of_page[p];
+      if (f < 0) continue;
+      if (static_cast<uint64_t>(f) >= n_frames || !frames_[f].in_use || frames_[f].space_id != sp.space_id ||
+          frames_[f].page_no != p) {
+        return absl::StrCat("page table: page ", sp.space_id, ":", p, " maps to frame ", f, ", which does not hold it");
+      }
+      ++mapped;
+    }
+  }
+  if (mapped != lru_len_) return absl::StrCat("page table: ", mapped, " pages mapped, ", lru_len_, " on the LRU list");
+  // Frames are fixed by the current mtr at most.
+  for (uint64_t f = 0; f < n_frames; ++f) {
+    if (frames_[f].fix_mtr > mtr_seq_) return absl::StrCat("frame ", f, " fixed by a future mtr");
+  }
+  // The counters add up: every installed page was read or created and is
+  // resident or evicted; every write has one origin.
+  if (stats_.reads + stats_.created != stats_.evicted + lru_len_) {
+    return absl::StrCat(stats_.reads, " reads + ", stats_.created, " created != ", stats_.evicted, " evicted + ", lru_len_,
+                        " resident");
+  }
+  if (stats_.pages_written != stats_.lru_batch_written + stats_.single_page_written + stats_.flush_list_written) {
+    return absl::StrCat(stats_.pages_written, " pages written != ", stats_.lru_batch_written, " LRU batch + ",
+                        stats_.single_page_written, " single page + ", stats_.flush_list_written, " flush list");
+  }
   uint64_t dirty = 0;
   for (const Frame& fr : frames_) dirty += (fr.in_use && fr.oldest_modification != 0);
-  return dirty == flush_len_;
+  if (dirty != flush_len_) return absl::StrCat(dirty, " dirty frames, ", flush_len_, " on the flush list");
+  return "";
 }
 
 }  // namespace innosim

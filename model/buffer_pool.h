@@ -27,20 +27,31 @@
 // Every hot-path call (Fix, Create, MarkDirty, CommitMtr) is O(1) amortised
 // and allocates nothing (except when a space's page table or the flush-order
 // array must grow).
+//
+// A pool too small for one mini-transaction (every frame fixed by the
+// current mtr when it needs another page) is not a state InnoDB allows; the
+// model records it in status() (sticky) and leaves the page not resident,
+// so every list stays consistent and nothing is written out of bounds. The
+// figures of such a run mean nothing: callers check status() (cheaply, e.g.
+// once per transaction) and stop.
 // Not thread-safe.
 #ifndef INNOSIM_MODEL_BUFFER_POOL_H_
 #define INNOSIM_MODEL_BUFFER_POOL_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "absl/status/status.h"
 
 namespace innosim {
 
 class BufferPool {
  public:
   struct Options {
-    // Frames: innodb_buffer_pool_size / innodb_page_size.
+    // Frames: innodb_buffer_pool_size / innodb_page_size. 0 is taken as 1;
+    // above 2^31 - 1 the pool has 1 frame and status() is OutOfRange.
     uint64_t n_frames = 8192;
     // innodb_old_blocks_pct (5..95).
     uint32_t old_blocks_pct = 37;
@@ -85,19 +96,13 @@ class BufferPool {
   // oldest_modification if it was clean (buf_flush_note_modification). The
   // page is fixed (and read if needed) first.
   void MarkDirty(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms) {
-    int32_t f = Lookup(space_id, page_no);
+    const int32_t f = Lookup(space_id, page_no);
     if (f < 0) {
-      FixSlow(f, space_id, page_no, now_ms);
-      f = Lookup(space_id, page_no);
-    } else {
-      frames_[f].fix_mtr = mtr_seq_;
+      MarkDirtySlow(space_id, page_no, mtr_start_lsn, now_ms);
+      return;
     }
-    Frame& fr = frames_[f];
-    if (fr.oldest_modification == 0) {
-      // buf_flush_note_modification -> buf_flush_insert_into_flush_list.
-      fr.oldest_modification = mtr_start_lsn == 0 ? 1 : mtr_start_lsn;
-      FlushListAddHead(f);
-    }
+    frames_[f].fix_mtr = mtr_seq_;
+    NoteModification(f, mtr_start_lsn);
   }
   // A hint (no effect on any result): the page will be fixed soon. Step 0
   // starts loading its entry in the page table, step 1 (later) its frame.
@@ -120,6 +125,11 @@ class BufferPool {
   // (buf_pool_get_oldest_modification_approx).
   uint64_t OldestModification() const {
     return flush_tail_ < 0 ? 0 : frames_[flush_tail_].oldest_modification;
+  }
+  // oldest_modification of the flush-list head (the most recently dirtied
+  // page), or 0.
+  uint64_t NewestModification() const {
+    return flush_head_ < 0 ? 0 : frames_[flush_head_].oldest_modification;
   }
   // buf_flush_do_batch(BUF_FLUSH_LIST, max_pages, lsn_limit): writes up to
   // `max_pages` pages from the flush-list tail whose oldest_modification is
@@ -146,6 +156,11 @@ class BufferPool {
            static_cast<double>(1 + lru_len_ + free_len_);
   }
   const Stats& stats() const { return stats_; }
+  // OK, or why the pool could not do what it was asked (sticky: the first
+  // failure). ResourceExhausted: no free frame for a page because every
+  // frame was fixed by the current mtr. OutOfRange: more frames asked for
+  // than the model indexes (2^31 - 1).
+  const absl::Status& status() const { return status_; }
   bool IsResident(uint32_t space_id, uint32_t page_no) const { return Lookup(space_id, page_no) >= 0; }
   bool IsDirty(uint32_t space_id, uint32_t page_no) const;
   bool IsOld(uint32_t space_id, uint32_t page_no) const;
@@ -153,14 +168,27 @@ class BufferPool {
   int64_t LruPosition(uint32_t space_id, uint32_t page_no) const;
   // Page numbers of `space_id` on the flush list, tail (oldest) first.
   std::vector<uint64_t> FlushListOldestFirst() const;
-  // Checks every invariant (list lengths and links, old-sublist length,
-  // flush-list order, map consistency). O(n).
-  bool Validate() const;
+  // Checks every invariant: "" when all hold, else what is wrong. The LRU
+  // list's links both ways, its length, the old flags (old exactly from
+  // LRU_old to the tail) and the old sublist's length within
+  // BUF_LRU_OLD_TOLERANCE of innodb_old_blocks_pct (none under
+  // BUF_LRU_OLD_MIN_LEN); the free list (clean frames not in use); the flush
+  // list's links both ways, holding exactly the dirty frames, ordered by
+  // oldest_modification (newest at the head: the model adds each page at its
+  // first modification with the current LSN, so the order is exact, not
+  // within log_buffer_flush_order_lag as in MySQL 8.0); the flush-order
+  // array against it; the page table against the frames; the counters.
+  // O(frames + page table); for tests, never per row.
+  std::string Verify() const;
 
   // Writes every dirty page (the shutdown sweep); returns pages written.
   uint64_t FlushAllDirty();
 
  private:
+  // tests/verify_test_peer.h: breaks invariants on purpose, to see Verify
+  // catch them.
+  friend struct VerifyTestPeer;
+
   struct Frame {
     uint32_t space_id = 0;
     uint32_t page_no = 0;
@@ -203,6 +231,7 @@ class BufferPool {
     fr.fix_mtr = mtr_seq_;
     if (fr.access_time == 0) fr.access_time = now_ms + 1;
   }
+  // A free frame, or -1 (status_ set) when every resident page is fixed.
   int32_t GetFreeFrame(uint64_t now_ms);
   void Install(int32_t f, uint32_t space_id, uint32_t page_no, bool old, uint64_t now_ms);
   void Evict(int32_t f);
@@ -231,6 +260,17 @@ class BufferPool {
     flush_order_.push_back({f, fr.oldest_modification});
   }
   void FlushListRemove(int32_t f);
+  // buf_flush_note_modification -> buf_flush_insert_into_flush_list: a
+  // clean page enters the flush list.
+  void NoteModification(int32_t f, uint64_t mtr_start_lsn) {
+    Frame& fr = frames_[f];
+    if (fr.oldest_modification == 0) {
+      fr.oldest_modification = mtr_start_lsn == 0 ? 1 : mtr_start_lsn;
+      FlushListAddHead(f);
+    }
+  }
+  // MarkDirty of a page not resident: read it first (if a frame is free).
+  void MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms);
 
   std::vector<Frame> frames_;
   std::vector<SpacePages> spaces_;
@@ -263,6 +303,7 @@ class BufferPool {
 
   uint64_t mtr_seq_ = 1;
   Stats stats_;
+  absl::Status status_;
 };
 
 }  // namespace innosim

@@ -112,6 +112,7 @@ std::string Engine::Verify() const {
   for (size_t i = 0; i < secondary_.size(); ++i) {
     if (std::string e = secondary_[i]->Verify(); !e.empty()) return table_.secondary[i].name + ": " + e;
   }
+  if (sink_ != nullptr) return sink_->Verify();
   return "";
 }
 

@@ -82,7 +82,16 @@ class Engine {
   void set_route_cache(bool on);
 
   EngineReport Report() const;
+  // "" if every invariant holds, else the first broken one: each index's
+  // BTree::Verify (PRIMARY, then the secondary indexes in order; each checks
+  // the shared tablespace too), then the sink's (FlushModel: buffer pool,
+  // redo, page cleaner). O(model); for tests, never per row.
   std::string Verify() const;
+  // OK, or the first failure of the page-event sink (e.g. a buffer pool too
+  // small for one mini-transaction): sticky, and the run's figures mean
+  // nothing once it is not OK. The tree itself stays valid. Cheap but not
+  // free (a virtual call): ask once per transaction, not per row.
+  absl::Status status() const { return sink_ != nullptr ? sink_->status() : absl::OkStatus(); }
 
   const BTree& primary() const { return *primary_; }
   const BTree& secondary(size_t i) const { return *secondary_[i]; }

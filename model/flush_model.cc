@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
+
 namespace innosim {
 namespace {
 
@@ -55,6 +57,48 @@ FlushModel::Counters FlushModel::counters() const {
   c.final_flush_pages = final_flush_pages_;
   c.redo_bytes = log_.bytes_appended();
   return c;
+}
+
+absl::Status FlushModel::status() const {
+  const absl::Status& s = pool_.status();
+  if (s.ok()) return s;
+  const bool too_small = absl::IsResourceExhausted(s);
+  return absl::Status(s.code(), absl::StrCat("innodb_buffer_pool_size=", settings_.innodb_buffer_pool_size, " (",
+                                             settings_.BufferPoolPages(), " pages of ", settings_.innodb_page_size,
+                                             " bytes) is too ", too_small ? "small" : "large", " for the model: ",
+                                             s.message(), too_small ? "; raise" : "; lower",
+                                             " innodb_buffer_pool_size",
+                                             !too_small                                   ? ""
+                                             : settings_.flavor == ServerFlavor::kMySql84 ? " (the server's minimum is 5M)"
+                                                                                          : " (the server's minimum is 2M)"));
+}
+
+std::string FlushModel::Verify() const {
+  if (std::string e = pool_.Verify(); !e.empty()) return "buffer pool: " + e;
+  const uint64_t lsn = log_.lsn(), checkpoint = log_.last_checkpoint_lsn();
+  if (checkpoint > lsn) return absl::StrCat("redo log: checkpoint LSN ", checkpoint, " > current LSN ", lsn);
+  if (pool_.dirty_pages() > 0) {
+    const uint64_t oldest = pool_.OldestModification(), newest = pool_.NewestModification();
+    if (checkpoint > oldest) {
+      return absl::StrCat("redo log: checkpoint LSN ", checkpoint, " > oldest_modification ", oldest,
+                          " of a page not written yet");
+    }
+    if (newest > lsn) return absl::StrCat("buffer pool: a page modified at LSN ", newest, " > current LSN ", lsn);
+  }
+  const BufferPool::Stats& b = pool_.stats();
+  const PageCleaner::Stats& p = cleaner_.stats();
+  if (p.lru_pages != b.lru_batch_written) {
+    return absl::StrCat("page cleaner: ", p.lru_pages, " LRU pages, the pool's LRU batches wrote ", b.lru_batch_written);
+  }
+  if (p.adaptive_pages + p.sync_pages + p.async_pages + final_flush_pages_ != b.flush_list_written) {
+    return absl::StrCat("page cleaner: ", p.adaptive_pages, " adaptive + ", p.sync_pages, " sync + ", p.async_pages,
+                        " async + ", final_flush_pages_, " final pages, the pool's flush list wrote ",
+                        b.flush_list_written);
+  }
+  if (peak_dirty_ < pool_.dirty_pages()) {
+    return absl::StrCat("peak dirty pages ", peak_dirty_, " < dirty pages ", pool_.dirty_pages());
+  }
+  return "";
 }
 
 FlushModel::Sample FlushModel::Snapshot() const {

@@ -93,6 +93,17 @@ class FlushModel : public PageEventSink {
 
   Counters counters() const;
   Sample Snapshot() const;
+  // OK, or the buffer pool's failure in the server's terms: a pool too
+  // small for one mini-transaction (ResourceExhausted) or too large for the
+  // model (OutOfRange), naming innodb_buffer_pool_size. Sticky; the
+  // counters of a failed model mean nothing.
+  absl::Status status() const override;
+  // "" or what is wrong: BufferPool::Verify; the redo log (checkpoint <=
+  // the oldest modification still dirty <= the newest <= current LSN: no
+  // checkpoint passes an unwritten change); the page cleaner's and the
+  // final flush's writes add up to the pool's flush-list and LRU-batch
+  // writes; the dirty peak is a peak.
+  std::string Verify() const override;
 
   const BufferPool& buffer_pool() const { return pool_; }
   const RedoLog& redo_log() const { return log_; }

@@ -13,6 +13,9 @@
 #define INNOSIM_MODEL_PAGE_EVENTS_H_
 
 #include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
 
 namespace innosim {
 
@@ -33,6 +36,13 @@ class PageEventSink {
   // from now (BTree::Prefetch). Called twice per page, `step` 0 then 1, an
   // insert apart, so that a lookup can be loaded in two dependent steps.
   virtual void OnPageSoon(uint32_t /*space_id*/, uint32_t /*page_no*/, int /*step*/) {}
+  // OK, or why the sink could not follow the page traffic (e.g. a buffer
+  // pool too small for one mtr); sticky. Not on the hot path: callers ask
+  // once per transaction or at the end.
+  virtual absl::Status status() const { return absl::OkStatus(); }
+  // "" if the sink's invariants hold, else what is wrong (Engine::Verify
+  // includes it). For tests: O(state), never per row.
+  virtual std::string Verify() const { return ""; }
 };
 
 }  // namespace innosim

@@ -122,6 +122,8 @@ class RedoLog {
   ServerFlavor flavor() const { return flavor_; }
 
  private:
+  friend struct VerifyTestPeer;  // tests/verify_test_peer.h
+
   ServerFlavor flavor_;
   bool block_framing_;
   MySqlRedoLimits mysql_;

@@ -179,7 +179,10 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
       if (!engine.InsertSecondary(ix, encoders[ix].Encode(i, key)).ok()) ++result.secondary_ties;
     }
     if (flush) {
-      if ((i + 1) % spec.trx_rows == 0) engine.CommitTrx();
+      if ((i + 1) % spec.trx_rows == 0) {
+        engine.CommitTrx();
+        if (absl::Status s = engine.status(); !s.ok()) return s;
+      }
       flush->Tick(static_cast<double>(i + 1) * seconds_per_row);
       if (spec.series_every > 0 && (i + 1) % spec.series_every == 0) {
         result.series.push_back({i + 1, flush->Snapshot()});
@@ -190,6 +193,7 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
     // The seed's procedure: commit, then wait until no page is dirty.
     engine.CommitTrx();
     flush->FlushAll();
+    if (absl::Status s = engine.status(); !s.ok()) return s;
     result.flush = flush->counters();
   }
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -22,8 +22,10 @@
 #include "model/btree.h"
 #include "model/engine.h"
 #include "model/engine_profile.h"
+#include "model/flush_model.h"
 #include "model/page_events.h"
 #include "model/record_format.h"
+#include "model/server_settings.h"
 
 namespace innosim {
 namespace {
@@ -162,6 +164,34 @@ TEST_P(BTreePropertyTest, VerifyAfterEveryInsertAndTraversalIsSorted) {
   // The load was big enough to exercise splits and a root raise.
   EXPECT_GE(r.primary.height, 2u);
   EXPECT_GT(r.primary.counters.index_page_splits, 0u);
+}
+
+// The same streams with the flush model on a pool of 40 pages, so that
+// pages are evicted, read back and written while the tree grows: the whole
+// model (tree, tablespace, buffer pool, redo, page cleaner) verified after
+// every insert.
+TEST_P(BTreePropertyTest, WithTheFlushModelOnASmallPoolVerifyAfterEveryInsert) {
+  const auto [stream, page_size, mariadb] = GetParam();
+  ServerSettings settings = ServerSettings::Defaults(mariadb ? ServerFlavor::kMariaDb1011 : ServerFlavor::kMySql84);
+  settings.innodb_page_size = page_size;
+  settings.innodb_buffer_pool_size = uint64_t{40} * page_size;
+  FlushModel flush(settings);
+  Engine e(ProfileFor(mariadb, page_size), Seed000Table(16), &flush);
+  Generator gen(stream, 20260101 + static_cast<uint64_t>(stream));
+  const int n = page_size == 4096 ? 8000 : 4000;
+  for (int i = 0; i < n; ++i) {
+    (void)e.InsertRow(gen.Next());
+    if ((i + 1) % 50 == 0) e.CommitTrx();
+    flush.Tick(static_cast<double>(i + 1) / 2000);
+    ASSERT_EQ(e.Verify(), "") << "after row " << i;
+  }
+  e.CommitTrx();
+  flush.FlushAll();
+  EXPECT_EQ(e.Verify(), "");
+  EXPECT_TRUE(e.status().ok()) << e.status();
+  EXPECT_EQ(flush.buffer_pool().dirty_pages(), 0u);
+  EXPECT_GT(flush.counters().Innodb_pages_written, 0u);
+  EXPECT_GT(flush.buffer_pool().stats().evicted, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(

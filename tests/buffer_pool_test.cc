@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/verify_test_peer.h"
 
 namespace innosim {
 namespace {
@@ -16,6 +17,119 @@ BufferPool MakePool(uint64_t frames) {
   o.old_blocks_pct = 37;
   o.old_blocks_time_ms = 1000;
   return BufferPool(o);
+}
+
+// A pool in steady state: full, evicting, with dirty and clean pages, an
+// old sublist, and holes in the flush-order array.
+BufferPool BusyPool() {
+  BufferPool pool = MakePool(600);
+  std::mt19937_64 rng(5);
+  uint64_t lsn = 100;
+  for (int op = 0; op < 5000; ++op) {
+    const uint32_t page = static_cast<uint32_t>(rng() % 2000);
+    if (rng() % 3 == 0) {
+      pool.MarkDirty(kSpace, page, lsn, op);
+    } else {
+      pool.Fix(kSpace, page, op);
+    }
+    pool.CommitMtr();
+    lsn += 10;
+    if (op % 101 == 0) pool.FlushListBatch(15, lsn);
+  }
+  return pool;
+}
+
+// Some resident page that is dirty (or clean), as a frame.
+int32_t SomeFrame(const BufferPool& pool, bool dirty) {
+  for (uint32_t p = 0; p < 2000; ++p) {
+    if (pool.IsResident(kSpace, p) && pool.IsDirty(kSpace, p) == dirty) return VerifyTestPeer::FrameOf(pool, kSpace, p);
+  }
+  return -1;
+}
+
+uint32_t SomePage(const BufferPool& pool, bool dirty) {
+  for (uint32_t p = 0; p < 2000; ++p) {
+    if (pool.IsResident(kSpace, p) && pool.IsDirty(kSpace, p) == dirty) return p;
+  }
+  return 0;
+}
+
+TEST(BufferPoolTest, BusyPoolVerifies) {
+  const BufferPool pool = BusyPool();
+  EXPECT_GT(pool.stats().evicted, 0u);
+  EXPECT_GT(pool.dirty_pages(), 10u);
+  EXPECT_GT(pool.lru_old_len(), 0u);
+  EXPECT_EQ(pool.Verify(), "");
+}
+
+// The conditions that were asserts (compiled out in Release) are Verify
+// checks: a dirty page is never freed unwritten, and only dirty pages are on
+// the flush list (the only pages WritePage is given).
+TEST(BufferPoolTest, VerifyCatchesADirtyPageFreedWithoutAWrite) {
+  BufferPool pool = BusyPool();
+  VerifyTestPeer::EvictUnwritten(pool, kSpace, SomePage(pool, true));
+  EXPECT_NE(pool.Verify().find("dirty"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesACleanPageOnTheFlushList) {
+  BufferPool pool = BusyPool();
+  VerifyTestPeer::SetOldestModification(pool, VerifyTestPeer::FlushHead(pool), 0);
+  EXPECT_NE(pool.Verify().find("is clean"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesADirtyPageOffTheFlushList) {
+  BufferPool pool = BusyPool();
+  VerifyTestPeer::SetOldestModification(pool, SomeFrame(pool, false), 7);
+  EXPECT_NE(pool.Verify().find("on the flush list"), std::string::npos) << pool.Verify();
+}
+
+// Each check of Verify fails when its invariant is broken.
+TEST(BufferPoolTest, VerifyCatchesABrokenLruBackLink) {
+  BufferPool pool = BusyPool();
+  const int32_t second = VerifyTestPeer::LruNext(pool, VerifyTestPeer::LruHead(pool));
+  VerifyTestPeer::SetLruPrev(pool, second, VerifyTestPeer::LruTail(pool));
+  EXPECT_NE(pool.Verify().find("LRU list: frame"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyReportsAnLruCycleInsteadOfWalkingIt) {
+  BufferPool pool = BusyPool();
+  VerifyTestPeer::SetLruNext(pool, VerifyTestPeer::LruTail(pool), VerifyTestPeer::LruHead(pool));
+  EXPECT_NE(pool.Verify().find("LRU list:"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesOldFlagsOnTheWrongSideOfLruOld) {
+  BufferPool young_in_old = BusyPool();
+  VerifyTestPeer::SetOld(young_in_old, VerifyTestPeer::LruTail(young_in_old), false);
+  EXPECT_NE(young_in_old.Verify().find("young frame"), std::string::npos) << young_in_old.Verify();
+  BufferPool old_in_young = BusyPool();
+  VerifyTestPeer::SetOld(old_in_young, VerifyTestPeer::LruHead(old_in_young), true);
+  EXPECT_NE(old_in_young.Verify().find("before LRU_old"), std::string::npos) << old_in_young.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesAFlushListOutOfOrder) {
+  BufferPool pool = BusyPool();
+  VerifyTestPeer::SetOldestModification(pool, VerifyTestPeer::FlushTail(pool), uint64_t{1} << 40);
+  EXPECT_NE(pool.Verify().find("flush list:"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesAPageTableEntryForAPageNotThere) {
+  BufferPool pool = BusyPool();
+  uint32_t absent = 0;
+  while (pool.IsResident(kSpace, absent)) ++absent;
+  VerifyTestPeer::SetPageTable(pool, kSpace, absent, SomeFrame(pool, false));
+  EXPECT_NE(pool.Verify().find("page table:"), std::string::npos) << pool.Verify();
+}
+
+TEST(BufferPoolTest, VerifyCatchesMiscountedListsAndCounters) {
+  BufferPool free_len = BusyPool();
+  VerifyTestPeer::AddFreeLen(free_len, 1);
+  EXPECT_NE(free_len.Verify().find("free list:"), std::string::npos) << free_len.Verify();
+  BufferPool reads = BusyPool();
+  ++VerifyTestPeer::MutableStats(reads).reads;
+  EXPECT_NE(reads.Verify().find("reads"), std::string::npos) << reads.Verify();
+  BufferPool writes = BusyPool();
+  ++VerifyTestPeer::MutableStats(writes).pages_written;
+  EXPECT_NE(writes.Verify().find("pages written"), std::string::npos) << writes.Verify();
 }
 
 TEST(BufferPoolTest, ReadPageCountsAReadAndEntersAtTheMidpoint) {
@@ -35,7 +149,7 @@ TEST(BufferPoolTest, ReadPageCountsAReadAndEntersAtTheMidpoint) {
   EXPECT_TRUE(pool.IsOld(kSpace, 5000));
   const double pos = static_cast<double>(pool.LruPosition(kSpace, 5000)) / pool.lru_len();
   EXPECT_NEAR(pos, 1 - 378.0 / 1024, 0.03);
-  EXPECT_TRUE(pool.Validate());
+  EXPECT_EQ(pool.Verify(), "");
 }
 
 TEST(BufferPoolTest, CreatedPageEntersAtTheHeadWithoutARead) {
@@ -68,7 +182,7 @@ TEST(BufferPoolTest, OldPageIsMadeYoungOnlyAfterOldBlocksTime) {
   pool.CommitMtr();
   EXPECT_FALSE(pool.IsOld(kSpace, 5000));
   EXPECT_EQ(pool.LruPosition(kSpace, 5000), 0);
-  EXPECT_TRUE(pool.Validate());
+  EXPECT_EQ(pool.Verify(), "");
 }
 
 TEST(BufferPoolTest, NoPageIsMadeYoungBeforeTheFirstEviction) {
@@ -101,7 +215,7 @@ TEST(BufferPoolTest, FlushListIsOrderedByOldestModification) {
   EXPECT_EQ(pool.FlushListOldestFirst(), (std::vector<uint64_t>{1, 7}));
   EXPECT_EQ(pool.CountFlushListUpTo(1300, 10), 1u);
   EXPECT_EQ(pool.stats().pages_written, 3u);
-  EXPECT_TRUE(pool.Validate());
+  EXPECT_EQ(pool.Verify(), "");
 }
 
 // Property: random fixes, creates and modifications on a pool smaller than
@@ -152,7 +266,7 @@ TEST(BufferPoolTest, NoDirtyPageIsEvictedWithoutAWrite) {
       ASSERT_EQ(pool.CountFlushListUpTo(target, max), expected) << "op " << op;
     }
     if (op % 1000 == 0) {
-      ASSERT_TRUE(pool.Validate()) << "op " << op;
+      ASSERT_EQ(pool.Verify(), "") << "op " << op;
     }
   }
   EXPECT_GT(pool.stats().evicted, 1000u);
@@ -162,7 +276,7 @@ TEST(BufferPoolTest, NoDirtyPageIsEvictedWithoutAWrite) {
   EXPECT_EQ(pool.FlushAllDirty(), dirty_now);
   EXPECT_EQ(pool.stats().pages_written, before + dirty_now);
   EXPECT_EQ(pool.dirty_pages(), 0u);
-  EXPECT_TRUE(pool.Validate());
+  EXPECT_EQ(pool.Verify(), "");
 }
 
 TEST(BufferPoolTest, PagesFixedByTheCurrentMtrAreNotEvicted) {
@@ -177,7 +291,42 @@ TEST(BufferPoolTest, PagesFixedByTheCurrentMtrAreNotEvicted) {
     EXPECT_TRUE(pool.IsResident(kSpace, 0));
     pool.CommitMtr();
   }
-  EXPECT_TRUE(pool.Validate());
+  EXPECT_EQ(pool.Verify(), "");
+}
+
+// A pool too small for one mini-transaction (every frame fixed by the
+// current mtr when it needs another page) reports it and leaves the page
+// out, instead of installing it into frame -1; the lists stay consistent.
+TEST(BufferPoolTest, NoFreeFrameForTheCurrentMtrIsReportedNotInstalled) {
+  BufferPool pool = MakePool(2);
+  pool.Fix(kSpace, 0, 0);
+  pool.Create(kSpace, 1, 0);
+  EXPECT_TRUE(pool.status().ok());
+  pool.Fix(kSpace, 2, 0);                  // a third page in the same mtr
+  pool.MarkDirty(kSpace, 3, 100, 0);       // and a fourth, modified
+  pool.Create(kSpace, 4, 0);
+  EXPECT_TRUE(absl::IsResourceExhausted(pool.status())) << pool.status();
+  EXPECT_FALSE(pool.IsResident(kSpace, 2));
+  EXPECT_FALSE(pool.IsResident(kSpace, 3));
+  EXPECT_FALSE(pool.IsResident(kSpace, 4));
+  EXPECT_EQ(pool.dirty_pages(), 0u);
+  EXPECT_EQ(pool.stats().reads + pool.stats().created, 2u);
+  EXPECT_EQ(pool.Verify(), "");
+  // Once the mtr commits its frames can be reused; the failure stays.
+  pool.CommitMtr();
+  pool.Fix(kSpace, 2, 1);
+  EXPECT_TRUE(pool.IsResident(kSpace, 2));
+  EXPECT_TRUE(absl::IsResourceExhausted(pool.status()));
+  EXPECT_EQ(pool.Verify(), "");
+}
+
+// More frames than an int32_t frame index reaches: refused before any
+// allocation (innodb_buffer_pool_size=1e19 used to allocate 2^55 bytes).
+TEST(BufferPoolTest, MoreFramesThanTheModelIndexesIsOutOfRange) {
+  BufferPool pool = MakePool(uint64_t{1} << 40);
+  EXPECT_TRUE(absl::IsOutOfRange(pool.status())) << pool.status();
+  EXPECT_EQ(pool.n_frames(), 1u);
+  EXPECT_TRUE(MakePool(1000).status().ok());
 }
 
 }  // namespace
