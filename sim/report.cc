@@ -110,7 +110,10 @@ std::string RunSummary(const RunResult& r) {
   absl::StrAppendFormat(&s, "innosim run: %s, %d rows, rows_per_ms %d, seed %d, profile %s, page size %d\n",
                         r.spec.stream.name, r.report.rows, r.spec.stream.rows_per_ms, r.spec.stream.seed,
                         r.spec.profile, r.spec.page_size);
-  absl::StrAppendFormat(&s, "table: %s\n\n", r.table);
+  absl::StrAppendFormat(&s, "table: %s\n", r.table);
+  // Clamped settings and the like first, where they are seen.
+  for (const std::string& w : r.warnings) absl::StrAppendFormat(&s, "warning: %s\n", w);
+  s += "\n";
   absl::StrAppendFormat(&s, "  %-28s %14d\n", "index_page_splits", c.index_page_splits);
   absl::StrAppendFormat(&s, "    %-26s %14d\n", "to the right", c.splits_to_right);
   absl::StrAppendFormat(&s, "    %-26s %14d\n", "to the left", c.splits_to_left);
@@ -147,7 +150,6 @@ std::string RunSummary(const RunResult& r) {
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "redo bytes", f.redo_bytes);
   }
   s += SettingsTable(r.settings_used);
-  for (const std::string& w : r.warnings) absl::StrAppendFormat(&s, "  warning: %s\n", w);
   absl::StrAppendFormat(&s, "\n  simulated in %.2f s\n", r.elapsed_s);
   return s;
 }
