@@ -16,9 +16,13 @@
 namespace innosim {
 namespace {
 
-// Reads a count given as a number or as a string with a suffix ("10M").
+// Whole numbers are read with value_exact: toml++'s value<int64_t>() also
+// converts a float (with a cast that is undefined behaviour out of range, e.g.
+// 1e30) and a boolean (true = 1), so `rows = true` would run one row.
+
+// Reads a count given as a whole number or as a string with a suffix ("10M").
 absl::StatusOr<uint64_t> CountField(const toml::node& n, const std::string& where) {
-  if (auto v = n.value<int64_t>()) {
+  if (auto v = n.value_exact<int64_t>()) {
     if (*v <= 0) return absl::InvalidArgumentError(absl::StrCat(where, " must be positive"));
     return static_cast<uint64_t>(*v);
   }
@@ -27,7 +31,7 @@ absl::StatusOr<uint64_t> CountField(const toml::node& n, const std::string& wher
     if (!c.ok()) return absl::InvalidArgumentError(absl::StrCat(where, ": ", c.status().message()));
     return *c;
   }
-  return absl::InvalidArgumentError(absl::StrCat(where, " must be a number or a string like \"10M\""));
+  return absl::InvalidArgumentError(absl::StrCat(where, " must be a whole number or a string like \"10M\""));
 }
 
 absl::Status ApplySettings(const toml::table& t, RunSpec* spec, const std::string& where) {
@@ -41,10 +45,18 @@ absl::Status ApplySettings(const toml::table& t, RunSpec* spec, const std::strin
     if (!c.ok()) return c.status();
     spec->stream.rows_per_ms = *c;
   }
-  if (auto v = t["seed"].value<int64_t>()) spec->stream.seed = static_cast<uint64_t>(*v);
+  if (auto n = t.get("seed")) {
+    std::optional<int64_t> v = n->value_exact<int64_t>();
+    if (!v) return absl::InvalidArgumentError(absl::StrCat(where, ".seed must be a whole number"));
+    spec->stream.seed = static_cast<uint64_t>(*v);
+  }
   if (auto v = t["stream"].value<std::string>()) spec->stream.name = *v;
   if (auto v = t["profile"].value<std::string>()) spec->profile = *v;
-  if (auto v = t["page_size"].value<int64_t>()) spec->page_size = static_cast<uint32_t>(*v);
+  if (auto n = t.get("page_size")) {
+    std::optional<int64_t> v = n->value_exact<int64_t>();
+    if (!v) return absl::InvalidArgumentError(absl::StrCat(where, ".page_size must be a whole number of bytes"));
+    spec->page_size = static_cast<uint32_t>(*v);
+  }
   if (auto v = t["label"].value<std::string>()) spec->label = *v;
   if (auto n = t.get("rows_per_sec")) {
     std::optional<double> v = n->value<double>();
@@ -67,7 +79,7 @@ absl::Status ApplySettings(const toml::table& t, RunSpec* spec, const std::strin
     spec->flush = *v;
   }
   if (auto n = t.get("payload_bytes")) {
-    std::optional<int64_t> v = n->value<int64_t>();
+    std::optional<int64_t> v = n->value_exact<int64_t>();
     if (!v || *v < 0) return absl::InvalidArgumentError(absl::StrCat(where, ".payload_bytes must be a whole number"));
     spec->payload_bytes = static_cast<uint32_t>(*v);
   }
