@@ -42,8 +42,9 @@ bool IsTextByte(unsigned char c) {
 // A file read through a fixed buffer: [pos_, end_) is unread data.
 class ChunkReader {
  public:
-  ChunkReader(FilePtr file, std::string path)
-      : file_(std::move(file)), path_(std::move(path)), buf_(kChunkBytes) {}
+  // `capacity` is kChunkBytes, or less for a file that fits in less.
+  ChunkReader(FilePtr file, std::string path, size_t capacity)
+      : file_(std::move(file)), path_(std::move(path)), buf_(capacity) {}
 
   // Keeps the unread bytes, moves them to the front and reads until the
   // buffer is full or the file ends. Returns an error status on read errors.
@@ -250,7 +251,12 @@ absl::StatusOr<std::unique_ptr<KeyStream>> OpenKeyFile(const std::string& path,
         "big-endian binary records"));
   }
 
-  ChunkReader reader(std::move(file), path);
+  // A small file gets a buffer of its own size (rounded up to whole
+  // records), not a 1 MiB one: the whole file is then read by the first
+  // Refill, exactly as with the big buffer.
+  const size_t capacity =
+      size >= kChunkBytes ? kChunkBytes : static_cast<size_t>((size + 15) / 16 * 16);
+  ChunkReader reader(std::move(file), path, capacity);
   if (absl::Status s = reader.Refill(); !s.ok()) return s;
 
   if (format == KeyFileFormat::kAuto) {

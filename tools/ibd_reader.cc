@@ -706,7 +706,9 @@ absl::StatusOr<IbdCensus> ReadFrom(const PageSource& src, const IbdReadOptions& 
   std::vector<IndexAux> aux(layout.n_pages);
   std::vector<int8_t> used(layout.n_pages, -1);  // from the extent descriptors
   constexpr uint64_t kBatchBytes = 1u << 20;
-  const uint64_t batch_pages = std::max<uint64_t>(1, kBatchBytes / ps);
+  // No bigger than the file: a small file does not pay for a 1 MiB buffer.
+  const uint64_t batch_pages =
+      std::max<uint64_t>(1, std::min<uint64_t>(kBatchBytes / ps, layout.n_pages));
   std::vector<uint8_t> buf(batch_pages * ps);
   for (uint64_t first = 0; first < layout.n_pages; first += batch_pages) {
     uint64_t n = std::min(batch_pages, layout.n_pages - first);
