@@ -158,6 +158,7 @@ struct ServerSettings {
     std::string value;
     std::string origin;     // "mysql-8.4 default", "--set", "my.cnf:7", ...
     bool modelled = true;   // false: accepted, no effect in the model
+    bool operator==(const Row&) const = default;
   };
   // Every variable of this server the model reads, then the ones that were
   // set without an effect in the model, in the order they were set.

@@ -7,6 +7,7 @@
 // report.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,17 +23,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     absl::StatusOr<innosim::DefaultsFile> file = innosim::ParseDefaultsFile(text, path, flavor);
     if (!file.ok()) continue;
     std::vector<std::string> warnings;
-    absl::StatusOr<std::vector<innosim::DefaultsEntry>> entries =
+    absl::StatusOr<std::vector<innosim::VariableAssignment>> entries =
         innosim::CheckDefaultsEntries(*file, path, flavor, &warnings);
     if (!entries.ok()) continue;
     innosim::ServerSettings settings = innosim::ServerSettings::Defaults(flavor);
-    for (const innosim::DefaultsEntry& e : *entries) {
-      (void)innosim::ApplyServerVariable(&settings, e.name, e.value);
+    for (const innosim::VariableAssignment& e : *entries) {
+      // CheckDefaultsEntries kept only what applies: it must apply again.
+      if (!innosim::ApplyServerVariable(&settings, e.name, e.value, e.origin).ok()) std::abort();
     }
     (void)settings.Describe();
     (void)settings.BufferPoolPages();
     (void)settings.EffectiveIoCapacityMax();
     (void)settings.EffectiveBufferPoolInstances();
+    (void)settings.EffectiveRedoLogCapacity();
   }
   return 0;
 }

@@ -27,6 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)settings.BufferPoolPages();
     (void)settings.EffectiveIoCapacityMax();
     (void)settings.EffectiveBufferPoolInstances();
+    (void)settings.EffectiveRedoLogCapacity();
   }
   return 0;
 }
