@@ -13,21 +13,29 @@ char Fold(char c) {
 
 }  // namespace
 
-size_t EditDistance(std::string_view a, std::string_view b) {
-  // Three rows of the optimal-string-alignment table.
-  std::vector<size_t> prev2(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+size_t EditDistance(std::string_view a_in, std::string_view b_in) {
+  std::string a(a_in), b(b_in);
+  for (char& c : a) c = Fold(c);
+  for (char& c : b) c = Fold(c);
+  // Three rows of the optimal-string-alignment table in one buffer.
+  const size_t w = b.size() + 1;
+  std::vector<size_t> rows(3 * w);
+  size_t* prev2 = rows.data();
+  size_t* prev = prev2 + w;
+  size_t* cur = prev + w;
+  for (size_t j = 0; j < w; ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const bool same = Fold(a[i - 1]) == Fold(b[j - 1]);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
-      if (i > 1 && j > 1 && Fold(a[i - 1]) == Fold(b[j - 2]) && Fold(a[i - 2]) == Fold(b[j - 1])) {
-        cur[j] = std::min(cur[j], prev2[j - 2] + 1);
-      }
+    for (size_t j = 1; j < w; ++j) {
+      size_t d = std::min(prev[j] + 1, cur[j - 1] + 1);
+      d = std::min(d, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d = std::min(d, prev2[j - 2] + 1);
+      cur[j] = d;
     }
-    std::swap(prev2, prev);
-    std::swap(prev, cur);
+    size_t* t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
   }
   return prev[b.size()];
 }
@@ -36,6 +44,10 @@ std::string NearestName(std::string_view name, const std::vector<std::string>& c
   std::string best;
   size_t best_d = static_cast<size_t>(-1);
   for (const std::string& c : candidates) {
+    // The lengths alone rule most candidates out (each edit changes the
+    // length by at most one), before the quadratic distance.
+    const size_t gap = name.size() > c.size() ? name.size() - c.size() : c.size() - name.size();
+    if (gap > 3) continue;
     const size_t d = EditDistance(name, c);
     const size_t longer = std::max(name.size(), c.size());
     if (d == 0 || d > 3 || 3 * d > longer) continue;
