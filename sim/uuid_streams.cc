@@ -325,8 +325,8 @@ class UlidStream final : public KeyStream {
 // The ULID spec's monotonic mode: the first key of a ms takes fresh random
 // bits; each later key of the same ms takes the previous random part plus 1
 // (an 80-bit increment). The spec lets generation fail when the 80 bits
-// overflow within a ms (with random starting points, about 2^-40 likely per
-// ms at 482 rows/ms); here the key moves on to the next ms with fresh bits
+// overflow within a ms (from a random start, about 2^-71 likely per ms at
+// 482 rows/ms); here the key moves on to the next ms with fresh bits
 // instead, as uuidv7-counter does, so the timestamp never goes back.
 class UlidMonotonicStream final : public KeyStream {
  public:
