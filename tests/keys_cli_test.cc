@@ -141,5 +141,24 @@ TEST(KeysCliTest, BadInputGetsExitCode2AndOneLineAndNoFile) {
   ::unlink(short_file.c_str());
 }
 
+// run finds the new streams, suggests them, and gives snowflake the BIGINT
+// table (its 8-byte width reaches the table check before the run).
+TEST(KeysCliTest, RunKnowsTheNewStreamsAndTheirWidths) {
+  Output o = Innosim("run --stream uuidv1swap --rows 1");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("did you mean 'uuidv1-swap'"), std::string::npos) << o.err;
+  for (const char* name : {"uuidv1", "uuidv1-swap", "uuidv6", "ulid", "ulid-monotonic", "snowflake"}) {
+    EXPECT_NE(o.err.find(name), std::string::npos) << o.err;
+  }
+  o = Innosim("run --stream snowflake --rows 1k --no-flush --json");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(nlohmann::json::parse(o.out)["table"].get<std::string>().find("BIGINT"), std::string::npos);
+  const std::vector<std::string> args = {"run", "--stream", "snowflake", "--rows", "10",
+                                         "--table", "CREATE TABLE t (id BINARY(16) PRIMARY KEY)"};
+  o = RunInnosim(args, Tmp("width.err"));
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("8-byte keys"), std::string::npos) << o.err;
+}
+
 }  // namespace
 }  // namespace innosim
