@@ -198,8 +198,9 @@ constexpr uint64_t kNsPerTick = 100;
 constexpr uint64_t kTs60 = (uint64_t{1} << 60) - 1;
 
 // The 60-bit timestamp of one writer, strictly increasing per key, as
-// MySQL's UUID() makes it (mysql_generate_uuid in sql/item_strfunc.cc;
-// MariaDB's my_uuid() in mysys/my_uuid.c is the same code): the clock is
+// MySQL's UUID() makes it (the generator MySQL has carried since 5.x, read
+// in MariaDB's mysys/my_uuid.c and in MySQL Shell's copy of MySQL's
+// generate_uuid; MySQL 8.4's own file was not at hand): the clock is
 // read in 100-ns ticks; when a key falls on the tick of the previous one,
 // the generator "borrows" one tick (a counter, nanoseq, that is added to
 // every later reading) so the timestamp still moves forward, and it gives
