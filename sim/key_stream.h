@@ -12,13 +12,22 @@
 //                   carrying into the next ms at 4096.
 //   uuidv7-subms    RFC 9562 method 3: rand_a holds the sub-ms fraction,
 //                   monotonic (as PostgreSQL 18 makes it).
+//   uuidv1          RFC 9562 version 1 as MySQL's UUID() with UUID_TO_BIN(x):
+//                   time_low first (the order restarts every 429.5 s).
+//   uuidv1-swap     the same with UUID_TO_BIN(x, 1): time_high first, ascending.
+//   uuidv6          RFC 9562 version 6: the v1 timestamp most significant first.
+//   ulid            48-bit ms + 80 random bits.
+//   ulid-monotonic  ULID's monotonic mode: +1 on the random part within a ms.
+//   snowflake       Twitter's BIGINT: 41-bit ms, 10-bit machine, 12-bit
+//                   sequence (8-byte key).
 //   autoinc         BIGINT 1, 2, 3, ... (8-byte key).
 //   file:PATH       keys read from a file: one textual UUID per line if the
 //                   file starts with printable text, else binary 16-byte
 //                   big-endian records (sim/file_key_stream.h).
 //   file16:PATH     binary 16-byte big-endian records (BINARY(16)).
 //   file8:PATH      binary 8-byte big-endian records (BIGINT UNSIGNED).
-// Synthetic clock: ms(i) = start_ms + i / rows_per_ms.
+// Synthetic clock: ms(i) = start_ms + i / rows_per_ms (every generator but
+// uuidv4 and autoinc reads it).
 //
 // Text and raw forms of a key (FormatUuid, ParseUuid, KeyBytes): sim/uuid.h.
 //
@@ -29,6 +38,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "model/key.h"
@@ -58,6 +68,15 @@ absl::StatusOr<std::unique_ptr<KeyStream>> MakeKeyStream(const StreamSpec& spec)
 
 // True if `name` is a known generator name or a "file:" spec.
 bool IsKnownStreamName(const std::string& name);
+
+// The generator names (not the file: spellings), for help and suggestions.
+const std::vector<std::string>& GeneratorStreamNames();
+// "uuidv4, uuidv7-random, ..., autoinc, file:PATH, file16:PATH, file8:PATH".
+std::string ValidStreamNames();
+
+// The key width a stream of this name has, without opening anything: 8 for
+// autoinc, snowflake and file8:, else 16 (what key_width() will say).
+int StreamKeyWidth(const std::string& name);
 
 }  // namespace innosim
 

@@ -301,4 +301,71 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& con
   return absl::OkStatus();
 }
 
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+  }
+}
+
+absl::Status AtomicFileWriter::Fail(int err, const std::string& doing) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ::unlink(tmp_.c_str());
+  std::string mend = "check the disk and try again";
+  if (err == ENOSPC || err == EDQUOT || err == EFBIG) mend = "free space or name a file on another disk";
+  if (err == EISDIR) mend = "name a file, not a directory";
+  return absl::InternalError(absl::StrCat(doing, " ", path_, " failed: ", std::strerror(err), " (", mend, ")"));
+}
+
+absl::Status AtomicFileWriter::Open(const std::string& path) {
+  if (fd_ >= 0) return absl::FailedPreconditionError("AtomicFileWriter::Open called twice");
+  if (path.empty()) return absl::InvalidArgumentError("no output file named");
+  path_ = path;
+  target_ = ResolveTarget(path);
+  if (absl::Status s = CheckTarget(target_, path); !s.ok()) return s;
+  const int fd = MakeTemporary(target_, &tmp_);
+  if (fd < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot write ", path, ": ", FolderProblem(errno, FolderOf(target_))));
+  }
+  fd_ = fd;
+  // mkstemp makes the file 0600; give it the mode open(2) would have.
+  if (::fchmod(fd_, 0666 & ~CurrentUmask()) != 0) return Fail(errno, "setting the mode of");
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFileWriter::Append(std::string_view data) {
+  if (fd_ < 0) return absl::FailedPreconditionError("AtomicFileWriter::Append without Open");
+  const char* p = data.data();
+  size_t left = data.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Fail(n < 0 ? errno : EIO, "writing");
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status AtomicFileWriter::Commit() {
+  if (fd_ < 0) return absl::FailedPreconditionError("AtomicFileWriter::Commit without Open");
+  // The data reaches the disk before the name does, as in WriteFileAtomically.
+  if (::fsync(fd_) != 0) return Fail(errno, "writing");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp_.c_str());
+    return Fail(err, "writing");
+  }
+  if (::rename(tmp_.c_str(), target_.c_str()) != 0) return Fail(errno, "renaming into");
+  const int dir = ::open(FolderOf(target_).c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace innosim

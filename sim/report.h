@@ -6,6 +6,7 @@
 #define INNOSIM_SIM_REPORT_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -32,6 +33,32 @@ std::string SettingsTable(const std::vector<ServerSettings::Row>& rows);
 // directory or device at `path` is refused. Safe to call from several
 // threads.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content);
+
+// WriteFileAtomically for output too large to hold in memory: the same
+// unique temporary beside `path`, mode, fsync and rename, filled piece by
+// piece. Open, then Append any number of times, then Commit; a writer
+// destroyed (or an Append failing) before Commit removes its temporary and
+// leaves `path` as it was. Errors as WriteFileAtomically's. One writer per
+// thread.
+class AtomicFileWriter {
+ public:
+  AtomicFileWriter() = default;
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+  ~AtomicFileWriter();
+
+  absl::Status Open(const std::string& path);
+  absl::Status Append(std::string_view data);
+  absl::Status Commit();
+
+ private:
+  absl::Status Fail(int err, const std::string& doing);
+
+  std::string path_;    // as given, for messages
+  std::string target_;  // a symbolic link resolved
+  std::string tmp_;
+  int fd_ = -1;
+};
 
 // Checks, before a long run, that WriteFileAtomically(path, ...) can
 // succeed: the folder exists and takes a new file, and `path` is not a

@@ -20,8 +20,8 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
   if (!IsKnownStreamName(spec.stream.name)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "unknown stream '", spec.stream.name, "'",
-        DidYouMean(spec.stream.name, {"uuidv4", "uuidv7-random", "uuidv7-counter", "uuidv7-subms", "autoinc"}),
-        ": use uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc or file:PATH"));
+        DidYouMean(spec.stream.name, GeneratorStreamNames()), ": use ", absl::StrJoin(GeneratorStreamNames(), ", "),
+        " or file:PATH"));
   }
   if (spec.stream.rows_per_ms == 0) {
     return absl::InvalidArgumentError("--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");

@@ -1,5 +1,6 @@
 #include "sim/uuid_streams.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 
@@ -186,6 +187,229 @@ class UuidV7SubmsStream final : public KeyStream {
   uint64_t prev_ns_ = 0;
 };
 
+
+// ---- The RFC 9562 version 1 family (uuidv1, uuidv1-swap, uuidv6) --------
+
+// 100-ns intervals between 1582-10-15 00:00:00 (the Gregorian reform, the
+// UUID epoch) and 1970-01-01 00:00:00: 141427 days.
+constexpr uint64_t kUuidEpochOffsetTicks = uint64_t{141427} * 24 * 60 * 60 * 10'000'000;
+constexpr uint64_t kTicksPerMs = 10'000;
+constexpr uint64_t kNsPerTick = 100;
+constexpr uint64_t kTs60 = (uint64_t{1} << 60) - 1;
+
+// The 60-bit timestamp of one writer, strictly increasing per key, as
+// MySQL's UUID() makes it (the generator MySQL has carried since 5.x, read
+// in MariaDB's mysys/my_uuid.c and in MySQL Shell's copy of MySQL's
+// generate_uuid; MySQL 8.4's own file was not at hand): the clock is
+// read in 100-ns ticks; when a key falls on the tick of the previous one,
+// the generator "borrows" one tick (a counter, nanoseq, that is added to
+// every later reading) so the timestamp still moves forward, and it gives
+// the borrowed ticks back - without falling to or below the previous
+// timestamp - as soon as the clock has moved on by more than one tick. So
+// up to 10,000 rows/ms every key carries its own row's tick; above that the
+// stamped time runs ahead of the clock by the rows that did not fit.
+// MySQL's last resort - a new random clock sequence when the timestamp
+// cannot go forward (the clock set back, or nanoseq wrapping at 2^32) - is
+// kept for the wrap; the synthetic clock never goes back.
+class UuidV1Clock {
+ public:
+  UuidV1Clock(uint64_t start_ms, uint64_t rows_per_ms) : clock_(start_ms, rows_per_ms) {}
+
+  // The timestamp of the next row; sets *new_clock_seq when MySQL would
+  // draw a new clock sequence.
+  uint64_t Next(bool* new_clock_seq) {
+    *new_clock_seq = false;
+    const uint64_t now =
+        clock_.ms() * kTicksPerMs + clock_.ns_in_ms() / kNsPerTick + kUuidEpochOffsetTicks;
+    clock_.Tick();
+    uint64_t tv = now + nanoseq_;
+    if (tv > last_) {
+      if (nanoseq_ != 0) {  // give borrowed ticks back, staying above last_
+        const uint64_t delta = std::min<uint64_t>(nanoseq_, tv - last_ - 1);
+        tv -= delta;
+        nanoseq_ -= static_cast<uint32_t>(delta);
+      }
+    } else {
+      if (tv == last_ && ++nanoseq_ != 0) ++tv;  // borrow one tick
+      if (tv <= last_) {                         // nanoseq wrapped: new numberspace
+        *new_clock_seq = true;
+        tv = now;
+        nanoseq_ = 0;
+      }
+    }
+    last_ = tv;
+    return tv & kTs60;
+  }
+
+ private:
+  SyntheticClock clock_;
+  uint64_t last_ = 0;     // MySQL's uuid_time
+  uint32_t nanoseq_ = 0;  // MySQL's nanoseq (a 32-bit uint)
+};
+
+enum class V1Layout {
+  kV1,      // UUID() / UUID_TO_BIN(x): time_low, time_mid, version|time_high
+  kV1Swap,  // UUID_TO_BIN(x, 1): version|time_high, time_mid, time_low
+  kV6,      // RFC 9562 section 5.6: the 60 bits most significant first
+};
+
+// Bytes 8..15 of one writer: clock_seq (14 bits) behind the variant, then
+// the 48-bit node. The node is random, with the multicast bit set as RFC
+// 9562 section 6.10 asks of a node that is not a MAC address; MySQL uses the
+// host's MAC address when it finds one. Either way it is fixed per writer.
+class UuidV1FamilyStream final : public KeyStream {
+ public:
+  UuidV1FamilyStream(V1Layout layout, uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
+      : layout_(layout), rng_(seed), clock_(start_ms, rows_per_ms) {
+    node_ = (rng_() >> 16) | (uint64_t{1} << 40);  // multicast bit: byte 10's lowest bit
+    NewClockSeq();
+  }
+  bool Next(Key* out) override {
+    bool new_seq = false;
+    const uint64_t ts = clock_.Next(&new_seq);
+    if (new_seq) NewClockSeq();
+    const uint64_t time_low = ts & 0xFFFF'FFFF;
+    const uint64_t time_mid = (ts >> 32) & 0xFFFF;
+    const uint64_t time_high = ts >> 48;  // 12 bits
+    switch (layout_) {
+      case V1Layout::kV1:
+        out->hi = (time_low << 32) | (time_mid << 16) | 0x1000 | time_high;
+        break;
+      case V1Layout::kV1Swap:
+        out->hi = ((0x1000 | time_high) << 48) | (time_mid << 32) | time_low;
+        break;
+      case V1Layout::kV6:
+        out->hi = ((ts >> 12) << 16) | 0x6000 | (ts & 0x0FFF);
+        break;
+    }
+    out->lo = suffix_;
+    return true;
+  }
+  int key_width() const override { return 16; }
+
+ private:
+  void NewClockSeq() {
+    const uint64_t clock_seq = rng_() >> 50;  // 14 bits
+    suffix_ = ((0x8000 | clock_seq) << 48) | node_;
+  }
+
+  V1Layout layout_;
+  Xoshiro256StarStar rng_;
+  UuidV1Clock clock_;
+  uint64_t node_ = 0;
+  uint64_t suffix_ = 0;
+};
+
+// ---- ULID ------------------------------------------------------------------
+
+// Bytes 0..5 = ms, bytes 6..15 = 80 random bits: the 16 low bits of hi and
+// all of lo (the ULID spec's binary layout, big-endian).
+class UlidStream final : public KeyStream {
+ public:
+  UlidStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
+      : rng_(seed), clock_(start_ms, rows_per_ms) {}
+  bool Next(Key* out) override {
+    const uint64_t w1 = rng_();  // its top 16 bits: bytes 6..7
+    const uint64_t w2 = rng_();  // bytes 8..15
+    out->hi = ((clock_.ms() & kMs48) << 16) | (w1 >> 48);
+    out->lo = w2;
+    clock_.Tick();
+    return true;
+  }
+  int key_width() const override { return 16; }
+
+ private:
+  Xoshiro256StarStar rng_;
+  SyntheticClock clock_;
+};
+
+// The ULID spec's monotonic mode: the first key of a ms takes fresh random
+// bits; each later key of the same ms takes the previous random part plus 1
+// (an 80-bit increment). The spec lets generation fail when the 80 bits
+// overflow within a ms (from a random start, about 2^-71 likely per ms at
+// 482 rows/ms); here the key moves on to the next ms with fresh bits
+// instead, as uuidv7-counter does, so the timestamp never goes back.
+class UlidMonotonicStream final : public KeyStream {
+ public:
+  UlidMonotonicStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
+      : rng_(seed), clock_(start_ms, rows_per_ms) {}
+  bool Next(Key* out) override {
+    uint64_t ms = clock_.ms();
+    clock_.Tick();
+    if (started_ && ms <= last_ms_) {
+      ms = last_ms_;
+      if (++rand_lo_ == 0 && ++rand_hi_ > 0xFFFF) {  // 80 bits overflow
+        ++ms;
+        Draw();
+      }
+    } else {
+      Draw();
+    }
+    started_ = true;
+    last_ms_ = ms;
+    out->hi = ((ms & kMs48) << 16) | rand_hi_;
+    out->lo = rand_lo_;
+    return true;
+  }
+  int key_width() const override { return 16; }
+
+ private:
+  void Draw() {
+    rand_hi_ = rng_() >> 48;
+    rand_lo_ = rng_();
+  }
+
+  Xoshiro256StarStar rng_;
+  SyntheticClock clock_;
+  bool started_ = false;
+  uint64_t last_ms_ = 0;
+  uint64_t rand_hi_ = 0;  // 16 bits
+  uint64_t rand_lo_ = 0;  // 64 bits
+};
+
+// ---- Snowflake -------------------------------------------------------------
+
+// Twitter's layout in a BIGINT: bit 63 = 0, 41 bits of ms since the epoch,
+// 10 bits of machine id, 12 bits of sequence. The sequence restarts at 0
+// in each new ms; when 4096 ids have been given out in one ms, Twitter's
+// generator waits for the next ms (tilNextMillis), so the id takes the next
+// ms with sequence 0 and the following rows stay in it until the synthetic
+// clock catches up (the same carry as uuidv7-counter).
+class SnowflakeStream final : public KeyStream {
+ public:
+  SnowflakeStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
+      : rng_(seed), clock_(start_ms, rows_per_ms) {
+    machine_ = rng_() >> 54;  // 10 bits, fixed per writer
+  }
+  bool Next(Key* out) override {
+    uint64_t ms = clock_.ms();
+    clock_.Tick();
+    if (started_ && ms <= last_ms_) {
+      ms = last_ms_;
+      if (++seq_ > 0x0FFF) {  // the ms is full: wait for the next one
+        ++ms;
+        seq_ = 0;
+      }
+    } else {
+      seq_ = 0;
+    }
+    started_ = true;
+    last_ms_ = ms;
+    const uint64_t since_epoch = (ms - kSnowflakeEpochMs) & ((uint64_t{1} << 41) - 1);
+    *out = Key::FromU64((since_epoch << 22) | (machine_ << 12) | seq_);
+    return true;
+  }
+  int key_width() const override { return 8; }
+
+ private:
+  Xoshiro256StarStar rng_;
+  SyntheticClock clock_;
+  uint64_t machine_ = 0;
+  bool started_ = false;
+  uint64_t last_ms_ = 0;
+  uint64_t seq_ = 0;
+};
+
 }  // namespace
 
 std::unique_ptr<KeyStream> NewUuidV4Stream(uint64_t seed) {
@@ -205,6 +429,34 @@ std::unique_ptr<KeyStream> NewUuidV7CounterStream(uint64_t seed, uint64_t rows_p
 std::unique_ptr<KeyStream> NewUuidV7SubmsStream(uint64_t seed, uint64_t rows_per_ms,
                                                 uint64_t start_ms) {
   return std::make_unique<UuidV7SubmsStream>(seed, rows_per_ms, start_ms);
+}
+
+}  // namespace innosim
+
+namespace innosim {
+
+std::unique_ptr<KeyStream> NewUuidV1Stream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return std::make_unique<UuidV1FamilyStream>(V1Layout::kV1, seed, rows_per_ms, start_ms);
+}
+
+std::unique_ptr<KeyStream> NewUuidV1SwapStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return std::make_unique<UuidV1FamilyStream>(V1Layout::kV1Swap, seed, rows_per_ms, start_ms);
+}
+
+std::unique_ptr<KeyStream> NewUuidV6Stream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return std::make_unique<UuidV1FamilyStream>(V1Layout::kV6, seed, rows_per_ms, start_ms);
+}
+
+std::unique_ptr<KeyStream> NewUlidStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return std::make_unique<UlidStream>(seed, rows_per_ms, start_ms);
+}
+
+std::unique_ptr<KeyStream> NewUlidMonotonicStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return std::make_unique<UlidMonotonicStream>(seed, rows_per_ms, start_ms);
+}
+
+std::unique_ptr<KeyStream> NewSnowflakeStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return std::make_unique<SnowflakeStream>(seed, rows_per_ms, start_ms);
 }
 
 }  // namespace innosim

@@ -1,4 +1,6 @@
-// The generated UUID key streams: UUIDv4 and the three UUIDv7 variants. Each is an infinite KeyStream; MakeKeyStream (key_stream.h)
+// The generated key streams: UUIDv4, the three UUIDv7 variants, the version 1
+// family (uuidv1, uuidv1-swap, uuidv6), ULID (plain and monotonic) and
+// Snowflake (8-byte). Each is an infinite KeyStream; MakeKeyStream (key_stream.h)
 // validates the spec and calls these factories, which assume a valid spec
 // (rows_per_ms >= 1, start_ms < 2^48).
 //
@@ -23,6 +25,12 @@
 
 namespace innosim {
 
+// Twitter's Snowflake epoch, 2010-11-04T01:42:54.657Z, in Unix ms.
+inline constexpr uint64_t kSnowflakeEpochMs = 1288834974657;
+// The last start_ms whose 60-bit UUIDv1 timestamp (100-ns ticks since
+// 1582-10-15) fits: (2^60 - 1 - 122192928000000000) / 10000, in year 5236.
+inline constexpr uint64_t kUuidV1MaxStartMs = ((uint64_t{1} << 60) - 1 - 122192928000000000ULL) / 10000;
+
 // RFC 9562 version 4: 122 random bits.
 std::unique_ptr<KeyStream> NewUuidV4Stream(uint64_t seed);
 
@@ -42,6 +50,29 @@ std::unique_ptr<KeyStream> NewUuidV7CounterStream(uint64_t seed, uint64_t rows_p
 // 245 ns per key (get_real_time_ns_ascending).
 std::unique_ptr<KeyStream> NewUuidV7SubmsStream(uint64_t seed, uint64_t rows_per_ms,
                                                 uint64_t start_ms);
+
+// RFC 9562 version 1 as MySQL's UUID() makes it, stored with UUID_TO_BIN(x)
+// (no swap): time_low (the timestamp's low 32 bits, 100-ns ticks since
+// 1582-10-15) leads, so the order restarts every 2^32 ticks (429.4967296 s).
+// clock_seq and node are fixed per writer (from the seed). Keys within one
+// tick stay unique as MySQL keeps them (UuidV1Clock in the .cc). Needs
+// kUuidV1MaxStartMs >= start_ms (validated by MakeKeyStream).
+std::unique_ptr<KeyStream> NewUuidV1Stream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms);
+// The same UUIDs stored with UUID_TO_BIN(x, 1): time_high and time_mid moved
+// before time_low, so keys strictly ascend.
+std::unique_ptr<KeyStream> NewUuidV1SwapStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms);
+// RFC 9562 version 6: the same 60-bit timestamp most significant first,
+// then the version 6 nibble and the timestamp's low 12 bits; strictly ascends.
+std::unique_ptr<KeyStream> NewUuidV6Stream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms);
+// ULID: 48-bit ms, 80 random bits; keys within one ms in random order.
+std::unique_ptr<KeyStream> NewUlidStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms);
+// ULID's monotonic mode: within a ms, the 80-bit random part of the previous
+// key plus 1; strictly ascends.
+std::unique_ptr<KeyStream> NewUlidMonotonicStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms);
+// Twitter Snowflake in a BIGINT (8-byte key): 0, 41-bit ms since
+// kSnowflakeEpochMs, 10-bit machine id (from the seed), 12-bit sequence per
+// ms; strictly ascends. Needs kSnowflakeEpochMs <= start_ms.
+std::unique_ptr<KeyStream> NewSnowflakeStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms);
 
 }  // namespace innosim
 

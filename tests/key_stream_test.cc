@@ -335,12 +335,12 @@ TEST(AutoIncStreamTest, OneTwoThree) {
 
 TEST(MakeKeyStreamTest, UnknownNameListsValidNames) {
   StreamSpec spec;
-  spec.name = "uuidv6";
+  spec.name = "uuidv9";
   auto s = MakeKeyStream(spec);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
   const std::string msg(s.status().message());
-  EXPECT_NE(msg.find("'uuidv6'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("'uuidv9'"), std::string::npos) << msg;
   for (const char* n : {"uuidv4", "uuidv7-random", "uuidv7-counter", "uuidv7-subms", "autoinc",
                         "file:PATH", "file8:PATH", "file16:PATH"}) {
     EXPECT_NE(msg.find(n), std::string::npos) << msg;

@@ -25,6 +25,7 @@ class Registry {
 void AddRun(CLI::App& app, Registry& reg);
 void AddSweep(CLI::App& app, Registry& reg);
 void AddExperiment(CLI::App& app, Registry& reg);
+void AddKeys(CLI::App& app, Registry& reg);
 void AddBench(CLI::App& app, Registry& reg);
 void AddIbd(CLI::App& app, Registry& reg);
 void AddMeasure(CLI::App& app, Registry& reg);

@@ -22,7 +22,7 @@ int Registry::Dispatch(CLI::App&) {
   for (auto& [sub, handler] : handlers_) {
     if (sub->parsed()) return handler();
   }
-  return Fail(2, "no subcommand given: use run, sweep, experiment, bench, measure or ibd");
+  return Fail(2, "no subcommand given: use run, sweep, experiment, keys, bench, measure or ibd");
 }
 
 int Fail(int code, const std::string& message) {
@@ -63,7 +63,9 @@ struct CommonRunOptions {
   std::vector<VariableAssignment> file_settings;
 
   void Register(CLI::App* sub) {
-    sub->add_option("--stream", stream, "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc, file:PATH")
+    sub->add_option("--stream", stream,
+                    "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, uuidv1, uuidv1-swap, uuidv6, ulid, "
+                    "ulid-monotonic, snowflake, autoinc, file:PATH (docs/key-streams.md)")
         ->required();
     sub->add_option("--rows", rows, "rows to insert; suffixes k, M, G (e.g. 10M)")->required();
     sub->add_option("--seed", seed, "random seed of the key stream (0 to 2^64-1)")->capture_default_str();
@@ -78,7 +80,8 @@ struct CommonRunOptions {
     sub->add_option("--batch", batch, "rows per transaction (multi-row INSERT)")->capture_default_str();
     sub->add_flag("--no-flush", no_flush, "structure only: no buffer pool, redo log or page cleaner");
     sub->add_option("--table", table,
-                    "seed000, seed004, or 'CREATE TABLE t (...)' (PK: BINARY(16) for UUID streams, BIGINT for autoinc)")
+                    "seed000, seed004, or 'CREATE TABLE t (...)' (PK: BINARY(16) for 16-byte streams, BIGINT for autoinc and "
+                    "snowflake)")
         ->capture_default_str();
     payload_option =
         sub->add_option("--payload-bytes", payload_bytes, "bytes stored in each VARCHAR column")->capture_default_str();
@@ -156,7 +159,7 @@ struct CommonRunOptions {
     absl::StatusOr<RunConfig> config = ConfigFor(spec);
     if (!config.ok()) return config.status();
     // The table, checked against the stream's key width before running.
-    const int width = (stream == "autoinc" || absl::StartsWith(stream, "file8:")) ? 8 : 16;
+    const int width = StreamKeyWidth(stream);
     if (!absl::StartsWith(stream, "file:")) {
       TableOptions to;
       to.payload_bytes = spec.payload_bytes;
@@ -181,7 +184,7 @@ void AddRun(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand("run", "Simulate one key stream and print InnoDB's counters");
   auto opts = std::make_shared<CommonRunOptions>();
   opts->Register(sub);
-  sub->add_option("--rows-per-ms", opts->rows_per_ms, "rows per millisecond of the synthetic clock (uuidv7-*)")
+  sub->add_option("--rows-per-ms", opts->rows_per_ms, "rows per millisecond of the synthetic clock (every stream but uuidv4 and autoinc)")
       ->capture_default_str();
   auto series = std::make_shared<std::string>();
   sub->add_option("--series", *series,
