@@ -18,6 +18,7 @@
 #include "model/engine_profile.h"
 #include "sim/defaults_file.h"
 #include "sim/count.h"
+#include "sim/metrics.h"
 #include "sim/nearest_name.h"
 #include "sim/report.h"
 
@@ -47,7 +48,8 @@ const std::vector<std::string>& RunKeys() {
 }
 
 // The metrics a run can be compared on: the numeric fields of
-// `innosim run --json` (RunToJson), with the flush model on or off.
+// `innosim run --json` (RunToJson, which names the InnoDB counters by
+// sim/metrics.h), with the flush model on or off.
 std::vector<std::string> MetricNames(bool flush) {
   RunResult r;
   r.spec.flush = flush;
@@ -496,7 +498,9 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
 namespace {
 
 std::string FormatValue(const std::string& metric, double v) {
-  if (metric == "data_length" || metric == "index_length") return absl::StrFormat("%.3f GB", v / 1e9);
+  if (metric == counters::kDataLength.name || metric == counters::kIndexLength.name) {
+    return absl::StrFormat("%.3f GB", v / 1e9);
+  }
   if (metric == "leaf_fill") return absl::StrFormat("%.1f%%", 100 * v);
   if (v == std::floor(v) && std::fabs(v) < 1e15) return absl::StrFormat("%d", static_cast<int64_t>(v));
   return absl::StrFormat("%.3f", v);

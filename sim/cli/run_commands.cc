@@ -11,6 +11,7 @@
 #include "sim/count.h"
 #include "sim/defaults_file.h"
 #include "sim/experiment.h"
+#include "sim/metrics.h"
 #include "sim/nearest_name.h"
 #include "sim/report.h"
 #include "sim/runner.h"
@@ -243,8 +244,9 @@ void AddSweep(CLI::App& app, Registry& reg) {
       return 0;
     }
     const bool flush = !opts->no_flush;
-    std::printf("%12s %18s %12s %12s %14s %10s %10s", "rows_per_ms", "index_page_splits", "n_leaf_pages", "size",
-                "DATA_LENGTH", "leaf_fill", "reorgs");
+    std::printf("%12s %18s %12s %12s %14s %10s %10s", "rows_per_ms", counters::kIndexPageSplits.name,
+                counters::kNLeafPages.name, counters::kSize.name, counters::kDataLength.server_name, "leaf_fill",
+                "reorgs");
     if (flush) std::printf(" %14s %10s %12s", "pages_written", "per_page", "bp_reads");
     std::printf("\n");
     for (const auto& r : results) {

@@ -33,6 +33,7 @@
 #include "sim/cli/commands.h"
 #include "sim/count.h"
 #include "sim/key_stream.h"
+#include "sim/metrics.h"
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "tools/measure.h"
@@ -140,28 +141,11 @@ struct MeasureCliOptions {
   bool json = false;
 };
 
-// The metrics of the comparison table, in print order. A metric is shown
-// when both the simulated JSON (RunToJson) and the measured JSON
-// (MeasureResultToJson) carry it, so flush counters join the table as soon
-// as the simulator reports them.
-struct MetricDef {
-  const char* name;
-  bool structural;  // decides the exit code (--tolerance)
-};
-constexpr MetricDef kMetrics[] = {
-    {"index_page_splits", true},
-    {"index_page_reorg_attempts", false},
-    {"index_page_reorg_successful", false},
-    {"index_page_merge_attempts", false},
-    {"index_page_merge_successful", false},
-    {"n_leaf_pages", true},
-    {"size", true},
-    {"data_length", false},
-    {"index_length", false},
-    {"Innodb_pages_written", false},
-    {"Innodb_buffer_pool_reads", false},
-    {"Innodb_dblwr_pages_written", false},
-};
+// The metrics of the comparison table are sim/metrics.h's kInnodbCounters,
+// in its order. A metric is shown when both the simulated JSON (RunToJson)
+// and the measured JSON (MeasureResultToJson) carry it, so flush counters
+// join the table as soon as the simulator reports them; the structural ones
+// decide the exit code (--tolerance).
 
 // (simulated - measured) / measured; 0 when both are 0, +inf when only the
 // measured value is 0.
@@ -403,7 +387,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   };
   std::vector<Row> table;
   bool within_tolerance = true;
-  for (const MetricDef& def : kMetrics) {
+  for (const InnodbCounter& def : kInnodbCounters) {
     if (!sim_json.contains(def.name) || !meas_json.contains(def.name)) continue;
     const auto& sv = sim_json[def.name];
     const auto& mv = meas_json[def.name];
@@ -530,7 +514,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   absl::StrAppendFormat(&s, "  valid: %s\n", m.valid ? "yes" : "NO (a sanity check failed)");
   for (const std::string& n : m.notes) absl::StrAppendFormat(&s, "  note: %s\n", n);
   if (!ibd_note.empty()) absl::StrAppendFormat(&s, "  note: %s\n", ibd_note);
-  absl::StrAppendFormat(&s, "  structural metrics (index_page_splits, n_leaf_pages, size) within %.1f%%: %s\n",
+  absl::StrAppendFormat(&s, "  structural metrics (%s) within %.1f%%: %s\n", StructuralNames(),
                         100.0 * o.tolerance, within_tolerance ? "yes" : "NO");
   std::cout << s;
   return (within_tolerance && m.valid) ? 0 : 1;
@@ -573,8 +557,8 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   sub->add_option("--table", o->table, "table name (only a table innosim created is ever dropped)")
       ->capture_default_str();
   sub->add_option("--tolerance", o->tolerance,
-                  "relative error allowed on index_page_splits, n_leaf_pages and size (exit 1 beyond it, "
-                  "or when a sanity check fails)")
+                  absl::StrCat("relative error allowed on ", StructuralNames(" and "),
+                               " (exit 1 beyond it, or when a sanity check fails)"))
       ->capture_default_str();
   sub->add_option("--datadir", o->datadir,
                   "server data directory readable here: read DATADIR/<database>/<table>.ibd after the load "
