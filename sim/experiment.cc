@@ -17,6 +17,7 @@
 #include "absl/strings/strip.h"
 #include "model/engine_profile.h"
 #include "sim/defaults_file.h"
+#include "sim/compare.h"
 #include "sim/count.h"
 #include "sim/metrics.h"
 #include "sim/nearest_name.h"
@@ -482,10 +483,11 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
                                                        "', which innosim does not produce: use a field of `innosim run --json`"));
       }
       row.simulated = j[metric].get<double>();
-      row.rel_error = published != 0 && !std::isnan(published) ? (row.simulated - published) / published : 0;
+      // Not published (NaN): no error to show or check.
+      row.rel_error = std::isnan(published) ? 0 : RelativeError(row.simulated, published);
       if (auto it = run.tolerance.find(metric); it != run.tolerance.end() && !std::isnan(published)) {
         row.tolerance = it->second;
-        row.ok = std::fabs(row.rel_error) <= it->second;
+        row.ok = WithinTolerance(row.rel_error, it->second);
         out.all_ok = out.all_ok && row.ok;
       }
       out.rows.push_back(row);
@@ -527,9 +529,9 @@ std::string ExperimentTable(const ExperimentResult& r) {
                             FormatValue(row.metric, row.simulated), "-", "", Verdict(row));
       continue;
     }
-    absl::StrAppendFormat(&s, "%-28s %-28s %14s %14s %+8.2f%%  %s\n", row.label, row.metric,
+    absl::StrAppendFormat(&s, "%-28s %-28s %14s %14s %9s  %s\n", row.label, row.metric,
                           FormatValue(row.metric, row.simulated), FormatValue(row.metric, row.published),
-                          100 * row.rel_error, Verdict(row));
+                          FormatRelativeError(row.rel_error), Verdict(row));
   }
   absl::StrAppendFormat(&s, "\n%s\n", r.all_ok ? "every figure with a tolerance is within it"
                                                 : "some figures are outside their tolerance (MISS)");
@@ -550,9 +552,9 @@ std::string ExperimentMarkdown(const ExperimentResult& r, const std::string& com
                             FormatValue(row.metric, row.simulated), Verdict(row));
       continue;
     }
-    absl::StrAppendFormat(&s, "| %s | `%s` | %s | %s | %+.2f%% | %s |\n", row.label, row.metric,
+    absl::StrAppendFormat(&s, "| %s | `%s` | %s | %s | %s | %s |\n", row.label, row.metric,
                           FormatValue(row.metric, row.simulated), FormatValue(row.metric, row.published),
-                          100 * row.rel_error, Verdict(row));
+                          FormatRelativeError(row.rel_error), Verdict(row));
   }
   return s;
 }

@@ -31,6 +31,7 @@
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
 #include "sim/cli/commands.h"
+#include "sim/compare.h"
 #include "sim/count.h"
 #include "sim/key_stream.h"
 #include "sim/metrics.h"
@@ -146,18 +147,6 @@ struct MeasureCliOptions {
 // and the measured JSON (MeasureResultToJson) carry it, so flush counters
 // join the table as soon as the simulator reports them; the structural ones
 // decide the exit code (--tolerance).
-
-// (simulated - measured) / measured; 0 when both are 0, +inf when only the
-// measured value is 0.
-double RelativeError(double simulated, double measured) {
-  if (measured == 0) return simulated == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-  return (simulated - measured) / measured;
-}
-
-std::string FormatRelError(double e) {
-  if (std::isinf(e)) return "n/a";
-  return absl::StrFormat("%+.2f%%", 100.0 * e);
-}
 
 // Progress bar on stderr (only when stderr is a terminal).
 class ProgressBar {
@@ -394,7 +383,7 @@ int RunMeasure(const MeasureCliOptions& o) {
     if (!sv.is_number() || !mv.is_number()) continue;
     Row row{def.name, sv.get<double>(), mv.get<double>(), 0, def.structural, true};
     row.error = RelativeError(row.simulated, row.measured);
-    row.within = std::fabs(row.error) <= o.tolerance;
+    row.within = WithinTolerance(row.error, o.tolerance);
     if (def.structural && !row.within) within_tolerance = false;
     comparison[def.name] = {{"simulated", sv},
                             {"measured", mv},
@@ -469,7 +458,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   absl::StrAppendFormat(&s, "  %-28s %14s %14s %10s\n", "metric", "simulated", "measured", "rel.error");
   for (const Row& r : table) {
     absl::StrAppendFormat(&s, "  %-28s %14.0f %14.0f %10s%s\n", r.name, r.simulated, r.measured,
-                          FormatRelError(r.error),
+                          FormatRelativeError(r.error),
                           r.structural ? (r.within ? "" : "  outside tolerance") : "");
   }
   absl::StrAppendFormat(&s, "  %-28s %13.1f%% %14s\n", "leaf_fill", 100.0 * sp.leaf_fill,
@@ -493,7 +482,7 @@ int RunMeasure(const MeasureCliOptions& o) {
       absl::StrAppendFormat(
           &s, "  %5d %10s %10s %9s %12s %12s %7s %7s\n", level, sl ? absl::StrCat(sl->pages) : "-",
           f ? absl::StrCat(f->pages) : "-",
-          (sl && f) ? FormatRelError(RelativeError(static_cast<double>(sl->pages), static_cast<double>(f->pages)))
+          (sl && f) ? FormatRelativeError(RelativeError(static_cast<double>(sl->pages), static_cast<double>(f->pages)))
                     : "-",
           sl ? absl::StrCat(sl->records) : "-", f ? absl::StrCat(f->records) : "-",
           sl ? absl::StrFormat("%.1f%%", 100.0 * SimFill(*sl)) : "-",
