@@ -216,7 +216,7 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
     // IsSupportedPageSize also refuses what a uint32_t would truncate.
     if (!IsSupportedPageSize(static_cast<uint64_t>(*v))) {
       return ErrorAt(path, n->source(),
-                     absl::StrCat("page_size = ", *v, " is not supported: use 4096, 8192, 16384, 32768 or 65536"));
+                     absl::StrCat("page_size = ", *v, " is not supported: use ", SupportedPageSizesInBytes()));
     }
     spec->page_size = static_cast<uint32_t>(*v);
   }

@@ -69,8 +69,8 @@ struct CommonRunOptions {
     sub->add_option("--rows", rows, "rows to insert; suffixes k, M, G (e.g. 10M)")->required();
     sub->add_option("--seed", seed, "random seed of the key stream (0 to 2^64-1)")->capture_default_str();
     sub->add_option("--page-size", page_size,
-                    "innodb_page_size, as --set innodb_page_size: 4k, 8k, 16k, 32k or 64k (default: the settings', "
-                    "16384)");
+                    absl::StrCat("innodb_page_size, as --set innodb_page_size: ", SupportedPageSizesInK(),
+                                 " (default: the settings', 16384)"));
     sub->add_option("--profile", profile, "engine profile: mysql-8.4 or mariadb-10.11")->capture_default_str();
     sub->add_flag("--json", json, "print JSON instead of a readable summary");
     sub->add_option("--set", sets, "server variable NAME=VALUE (repeatable), e.g. innodb_buffer_pool_size=4G");
@@ -118,7 +118,7 @@ struct CommonRunOptions {
       if (!ps.ok()) return absl::InvalidArgumentError(absl::StrCat("--page-size: ", ps.status().message()));
       if (!IsSupportedPageSize(*ps)) {
         return absl::InvalidArgumentError(absl::StrCat("--page-size ", page_size,
-                                                       ": InnoDB pages are 4k, 8k, 16k, 32k or 64k"));
+                                                       ": InnoDB pages are ", SupportedPageSizesInK()));
       }
       spec.page_size = static_cast<uint32_t>(*ps);
     }
