@@ -90,10 +90,10 @@ inline constexpr uint32_t kFlstNodeSize = 12;      // FLST_NODE_SIZE
 inline constexpr uint32_t kFsegArrOffset = kFilPageData + kFlstNodeSize;
 
 // ---- FSP header on page 0 (fsp0fsp.h), FSP_HEADER_OFFSET = FIL_PAGE_DATA.
-inline constexpr uint32_t kFspSpaceId = kFilPageData + 0;     // FSP_SPACE_ID
-inline constexpr uint32_t kFspSize = kFilPageData + 8;        // FSP_SIZE
-inline constexpr uint32_t kFspFreeLimit = kFilPageData + 12;  // FSP_FREE_LIMIT
-inline constexpr uint32_t kFspSpaceFlags = kFilPageData + 16; // FSP_SPACE_FLAGS
+inline constexpr uint32_t kFspSpaceId = kFilPageData + 0;      // FSP_SPACE_ID
+inline constexpr uint32_t kFspSize = kFilPageData + 8;         // FSP_SIZE
+inline constexpr uint32_t kFspFreeLimit = kFilPageData + 12;   // FSP_FREE_LIMIT
+inline constexpr uint32_t kFspSpaceFlags = kFilPageData + 16;  // FSP_SPACE_FLAGS
 
 // Extent descriptors: on page 0 after the FSP header (FSP_HEADER_SIZE = 32 +
 // 5 * FLST_BASE_NODE_SIZE = 112), and on the XDES page at every multiple of
@@ -101,28 +101,28 @@ inline constexpr uint32_t kFspSpaceFlags = kFilPageData + 16; // FSP_SPACE_FLAGS
 // XDES_BITMAP (2 bits per page of the extent: XDES_FREE_BIT = bit 0 of the
 // pair, set = free).
 inline constexpr uint32_t kXdesArrOffset = kFilPageData + 32 + 5 * kFlstBaseNodeSize;  // XDES_ARR_OFFSET
-inline constexpr uint32_t kXdesState = 20;                                          // XDES_STATE
-inline constexpr uint32_t kXdesBitmap = 24;                                         // XDES_BITMAP
-inline constexpr uint32_t kXdesFreeFrag = 2;                                        // XDES_FREE_FRAG
+inline constexpr uint32_t kXdesState = 20;                                             // XDES_STATE
+inline constexpr uint32_t kXdesBitmap = 24;                                            // XDES_BITMAP
+inline constexpr uint32_t kXdesFreeFrag = 2;                                           // XDES_FREE_FRAG
 inline constexpr uint32_t kXdesLastState = 5;  // XDES_FULL_FRAG 3, XDES_FSEG 4, XDES_FSEG_FRAG 5
 
 // ---- Index page header (page0types.h), PAGE_HEADER = FIL_PAGE_DATA.
-inline constexpr uint32_t kPageHeader = kFilPageData;           // PAGE_HEADER
-inline constexpr uint32_t kPageNDirSlots = kPageHeader + 0;     // PAGE_N_DIR_SLOTS
-inline constexpr uint32_t kPageHeapTop = kPageHeader + 2;       // PAGE_HEAP_TOP
-inline constexpr uint32_t kPageNHeap = kPageHeader + 4;         // PAGE_N_HEAP
-inline constexpr uint32_t kPageFree = kPageHeader + 6;          // PAGE_FREE
-inline constexpr uint32_t kPageGarbage = kPageHeader + 8;       // PAGE_GARBAGE
-inline constexpr uint32_t kPageNRecs = kPageHeader + 16;        // PAGE_N_RECS
-inline constexpr uint32_t kPageMaxTrxId = kPageHeader + 18;     // PAGE_MAX_TRX_ID
-inline constexpr uint32_t kPageLevel = kPageHeader + 26;        // PAGE_LEVEL
-inline constexpr uint32_t kPageIndexId = kPageHeader + 28;      // PAGE_INDEX_ID
-inline constexpr uint32_t kPageBtrSegLeaf = kPageHeader + 36;   // PAGE_BTR_SEG_LEAF
-inline constexpr uint32_t kPageBtrSegTop = kPageHeader + 46;    // PAGE_BTR_SEG_TOP
+inline constexpr uint32_t kPageHeader = kFilPageData;          // PAGE_HEADER
+inline constexpr uint32_t kPageNDirSlots = kPageHeader + 0;    // PAGE_N_DIR_SLOTS
+inline constexpr uint32_t kPageHeapTop = kPageHeader + 2;      // PAGE_HEAP_TOP
+inline constexpr uint32_t kPageNHeap = kPageHeader + 4;        // PAGE_N_HEAP
+inline constexpr uint32_t kPageFree = kPageHeader + 6;         // PAGE_FREE
+inline constexpr uint32_t kPageGarbage = kPageHeader + 8;      // PAGE_GARBAGE
+inline constexpr uint32_t kPageNRecs = kPageHeader + 16;       // PAGE_N_RECS
+inline constexpr uint32_t kPageMaxTrxId = kPageHeader + 18;    // PAGE_MAX_TRX_ID
+inline constexpr uint32_t kPageLevel = kPageHeader + 26;       // PAGE_LEVEL
+inline constexpr uint32_t kPageIndexId = kPageHeader + 28;     // PAGE_INDEX_ID
+inline constexpr uint32_t kPageBtrSegLeaf = kPageHeader + 36;  // PAGE_BTR_SEG_LEAF
+inline constexpr uint32_t kPageBtrSegTop = kPageHeader + 46;   // PAGE_BTR_SEG_TOP
 
 // ---- COMPACT page records and directory (page0page.h, rem0rec.h).
-inline constexpr uint32_t kPageNewInfimum = 99;   // PAGE_NEW_INFIMUM (origin)
-inline constexpr uint32_t kPageNewSupremum = 112; // PAGE_NEW_SUPREMUM (origin)
+inline constexpr uint32_t kPageNewInfimum = 99;    // PAGE_NEW_INFIMUM (origin)
+inline constexpr uint32_t kPageNewSupremum = 112;  // PAGE_NEW_SUPREMUM (origin)
 // PAGE_NEW_SUPREMUM_END: end of the supremum record, where the user-record
 // heap starts.
 inline constexpr uint32_t kPageNewSupremumEnd = 120;
