@@ -36,9 +36,4 @@ EngineProfile EngineProfile::ForServer(const ServerSettings& settings) {
 
 std::vector<std::string> EngineProfile::Names() { return {"mysql-8.4", "mariadb-10.11"}; }
 
-bool IsSupportedPageSize(uint64_t page_size) {
-  return page_size == 4096 || page_size == 8192 || page_size == 16384 || page_size == 32768 ||
-         page_size == 65536;
-}
-
 }  // namespace innosim

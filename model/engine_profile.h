@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/page_format.h"  // IsSupportedPageSize
 #include "model/server_settings.h"
 #include "model/tablespace.h"
 
@@ -68,10 +69,6 @@ struct EngineProfile {
   // segment reserve.
   static EngineProfile ForServer(const ServerSettings& settings);
 };
-
-// True for the page sizes InnoDB supports: 4, 8, 16, 32 and 64 KiB
-// (innodb_page_size documentation).
-bool IsSupportedPageSize(uint64_t page_size);
 
 }  // namespace innosim
 

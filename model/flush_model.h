@@ -6,13 +6,19 @@
 // and sync flushing), configured from ServerSettings.
 //
 //   FlushModel flush(settings);
-//   tree.set_sink(&flush);
+//   Engine engine(EngineProfile::ForServer(settings), table, &flush);
 //   for (uint64_t i = 0; i < rows; ++i) {
-//     tree.Insert(key);                       // calls OnPage* / OnMtrCommit
+//     engine.InsertRow(key);                  // calls OnPage* / OnMtrCommit
+//     if ((i + 1) % trx_rows == 0) engine.CommitTrx();
 //     flush.Tick(double(i + 1) / rows_per_sec);
 //   }
+//   engine.CommitTrx();
 //   flush.FlushAll();                         // wait until no dirty pages
-//   uint64_t written = flush.counters().pages_written;
+//   if (!engine.status().ok()) ...            // e.g. a buffer pool too small
+//   uint64_t written = flush.counters().Innodb_pages_written;
+//
+// (sim/runner.cc's Run() is this loop, with key lookahead and secondary
+// indexes.)
 //
 // The simulated insert rate (rows_per_sec) is an input: the page cleaner's
 // once-per-second decisions depend on it. docs/flushing.md explains why.

@@ -24,7 +24,7 @@ constexpr uint32_t kCapacityStep = 32;
 // (UNIV_PAGE_SIZE_MAX, 64 KiB, include/univ.i), each at least its
 // REC_N_NEW_EXTRA_BYTES header and one byte, 4 to a slot
 // (PAGE_DIR_SLOT_MIN_N_OWNED), plus the infimum's and the supremum's slots.
-constexpr uint32_t kMaxDirSlots = FreeSpaceOfEmpty(65536) / (kRecNewExtraBytes + 1) / kDirSlotMinNOwned + 2;
+constexpr uint32_t kMaxDirSlots = FreeSpaceOfEmpty(kUnivPageSizeMax) / (kRecNewExtraBytes + 1) / kDirSlotMinNOwned + 2;
 
 }  // namespace
 

@@ -26,22 +26,10 @@
 #include <string>
 
 #include "model/key.h"
+#include "model/page_format.h"  // kFilNull, kPageNewSupremumEnd, kPageDir, ...
 #include "model/page_pool.h"
 
 namespace innosim {
-
-// FIL_NULL (include/fil0fil.h): "no page".
-inline constexpr uint32_t kFilNull = 0xFFFFFFFF;
-// PAGE_NEW_SUPREMUM_END (include/page0page.h): end of the supremum record of
-// a compact page, where the user-record heap starts.
-inline constexpr uint32_t kPageNewSupremumEnd = 120;
-// PAGE_DIR = FIL_PAGE_DATA_END (include/page0page.h): the 8-byte trailer.
-inline constexpr uint32_t kPageDir = 8;
-// PAGE_DIR_SLOT_SIZE (include/page0page.h).
-inline constexpr uint32_t kPageDirSlotSize = 2;
-// PAGE_DIR_SLOT_MIN_N_OWNED / PAGE_DIR_SLOT_MAX_N_OWNED (include/page0page.h).
-inline constexpr uint32_t kDirSlotMinNOwned = 4;
-inline constexpr uint32_t kDirSlotMaxNOwned = 8;
 
 // PAGE_DIRECTION values (include/page0types.h).
 enum class PageDirection : uint8_t {

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "model/page_format.h"  // kRecNewExtraBytes
+
 namespace innosim {
 
 struct ColumnDef {
@@ -46,9 +48,6 @@ struct RecordSizes {
   uint32_t key_bytes = 0;     // bytes of the key fields compared in the tree
 };
 
-// REC_N_NEW_EXTRA_BYTES: the fixed part of a COMPACT record header
-// (include/rem0rec.h).
-inline constexpr uint32_t kRecNewExtraBytes = 5;
 // DATA_TRX_ID_LEN and DATA_ROLL_PTR_LEN (include/data0type.h): the hidden
 // system columns of every clustered-index leaf record.
 inline constexpr uint32_t kDataTrxIdLen = 6;

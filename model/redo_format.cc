@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "model/page_format.h"
+
 namespace innosim {
 namespace {
 
@@ -24,8 +26,9 @@ constexpr uint32_t kListMoveWrites = 14;
 // FSEG_FRAG_ARR_N_SLOTS (include/fsp0fsp.h): slots fseg_create sets to
 // FIL_NULL.
 constexpr uint32_t kFragArrSlots = 32;
-// page_header span rewritten by MariaDB's reorganize: [38, 56).
-constexpr uint32_t kMariaDbReorgHeaderSpan = 56 - 38;
+// page_header span rewritten by MariaDB's reorganize: [PAGE_HEADER,
+// PAGE_MAX_TRX_ID) = [38, 56).
+constexpr uint32_t kMariaDbReorgHeaderSpan = kPageMaxTrxId - kPageHeader;
 // Offsets within a page are 2-byte fields in MySQL's mlog_write_ulint.
 constexpr uint32_t kOffsetBytes = 2;
 

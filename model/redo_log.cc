@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/page_format.h"  // kUnivPageSizeMax
+
 namespace innosim {
 namespace {
 
 // include/log0constants.h (MySQL 8.0.30+).
 constexpr uint64_t kLogNFiles = 32;                       // LOG_N_FILES
 constexpr uint64_t kLogFileHdrSize = 4 * RedoLog::kBlockSize;  // LOG_FILE_HDR_SIZE
-constexpr uint64_t kUnivPageSizeMax = 65536;              // UNIV_PAGE_SIZE_MAX
 constexpr uint64_t kExtraSafetyMargin = 2 * kUnivPageSizeMax;  // LOG_EXTRA_SAFETY_MARGIN
 constexpr double kNextFileEarlierMarginPct = 10;          // LOG_NEXT_FILE_EARLIER_MARGIN
 constexpr double kExtraWriterMarginPct = 5;               // LOG_EXTRA_WRITER_MARGIN_PCT

@@ -71,8 +71,8 @@ constexpr double kMax = 18446744073709551615.0;  // 2^64-1 as the manuals write 
 // Every variable Set() knows. A variable the model does not read is listed
 // with kText (no field); the Describe() printout marks it.
 const VariableDef kVariables[] = {
-    {"innodb_page_size", Kind::kPageSize, kBoth, kBoth, 4096, 65536, 4096, 65536, Low::kRefuse,
-     &S::innodb_page_size},
+    {"innodb_page_size", Kind::kPageSize, kBoth, kBoth, kUnivPageSizeMin, kUnivPageSizeMax, kUnivPageSizeMin,
+     kUnivPageSizeMax, Low::kRefuse, &S::innodb_page_size},
     {"innodb_segment_reserve_factor", Kind::kDecimal, kMy, kMy, 0.03, 40, 0, 0, Low::kClamp, nullptr,
      &S::innodb_segment_reserve_factor},
     // Below the server's minimum the model refuses: the server itself would
@@ -335,7 +335,7 @@ absl::Status ServerSettings::Set(std::string_view raw_name_v, std::string_view r
       absl::StatusOr<uint64_t> v = ParseSize(value);
       if (!v.ok()) return bad(std::string(v.status().message()));
       if (!IsSupportedPageSize(*v)) {
-        return bad("InnoDB pages are 4k, 8k, 16k, 32k or 64k (4096, 8192, 16384, 32768 or 65536)");
+        return bad(absl::StrCat("InnoDB pages are ", SupportedPageSizesInK(), " (", SupportedPageSizesInBytes(), ")"));
       }
       innodb_page_size = *v;
       break;

@@ -31,13 +31,10 @@ constexpr uint32_t kXdesFragNUsed = 2;
 // FSP_FIRST_INODE_PAGE_NO = 2 (include/fsp0types.h) is where the first INODE
 // page lands; it is not forced, fsp_alloc_seg_inode_page takes the first free
 // fragment page with hint 0, which is page 2 in a fresh space.
-// FSEG_ARR_OFFSET = FSEG_PAGE_DATA (FIL_PAGE_DATA = 38) + FLST_NODE_SIZE (12)
-// (include/fsp0fsp.h), FSEG_INODE_SIZE = 16 + 3 * FLST_BASE_NODE_SIZE (16) +
+// FSEG_ARR_OFFSET (kFsegArrOffset, model/page_format.h), FSEG_INODE_SIZE = 16 + 3 * FLST_BASE_NODE_SIZE (16) +
 // 4 * FSEG_FRAG_ARR_N_SLOTS, FSP_SEG_INODES_PER_PAGE = (physical -
 // FSEG_ARR_OFFSET - 10) / FSEG_INODE_SIZE ([Ma] fsp0fsp.cc, the same in [M]
 // fsp0fsp.h): 85 inodes per page at 16 KiB.
-constexpr uint32_t kFsegArrOffset = 38 + 12;
-constexpr uint32_t kFlstBaseNodeSize = 16;
 // FSP_NORMAL reserve in fsp_reserve_free_extents and
 // fsp_get_available_space_in_free_extents: 2 extents + 1% of the space
 // ("1 extent + 0.5 % ... to undo logs and 1 extent + 0.5 % to cleaning").
@@ -59,13 +56,6 @@ constexpr uint32_t kSmallSpaceReservePages = 2;
 
 }  // namespace
 
-uint32_t ExtentSizeInPages(uint32_t page_size) {
-  // FSP_EXTENT_SIZE, include/fsp0types.h (both servers).
-  if (page_size <= 16384) return 1048576 / page_size;
-  if (page_size <= 32768) return 2097152 / page_size;
-  return 4194304 / page_size;
-}
-
 uint32_t InitialFilePerTableSize(AllocationPolicy policy) {
   // FIL_IBD_FILE_INITIAL_SIZE: MySQL 8.x include/fil0fil.h `constexpr size_t
   // FIL_IBD_FILE_INITIAL_SIZE = 7;` MariaDB include/fil0fil.h `#define
@@ -80,8 +70,7 @@ Tablespace::Tablespace(uint32_t page_size, AllocationPolicy policy,
       words_(extent_size_ / 64),
       policy_(policy),
       reserve_pct_(segment_reserve_pct) {
-  FSP_CHECK(page_size == 4096 || page_size == 8192 || page_size == 16384 ||
-            page_size == 32768 || page_size == 65536);
+  FSP_CHECK(IsSupportedPageSize(page_size));
   // innodb_segment_reserve_factor: FSEG_RESERVE_PCT_MIN 0.03 .. MAX 40.00
   // (include/fsp0fsp.h).
   FSP_CHECK(segment_reserve_pct >= 0.03 && segment_reserve_pct <= 40.0);

@@ -34,6 +34,8 @@
 #include <string>
 #include <vector>
 
+#include "model/page_format.h"
+
 namespace innosim {
 
 // FSP_UP / FSP_DOWN / FSP_NO_DIR (include/fsp0types.h): the direction hint of
@@ -53,10 +55,7 @@ struct SegmentUsage {
   uint64_t used = 0;
 };
 
-// FSP_EXTENT_SIZE (include/fsp0types.h): 1 MiB of pages up to 16 KiB pages
-// (256, 128, 64 pages at 4, 8, 16 KiB), 2 MiB at 32 KiB and 4 MiB at 64 KiB,
-// i.e. 64 pages for 16, 32 and 64 KiB.
-uint32_t ExtentSizeInPages(uint32_t page_size);
+// ExtentSizeInPages (FSP_EXTENT_SIZE): model/page_format.h.
 
 // FIL_IBD_FILE_INITIAL_SIZE: MySQL 8.x include/fil0fil.h has 7 pages (page 3
 // is the SDI root); MariaDB include/fil0fil.h has 4.
@@ -65,7 +64,7 @@ uint32_t InitialFilePerTableSize(AllocationPolicy policy);
 class Tablespace {
  public:
   using SegmentId = uint32_t;
-  static constexpr uint32_t kNullPage = 0xFFFFFFFFu;  // FIL_NULL (fil0fil.h)
+  static constexpr uint32_t kNullPage = kFilNull;
 
   // fil_ibd_create + fsp_header_init: a new .ibd of
   // InitialFilePerTableSize(policy) pages whose first extent is initialised
@@ -127,7 +126,7 @@ class Tablespace {
   std::string Verify() const;
 
  private:
-  static constexpr uint32_t kNil = 0xFFFFFFFFu;
+  static constexpr uint32_t kNil = kFilNull;
   // xdes_state_t (fsp0fsp.h). kFsegFrag exists in MySQL 8.0 only.
   enum class XdesState : uint8_t {
     kNotInited, kFree, kFreeFrag, kFullFrag, kFseg, kFsegFrag

@@ -17,7 +17,9 @@
 #include "absl/strings/strip.h"
 #include "model/engine_profile.h"
 #include "sim/defaults_file.h"
+#include "sim/compare.h"
 #include "sim/count.h"
+#include "sim/metrics.h"
 #include "sim/nearest_name.h"
 #include "sim/report.h"
 
@@ -47,7 +49,8 @@ const std::vector<std::string>& RunKeys() {
 }
 
 // The metrics a run can be compared on: the numeric fields of
-// `innosim run --json` (RunToJson), with the flush model on or off.
+// `innosim run --json` (RunToJson, which names the InnoDB counters by
+// sim/metrics.h), with the flush model on or off.
 std::vector<std::string> MetricNames(bool flush) {
   RunResult r;
   r.spec.flush = flush;
@@ -213,7 +216,7 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
     // IsSupportedPageSize also refuses what a uint32_t would truncate.
     if (!IsSupportedPageSize(static_cast<uint64_t>(*v))) {
       return ErrorAt(path, n->source(),
-                     absl::StrCat("page_size = ", *v, " is not supported: use 4096, 8192, 16384, 32768 or 65536"));
+                     absl::StrCat("page_size = ", *v, " is not supported: use ", SupportedPageSizesInBytes()));
     }
     spec->page_size = static_cast<uint32_t>(*v);
   }
@@ -480,10 +483,11 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
                                                        "', which innosim does not produce: use a field of `innosim run --json`"));
       }
       row.simulated = j[metric].get<double>();
-      row.rel_error = published != 0 && !std::isnan(published) ? (row.simulated - published) / published : 0;
+      // Not published (NaN): no error to show or check.
+      row.rel_error = std::isnan(published) ? 0 : RelativeError(row.simulated, published);
       if (auto it = run.tolerance.find(metric); it != run.tolerance.end() && !std::isnan(published)) {
         row.tolerance = it->second;
-        row.ok = std::fabs(row.rel_error) <= it->second;
+        row.ok = WithinTolerance(row.rel_error, it->second);
         out.all_ok = out.all_ok && row.ok;
       }
       out.rows.push_back(row);
@@ -496,7 +500,9 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
 namespace {
 
 std::string FormatValue(const std::string& metric, double v) {
-  if (metric == "data_length" || metric == "index_length") return absl::StrFormat("%.3f GB", v / 1e9);
+  if (metric == counters::kDataLength.name || metric == counters::kIndexLength.name) {
+    return absl::StrFormat("%.3f GB", v / 1e9);
+  }
   if (metric == "leaf_fill") return absl::StrFormat("%.1f%%", 100 * v);
   if (v == std::floor(v) && std::fabs(v) < 1e15) return absl::StrFormat("%d", static_cast<int64_t>(v));
   return absl::StrFormat("%.3f", v);
@@ -523,9 +529,9 @@ std::string ExperimentTable(const ExperimentResult& r) {
                             FormatValue(row.metric, row.simulated), "-", "", Verdict(row));
       continue;
     }
-    absl::StrAppendFormat(&s, "%-28s %-28s %14s %14s %+8.2f%%  %s\n", row.label, row.metric,
+    absl::StrAppendFormat(&s, "%-28s %-28s %14s %14s %9s  %s\n", row.label, row.metric,
                           FormatValue(row.metric, row.simulated), FormatValue(row.metric, row.published),
-                          100 * row.rel_error, Verdict(row));
+                          FormatRelativeError(row.rel_error), Verdict(row));
   }
   absl::StrAppendFormat(&s, "\n%s\n", r.all_ok ? "every figure with a tolerance is within it"
                                                 : "some figures are outside their tolerance (MISS)");
@@ -546,9 +552,9 @@ std::string ExperimentMarkdown(const ExperimentResult& r, const std::string& com
                             FormatValue(row.metric, row.simulated), Verdict(row));
       continue;
     }
-    absl::StrAppendFormat(&s, "| %s | `%s` | %s | %s | %+.2f%% | %s |\n", row.label, row.metric,
+    absl::StrAppendFormat(&s, "| %s | `%s` | %s | %s | %s | %s |\n", row.label, row.metric,
                           FormatValue(row.metric, row.simulated), FormatValue(row.metric, row.published),
-                          100 * row.rel_error, Verdict(row));
+                          FormatRelativeError(row.rel_error), Verdict(row));
   }
   return s;
 }

@@ -15,6 +15,8 @@
 // names of `innosim run --json`; a tolerance is a relative error bound
 // written as a fraction strictly between 0 and 1 (0.01 = 1%; the string
 // "1%" also works), and a metric without one is shown for information.
+// The error is sim/compare.h's RelativeError: a published 0 is met only by
+// a simulated 0 (any other value is "n/a", outside every tolerance).
 //
 // Strict, so that nothing written is silently ignored: a key not listed
 // above (in any table), a metric innosim does not produce, a server
@@ -60,7 +62,7 @@ struct ComparisonRow {
   std::string metric;
   double simulated = 0;
   double published = 0;
-  double rel_error = 0;              // (simulated - published) / published
+  double rel_error = 0;              // RelativeError(simulated, published), sim/compare.h
   std::optional<double> tolerance;   // bound, if the experiment sets one
   bool ok = true;                    // within tolerance (true if none)
 };

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "sim/metrics.h"
 
 namespace innosim {
 
@@ -28,23 +29,23 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
   j["profile"] = r.spec.profile;
   j["page_size"] = r.spec.page_size;
   j["table"] = r.table;
-  j["index_page_splits"] = c.index_page_splits;
-  j["index_page_reorg_attempts"] = c.index_page_reorg_attempts;
-  j["index_page_reorg_successful"] = c.index_page_reorg_successful;
-  j["index_page_merge_attempts"] = c.index_page_merge_attempts;
-  j["index_page_merge_successful"] = c.index_page_merge_successful;
-  j["n_leaf_pages"] = p.n_leaf_pages;
-  j["size"] = p.size;
-  j["data_length"] = r.report.data_length;
-  j["index_length"] = r.report.index_length;
-  j["data_free"] = r.report.data_free;
+  j[counters::kIndexPageSplits.name] = c.index_page_splits;
+  j[counters::kIndexPageReorgAttempts.name] = c.index_page_reorg_attempts;
+  j[counters::kIndexPageReorgSuccessful.name] = c.index_page_reorg_successful;
+  j[counters::kIndexPageMergeAttempts.name] = c.index_page_merge_attempts;
+  j[counters::kIndexPageMergeSuccessful.name] = c.index_page_merge_successful;
+  j[counters::kNLeafPages.name] = p.n_leaf_pages;
+  j[counters::kSize.name] = p.size;
+  j[counters::kDataLength.name] = r.report.data_length;
+  j[counters::kIndexLength.name] = r.report.index_length;
+  j[counters::kDataFree.name] = r.report.data_free;
   j["height"] = p.height;
   j["leaf_fill"] = p.leaf_fill;
   if (r.spec.flush) {
     const FlushModel::Counters& f = r.flush;
-    j["Innodb_pages_written"] = f.Innodb_pages_written;
-    j["Innodb_dblwr_pages_written"] = f.Innodb_dblwr_pages_written;
-    j["Innodb_buffer_pool_reads"] = f.Innodb_buffer_pool_reads;
+    j[counters::kInnodbPagesWritten.name] = f.Innodb_pages_written;
+    j[counters::kInnodbDblwrPagesWritten.name] = f.Innodb_dblwr_pages_written;
+    j[counters::kInnodbBufferPoolReads.name] = f.Innodb_buffer_pool_reads;
     // Seed 000 divides pages written by the index's size.
     j["pages_written_per_page"] = p.size ? static_cast<double>(f.Innodb_pages_written) / p.size : 0.0;
     j["peak_dirty_pages"] = f.peak_dirty_pages;
@@ -66,12 +67,12 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
     nlohmann::ordered_json sec = nlohmann::ordered_json::array();
     for (const IndexReport& ix : r.report.secondary) {
       sec.push_back({{"name", ix.name},
-                     {"index_length", ix.size * r.spec.page_size},
-                     {"size", ix.size},
-                     {"n_leaf_pages", ix.n_leaf_pages},
+                     {counters::kIndexLength.name, ix.size * r.spec.page_size},
+                     {counters::kSize.name, ix.size},
+                     {counters::kNLeafPages.name, ix.n_leaf_pages},
                      {"height", ix.height},
                      {"leaf_fill", ix.leaf_fill},
-                     {"index_page_splits", ix.counters.index_page_splits}});
+                     {counters::kIndexPageSplits.name, ix.counters.index_page_splits}});
     }
     j["secondary"] = sec;
   }
@@ -114,17 +115,19 @@ std::string RunSummary(const RunResult& r) {
   // Clamped settings and the like first, where they are seen.
   for (const std::string& w : r.warnings) absl::StrAppendFormat(&s, "warning: %s\n", w);
   s += "\n";
-  absl::StrAppendFormat(&s, "  %-28s %14d\n", "index_page_splits", c.index_page_splits);
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kIndexPageSplits.name, c.index_page_splits);
   absl::StrAppendFormat(&s, "    %-26s %14d\n", "to the right", c.splits_to_right);
   absl::StrAppendFormat(&s, "    %-26s %14d\n", "to the left", c.splits_to_left);
   absl::StrAppendFormat(&s, "    %-26s %14d\n", "at the middle", c.splits_middle);
   absl::StrAppendFormat(&s, "    %-26s %14d  (not counted as splits by MySQL)\n", "into the right sibling",
                         c.right_sibling_inserts);
-  absl::StrAppendFormat(&s, "  %-28s %14d\n", "index_page_reorg_attempts", c.index_page_reorg_attempts);
-  absl::StrAppendFormat(&s, "  %-28s %14d\n", "index_page_merge_attempts", c.index_page_merge_attempts);
-  absl::StrAppendFormat(&s, "  %-28s %14d\n", "n_leaf_pages", p.n_leaf_pages);
-  absl::StrAppendFormat(&s, "  %-28s %14d  (pages reserved by PRIMARY)\n", "size", p.size);
-  absl::StrAppendFormat(&s, "  %-28s %14d  (%.2f GB)\n", "DATA_LENGTH", r.report.data_length,
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kIndexPageReorgAttempts.name,
+                        c.index_page_reorg_attempts);
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kIndexPageMergeAttempts.name,
+                        c.index_page_merge_attempts);
+  absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kNLeafPages.name, p.n_leaf_pages);
+  absl::StrAppendFormat(&s, "  %-28s %14d  (pages reserved by PRIMARY)\n", counters::kSize.name, p.size);
+  absl::StrAppendFormat(&s, "  %-28s %14d  (%.2f GB)\n", counters::kDataLength.server_name, r.report.data_length,
                         r.report.data_length / 1e9);
   absl::StrAppendFormat(&s, "  %-28s %14d\n", "height", p.height);
   absl::StrAppendFormat(&s, "  %-28s %13.1f%%\n", "leaf_fill", 100.0 * p.leaf_fill);
@@ -142,10 +145,12 @@ std::string RunSummary(const RunResult& r) {
   if (r.spec.flush) {
     const FlushModel::Counters& f = r.flush;
     absl::StrAppendFormat(&s, "\n  flushing (simulated at %.0f rows/s)\n", r.spec.rows_per_sec);
-    absl::StrAppendFormat(&s, "  %-28s %14d\n", "Innodb_pages_written", f.Innodb_pages_written);
+    absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kInnodbPagesWritten.name, f.Innodb_pages_written);
     absl::StrAppendFormat(&s, "  %-28s %14.2f\n", "pages written per page", p.size ? double(f.Innodb_pages_written) / p.size : 0.0);
-    absl::StrAppendFormat(&s, "  %-28s %14d\n", "Innodb_dblwr_pages_written", f.Innodb_dblwr_pages_written);
-    absl::StrAppendFormat(&s, "  %-28s %14d\n", "Innodb_buffer_pool_reads", f.Innodb_buffer_pool_reads);
+    absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kInnodbDblwrPagesWritten.name,
+                          f.Innodb_dblwr_pages_written);
+    absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kInnodbBufferPoolReads.name,
+                          f.Innodb_buffer_pool_reads);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "peak dirty pages", f.peak_dirty_pages);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "redo bytes", f.redo_bytes);
   }

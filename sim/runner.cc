@@ -28,7 +28,8 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
   }
   if (spec.page_size != 0 && !IsSupportedPageSize(spec.page_size)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "page size ", spec.page_size, " is not supported: use 4k, 8k, 16k, 32k or 64k (4096 ... 65536)"));
+        "page size ", spec.page_size, " is not supported: use ", SupportedPageSizesInK(), " (", kUnivPageSizeMin,
+        " ... ", kUnivPageSizeMax, ")"));
   }
   if (spec.payload_bytes > 4000) {
     return absl::InvalidArgumentError(absl::StrCat("--payload-bytes ", spec.payload_bytes,

@@ -22,11 +22,12 @@
 #include "model/engine_profile.h"
 #include "model/index_page.h"
 #include "model/record_format.h"
+#include "tests/test_util.h"
 
 namespace innosim {
 namespace {
 
-Key K(uint64_t v) { return Key::FromU64(v); }
+// K(): tests/test_util.h.
 uint32_t CeilHalf(uint32_t n) { return (n + 1) / 2; }
 
 // §2.1: rows a clustered leaf takes from an append stream: the n+1-th row

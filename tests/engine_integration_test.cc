@@ -22,6 +22,7 @@
 #include "sim/runner.h"
 #include "sim/secondary_keys.h"
 #include "sim/table_parser.h"
+#include "tests/test_util.h"
 #include "tests/verify_test_peer.h"
 
 namespace innosim {
@@ -29,19 +30,7 @@ namespace {
 
 constexpr uint64_t kRows = 200000;
 
-RunResult MustRun(const std::string& stream, uint64_t rows = kRows, uint32_t page_size = 16384,
-                  const std::string& profile = "mysql-8.4", uint64_t seed = 1) {
-  RunSpec spec;
-  spec.stream.name = stream;
-  spec.stream.seed = seed;
-  spec.stream.rows_per_ms = 482;
-  spec.rows = rows;
-  spec.page_size = page_size;
-  spec.profile = profile;
-  absl::StatusOr<RunResult> r = Run(spec);
-  EXPECT_TRUE(r.ok()) << r.status();
-  return r.ok() ? *r : RunResult{};
-}
+// MustRun: tests/test_util.h.
 
 uint64_t LeafPages(const RunResult& r) { return r.report.primary.levels.back().pages; }
 
@@ -109,7 +98,7 @@ void CheckAscending(const RunResult& r) {
 }
 
 TEST(EngineIntegrationTest, AutoincFillsLeavesTo15Sixteenths) {
-  const RunResult r = MustRun("autoinc");
+  const RunResult r = MustRun("autoinc", kRows);
   EXPECT_EQ(r.key_width, 8);
   CheckReport(r);
   // 113 x 134 / 16252 = 93.2% on every full leaf.
@@ -120,7 +109,7 @@ TEST(EngineIntegrationTest, AutoincFillsLeavesTo15Sixteenths) {
 }
 
 TEST(EngineIntegrationTest, UuidV7CounterFillsLeavesTo15Sixteenths) {
-  const RunResult r = MustRun("uuidv7-counter");
+  const RunResult r = MustRun("uuidv7-counter", kRows);
   EXPECT_EQ(r.key_width, 16);
   CheckReport(r);
   // 106 x 142 / 16252 = 92.6%.
@@ -131,7 +120,7 @@ TEST(EngineIntegrationTest, UuidV7CounterFillsLeavesTo15Sixteenths) {
 }
 
 TEST(EngineIntegrationTest, UuidV4FillsLeavesToAboutLn2) {
-  const RunResult r = MustRun("uuidv4");
+  const RunResult r = MustRun("uuidv4", kRows);
   CheckReport(r);
   // Random inserts into B-trees split pages 50/50 and settle near ln 2.
   EXPECT_GE(r.report.primary.leaf_fill, 0.60);
@@ -142,8 +131,8 @@ TEST(EngineIntegrationTest, UuidV4FillsLeavesToAboutLn2) {
 }
 
 TEST(EngineIntegrationTest, UuidV7RandomLeavesMoreLeafPagesThanUuidV4) {
-  const RunResult v4 = MustRun("uuidv4");
-  const RunResult v7 = MustRun("uuidv7-random");
+  const RunResult v4 = MustRun("uuidv4", kRows);
+  const RunResult v7 = MustRun("uuidv7-random", kRows);
   CheckReport(v7);
   // Within one ms (482 rows) keys are random, so the page receiving the
   // current ms splits in the middle and pages left behind are never filled

@@ -24,6 +24,7 @@
 #include "sim/runner.h"
 #include "sim/series_writer.h"
 #include "tests/innosim_process.h"
+#include "tests/test_util.h"
 
 namespace innosim {
 namespace {
@@ -45,12 +46,6 @@ RunSpec Seed000Spec(const std::string& stream, double rows_per_sec, uint64_t row
 
 double PerPage(const RunResult& r) {
   return static_cast<double>(r.flush.Innodb_pages_written) / static_cast<double>(r.report.primary.size);
-}
-
-RunResult MustRun(const RunSpec& spec) {
-  absl::StatusOr<RunResult> r = Run(spec);
-  EXPECT_TRUE(r.ok()) << r.status();
-  return r.ok() ? *r : RunResult{};
 }
 
 TEST(FlushIntegrationTest, UuidV4WritesEachPageSeveralTimesMore) {

@@ -21,6 +21,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "model/page_pool.h"
+#include "tests/test_util.h"
 
 namespace innosim {
 namespace {
@@ -31,7 +32,7 @@ constexpr uint32_t kRec = 142;  // table A leaf record (§1.4)
 // (owner bits in more than two words) once they fill.
 constexpr uint32_t kSmallRec = 30;
 
-Key K(uint64_t v) { return Key::FromU64(v); }
+// K(): tests/test_util.h.
 
 uint32_t CeilHalf(uint32_t n) { return (n + 1) / 2; }
 

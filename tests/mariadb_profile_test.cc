@@ -29,6 +29,7 @@
 #include "tools/measure.h"
 #include "tools/private_server.h"
 #include "tests/private_server_suite.h"
+#include "tests/test_util.h"
 #include "tools/server_connection.h"
 #include "tools/ibd_reader.h"
 
@@ -39,11 +40,6 @@ uint64_t RowsPerStream() {
   const char* env = std::getenv("INNOSIM_PROFILE_ROWS");
   if (env != nullptr && *env != '\0') return std::strtoull(env, nullptr, 10);
   return 1'000'000;
-}
-
-double RelErr(double simulated, double measured) {
-  if (measured == 0) return simulated == 0 ? 0 : INFINITY;
-  return (simulated - measured) / measured;
 }
 
 class MariaDbProfileTest : public ::testing::TestWithParam<const char*> {
@@ -107,9 +103,9 @@ TEST_P(MariaDbProfileTest, AgreesWithinTwoPercent) {
   ASSERT_TRUE(sim.ok()) << sim.status();
   const IndexReport& p = sim->report.primary;
 
-  const double e_splits = RelErr(p.counters.index_page_splits, *m->measured.index_page_splits);
-  const double e_leaf = RelErr(p.n_leaf_pages, m->measured.n_leaf_pages);
-  const double e_size = RelErr(p.size, m->measured.size);
+  const double e_splits = RelativeError(p.counters.index_page_splits, *m->measured.index_page_splits);
+  const double e_leaf = RelativeError(p.n_leaf_pages, m->measured.n_leaf_pages);
+  const double e_size = RelativeError(p.size, m->measured.size);
   const double ibd_fill = ibd.levels.empty() ? 0 : ibd.levels[0].fill();
   const double fill_points = 100.0 * (p.leaf_fill - ibd_fill);
   EXPECT_LE(std::fabs(e_splits), 0.02) << stream_name << " index_page_splits: simulated "

@@ -33,14 +33,10 @@
 #include "tools/server_connection.h"
 #include "tests/innosim_process.h"
 #include "tests/private_server_suite.h"
+#include "tests/test_util.h"
 
 namespace innosim {
 namespace {
-
-double RelErr(double simulated, double measured) {
-  if (measured == 0) return simulated == 0 ? 0 : INFINITY;
-  return std::fabs(simulated - measured) / measured;
-}
 
 class MeasureCliTest : public ::testing::Test {
  protected:
@@ -92,7 +88,7 @@ class MeasureCliTest : public ::testing::Test {
     for (const char* m : {"index_page_splits", "n_leaf_pages", "size"}) {
       const double sim = j["simulated"][m].get<double>();
       const double meas = j["measured"][m].get<double>();
-      EXPECT_LE(RelErr(sim, meas), 0.02) << stream << " " << m << ": simulated " << sim << ", measured " << meas;
+      EXPECT_LE(std::fabs(RelativeError(sim, meas)), 0.02) << stream << " " << m << ": simulated " << sim << ", measured " << meas;
     }
     EXPECT_EQ(code, 0) << stream << ": exit code 1 means a structural metric is outside --tolerance";
 
@@ -106,7 +102,7 @@ class MeasureCliTest : public ::testing::Test {
           << stream << ": level " << l["level"] << " exists on one side only";
       const double sim = l["simulated"]["pages"].get<double>();
       const double meas = l["measured"]["pages"].get<double>();
-      EXPECT_LE(RelErr(sim, meas), 0.02) << stream << " level " << l["level"] << " pages: simulated " << sim
+      EXPECT_LE(std::fabs(RelativeError(sim, meas)), 0.02) << stream << " level " << l["level"] << " pages: simulated " << sim
                                          << ", .ibd " << meas;
     }
     // Mean leaf fill within 2 percentage points.

@@ -1,7 +1,5 @@
 #include "model/redo_format.h"
 
-#include <cstdio>
-
 #include "gtest/gtest.h"
 
 namespace innosim {
@@ -79,29 +77,5 @@ TEST(RedoFormatTest, MariaDbPhysicalRecords) {
 }
 
 // Prints the per-operation table quoted in docs/flushing.md.
-TEST(RedoFormatTest, PrintTable) {
-  for (ServerFlavor f : {ServerFlavor::kMySql84, ServerFlavor::kMariaDb1011}) {
-    const RedoFormat r(f, 10, 5);
-    std::printf("%s\n", std::string(ServerFlavorName(f)).c_str());
-    std::printf("  row insert uuid (142B, 2 common)   %u\n",
-                r.RecInsert(100000, 142, 7, true) + r.MtrEnd(1));
-    std::printf("  row insert bigint (134B, 7 common) %u\n",
-                r.RecInsert(50000, 134, 12, true) + r.MtrEnd(1));
-    std::printf("  undo insert (16B pk)               %u\n", r.UndoInsert(16, 500, 1500) + r.MtrEnd(1));
-    std::printf("  undo insert (8B pk)                %u\n", r.UndoInsert(8, 500, 1500) + r.MtrEnd(1));
-    std::printf("  insert trx lifecycle (2 undo pages) %u\n", r.InsertTrxLifecycle(2));
-    std::printf("  page allocate                      %u\n", r.PageAllocate(100001, false, false));
-    std::printf("  page allocate + list move          %u\n", r.PageAllocate(100001, true, false));
-    std::printf("  page allocate + new extent         %u\n", r.PageAllocate(100001, true, true));
-    std::printf("  page create (leaf)                 %u\n", r.PageCreate(100001, 0, 1500));
-    std::printf("  sibling/child link write           %u\n", r.Write4(100001, 100002));
-    std::printf("  node ptr insert (25B, 2 common)    %u\n", r.RecInsert(300, 25, 7, true));
-    std::printf("  split move end 57x142              %u\n", r.SplitMoveEnd(100001, 100000, 57, 57 * 142, 57 * 7));
-    std::printf("  split move start 57x142            %u\n", r.SplitMoveStart(100001, 100000, 57, 57 * 142, 57 * 7));
-    std::printf("  list end delete                    %u\n", r.ListDelete(100000));
-    std::printf("  reorganize (8KB heap, 64B dir)     %u\n", r.Reorganize(100000, 8192, 64));
-  }
-}
-
 }  // namespace
 }  // namespace innosim

@@ -13,6 +13,7 @@
 
 #include "model/index_page.h"
 #include "model/page_pool.h"
+#include "tests/test_util.h"
 
 namespace innosim {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 constexpr uint32_t k16K = 16384;
 constexpr uint32_t kRec = 142;
 
-Key K(uint64_t v) { return Key::FromU64(v); }
+// K(): tests/test_util.h.
 
 class SplitRulesTest : public ::testing::Test {
  protected:

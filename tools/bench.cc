@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "model/engine.h"
 #include "nlohmann/json.hpp"
+#include "sim/metrics.h"
 
 namespace innosim {
 namespace {
@@ -156,7 +157,7 @@ std::string BenchReport(const BenchResult& r) {
                         r.btree_set.peak_rss_bytes > 0
                             ? static_cast<double>(r.innosim.peak_rss_bytes) / r.btree_set.peak_rss_bytes
                             : 0.0);
-  absl::StrAppendFormat(&s, "(innosim index_page_splits: %d)\n", r.index_page_splits);
+  absl::StrAppendFormat(&s, "(innosim %s: %d)\n", counters::kIndexPageSplits.name, r.index_page_splits);
   return s;
 }
 
@@ -187,7 +188,7 @@ std::string BenchJson(const BenchResult& r) {
   j["memory_ratio"] = r.btree_set.peak_rss_bytes > 0
                           ? static_cast<double>(r.innosim.peak_rss_bytes) / r.btree_set.peak_rss_bytes
                           : 0.0;
-  j["index_page_splits"] = r.index_page_splits;
+  j[counters::kIndexPageSplits.name] = r.index_page_splits;
   return j.dump() + "\n";
 }
 

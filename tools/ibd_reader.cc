@@ -16,57 +16,17 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "model/page_format.h"
 #include "nlohmann/json.hpp"
 
 namespace innosim {
 namespace {
 
-// FIL header (fil0fil.h).
-constexpr uint32_t kFilPageOffset = 4;        // FIL_PAGE_OFFSET
-constexpr uint32_t kFilPagePrev = 8;          // FIL_PAGE_PREV
-constexpr uint32_t kFilPageNext = 12;         // FIL_PAGE_NEXT
-constexpr uint32_t kFilPageLsn = 16;          // FIL_PAGE_LSN
-constexpr uint32_t kFilPageType = 24;         // FIL_PAGE_TYPE
-constexpr uint32_t kFilPageSpaceId = 34;      // FIL_PAGE_ARCH_LOG_NO_OR_SPACE_ID
-constexpr uint32_t kFilPageData = 38;         // FIL_PAGE_DATA
-constexpr uint32_t kFilPageDataEnd = 8;       // FIL_PAGE_DATA_END
-
-// FSP header on page 0 (fsp0fsp.h), relative to FIL_PAGE_DATA.
-constexpr uint32_t kFspSpaceId = kFilPageData + 0;
-constexpr uint32_t kFspSize = kFilPageData + 8;
-constexpr uint32_t kFspFreeLimit = kFilPageData + 12;  // FSP_FREE_LIMIT
-constexpr uint32_t kFspSpaceFlags = kFilPageData + 16;
-
-// Extent descriptors (fsp0fsp.h): on page 0 after the FSP header
-// (FSP_HEADER_SIZE = 32 + 5 * FLST_BASE_NODE_SIZE = 112), and on the XDES
-// page at every multiple of the page size. An entry: XDES_ID (8),
-// XDES_FLST_NODE (12), XDES_STATE (4), XDES_BITMAP (2 bits per page of the
-// extent: XDES_FREE_BIT = bit 0 of the pair, set = free).
-constexpr uint32_t kXdesArrOffset = kFilPageData + 112;  // XDES_ARR_OFFSET
-constexpr uint32_t kXdesState = 20;                      // XDES_STATE
-constexpr uint32_t kXdesBitmap = 24;                     // XDES_BITMAP
-constexpr uint32_t kXdesFreeFrag = 2;                    // XDES_FREE_FRAG
-constexpr uint32_t kXdesLastState = 5;  // XDES_FULL_FRAG 3, XDES_FSEG 4, XDES_FSEG_FRAG 5
-
-// Index page header (page0types.h), PAGE_HEADER = FIL_PAGE_DATA.
-constexpr uint32_t kPageNDirSlots = kFilPageData + 0;
-constexpr uint32_t kPageHeapTop = kFilPageData + 2;
-constexpr uint32_t kPageNHeap = kFilPageData + 4;
-constexpr uint32_t kPageFree = kFilPageData + 6;
-constexpr uint32_t kPageGarbage = kFilPageData + 8;
-constexpr uint32_t kPageNRecs = kFilPageData + 16;
-constexpr uint32_t kPageLevel = kFilPageData + 26;
-constexpr uint32_t kPageIndexId = kFilPageData + 28;
-constexpr uint32_t kPageBtrSegLeaf = kFilPageData + 36;
-constexpr uint32_t kPageBtrSegTop = kFilPageData + 46;
-
-// COMPACT record layout (page0page.h, rem0rec.h).
-constexpr uint32_t kPageNewInfimum = 99;       // PAGE_NEW_INFIMUM (origin)
-constexpr uint32_t kPageNewSupremum = 112;     // PAGE_NEW_SUPREMUM (origin)
-constexpr uint32_t kPageNewSupremumEnd = 120;  // PAGE_NEW_SUPREMUM_END
-constexpr uint32_t kRecNNewExtraBytes = 5;     // REC_N_NEW_EXTRA_BYTES
-constexpr uint32_t kFirstUserOrigin = kPageNewSupremumEnd + kRecNNewExtraBytes;
-constexpr uint32_t kBtrMaxLevels = 100;        // BTR_MAX_LEVELS
+// The page format's offsets and constants (FIL header, FSP header, extent
+// descriptors, index page header, COMPACT records) are model/page_format.h's,
+// shared with the model.
+constexpr uint32_t kFirstUserOrigin = kPageNewSupremumEnd + kRecNewExtraBytes;
+// REC_STATUS_* (rem0rec.h): the 3 low bits of the record header's byte 3.
 constexpr uint32_t kRecStatusOrdinary = 0;
 constexpr uint32_t kRecStatusNodePtr = 1;
 constexpr uint32_t kRecStatusInfimum = 2;
@@ -211,7 +171,7 @@ absl::Status CheckIndexPage(const uint8_t* p, const Layout& layout,
                                        heap_top, kPageNewSupremumEnd, dir_start));
   }
   const uint32_t heap_bytes = heap_top - kPageNewSupremumEnd;
-  if (n_heap < 2 || n_heap - 2 > heap_bytes / (kRecNNewExtraBytes + 1)) {
+  if (n_heap < 2 || n_heap - 2 > heap_bytes / (kRecNewExtraBytes + 1)) {
     return Corrupt(no, absl::StrFormat(
                            "PAGE_N_HEAP %d out of range for PAGE_HEAP_TOP %d",
                            n_heap, heap_top));
@@ -421,8 +381,7 @@ absl::Status ReadLayout(const PageSource& src, const IbdReadOptions& options,
   layout.full_crc32 = fcrc32;
   layout.verify_checksums = options.verify_checksums;
   census.page_size = ps;
-  census.extent_size = ps <= 16384 ? (1u << 20) / ps : ps <= 32768 ? (2u << 20) / ps
-                                                                   : (4u << 20) / ps;
+  census.extent_size = ExtentSizeInPages(ps);
   census.fsp_flags = flags;
   census.full_crc32 = fcrc32;
   census.checksums_verified = fcrc32 && options.verify_checksums;
@@ -503,11 +462,11 @@ absl::StatusOr<uint32_t> FirstChildAmong(const PageSource& src, const Layout& la
   uint32_t limit = Be16(p + kPageNHeap) & 0x7FFF;
   for (uint32_t r = NextOrigin(p, first, ps), n = 0;
        r != kPageNewSupremum && r != 0 && n < limit; r = NextOrigin(p, r, ps), ++n) {
-    if (r > first) bound = std::min(bound, r - kRecNNewExtraBytes);
+    if (r > first) bound = std::min(bound, r - kRecNewExtraBytes);
   }
   for (uint32_t r = Be16(p + kPageFree), n = 0; r != 0 && n < limit;
        r = NextOrigin(p, r, ps), ++n) {
-    if (r > first) bound = std::min(bound, r - kRecNNewExtraBytes);
+    if (r > first) bound = std::min(bound, r - kRecNewExtraBytes);
   }
   for (uint32_t end = bound; end >= first + 4; --end) {
     uint32_t v = Be32(p + end - 4);

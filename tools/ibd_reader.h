@@ -55,7 +55,7 @@
 #ifndef INNOSIM_TOOLS_IBD_READER_H_
 #define INNOSIM_TOOLS_IBD_READER_H_
 
-#include "model/index_page.h"  // kFilNull
+#include "model/page_format.h"  // kFilNull, kFilPageIndex, ...
 #include <cstdint>
 #include <map>
 #include <span>
@@ -66,16 +66,8 @@
 
 namespace innosim {
 
-// FIL_PAGE_TYPE values the reader names.
-inline constexpr uint16_t kFilPageIndex = 17855;      // 0x45BF, B-tree node
-inline constexpr uint16_t kFilPageSdi = 17853;        // 0x45BD, MySQL 8 SDI
-inline constexpr uint16_t kFilPageTypeAllocated = 0;  // allocated, unused
-inline constexpr uint16_t kFilPageUndoLog = 2;
-inline constexpr uint16_t kFilPageInode = 3;
-inline constexpr uint16_t kFilPageIbufBitmap = 5;
-inline constexpr uint16_t kFilPageTypeBlob = 10;
-inline constexpr uint16_t kFilPageTypeFspHdr = 8;
-inline constexpr uint16_t kFilPageTypeXdes = 9;
+// The FIL_PAGE_TYPE values the reader names (kFilPageIndex, ...) are
+// model/page_format.h's.
 
 // What one page of the file is.
 enum class IbdPageState : uint8_t {

@@ -12,17 +12,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "sim/metrics.h"
 
 namespace innosim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr const char* kStatusNames[] = {
-    "Innodb_pages_written",
-    "Innodb_buffer_pool_reads",
-    "Innodb_dblwr_pages_written",
-};
 
 // Rows written by the server, for the "no other writer" check, in order of
 // preference: MySQL's InnoDB counter; MariaDB (10.6+ has no
@@ -60,6 +55,8 @@ template <size_t N>
 std::string InList(const char* const (&names)[N]) {
   return InList(names, N);
 }
+
+std::string InList(const std::vector<const char*>& names) { return InList(names.data(), names.size()); }
 
 absl::Status Prefix(const absl::Status& s, absl::string_view prefix) {
   if (s.ok()) return s;
@@ -158,7 +155,7 @@ absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col,
   const std::string sql =
       absl::StrCat("SELECT NAME, COUNT, ", enabled_col,
                    " FROM information_schema.INNODB_METRICS WHERE NAME IN ",
-                   InList(kMetricCounters));
+                   InList(ServerNames(CounterSource::kInnodbMetrics)));
   absl::StatusOr<std::vector<ServerConnection::Row>> rows = conn.Query(sql);
   if (!rows.ok()) return rows.status();
   std::vector<std::string> to_enable;
@@ -173,7 +170,7 @@ absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col,
   }
   if (missing != nullptr) {
     missing->clear();
-    for (const char* name : kMetricCounters) {
+    for (const char* name : ServerNames(CounterSource::kInnodbMetrics)) {
       if (!out->count(name)) missing->push_back(name);
     }
   }
@@ -186,13 +183,14 @@ absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col,
   return absl::OkStatus();
 }
 
-// Reads kStatusNames and the first of kRowsInsertedNames the server has
-// (stored under "rows_inserted"; its name in *rows_inserted_name).
+// Reads the kGlobalStatus counters of kInnodbCounters and the first of
+// kRowsInsertedNames the server has (stored under "rows_inserted"; its name
+// in *rows_inserted_name).
 absl::Status ReadStatus(ServerConnection& conn, std::map<std::string, int64_t>* out,
                         std::string* rows_inserted_name) {
   absl::StatusOr<std::map<std::string, std::string>> m = conn.QueryMap(
-      absl::StrCat("SHOW GLOBAL STATUS WHERE Variable_name IN ", InList(kStatusNames), " OR ",
-                   "Variable_name IN ", InList(kRowsInsertedNames)));
+      absl::StrCat("SHOW GLOBAL STATUS WHERE Variable_name IN ", InList(ServerNames(CounterSource::kGlobalStatus)),
+                   " OR Variable_name IN ", InList(kRowsInsertedNames)));
   if (!m.ok()) return m.status();
   out->clear();
   rows_inserted_name->clear();
@@ -209,7 +207,7 @@ absl::Status ReadStatus(ServerConnection& conn, std::map<std::string, int64_t>* 
     return absl::FailedPreconditionError(
         "server reports neither Innodb_rows_inserted nor Handler_write");
   }
-  for (const char* name : kStatusNames) {
+  for (const char* name : ServerNames(CounterSource::kGlobalStatus)) {
     auto it = m->find(name);
     int64_t v = 0;
     if (it == m->end() || !ToInt(it->second, &v)) {
@@ -494,23 +492,24 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
   }
   if (absl::Status s = ReadStatus(conn, &after.status, &m_rows_name); !s.ok()) return s;
   result.measured.rows_inserted_counter = m_rows_name;
-  auto metric_delta = [&](const char* name) -> std::optional<int64_t> {
-    auto b = before.metrics.find(name);
-    auto a = after.metrics.find(name);
+  auto metric_delta = [&](const InnodbCounter& counter) -> std::optional<int64_t> {
+    auto b = before.metrics.find(counter.server_name);
+    auto a = after.metrics.find(counter.server_name);
     if (b == before.metrics.end() || a == after.metrics.end()) return std::nullopt;
     return a->second - b->second;
   };
   MeasuredCounters& m = result.measured;
-  m.index_page_splits = metric_delta("index_page_splits");
-  m.index_page_reorg_attempts = metric_delta("index_page_reorg_attempts");
-  m.index_page_reorg_successful = metric_delta("index_page_reorg_successful");
-  m.index_page_merge_attempts = metric_delta("index_page_merge_attempts");
-  m.index_page_merge_successful = metric_delta("index_page_merge_successful");
-  m.Innodb_pages_written = after.status["Innodb_pages_written"] - before.status["Innodb_pages_written"];
-  m.Innodb_buffer_pool_reads =
-      after.status["Innodb_buffer_pool_reads"] - before.status["Innodb_buffer_pool_reads"];
-  m.Innodb_dblwr_pages_written =
-      after.status["Innodb_dblwr_pages_written"] - before.status["Innodb_dblwr_pages_written"];
+  auto status_delta = [&](const InnodbCounter& counter) {
+    return after.status[counter.server_name] - before.status[counter.server_name];
+  };
+  m.index_page_splits = metric_delta(counters::kIndexPageSplits);
+  m.index_page_reorg_attempts = metric_delta(counters::kIndexPageReorgAttempts);
+  m.index_page_reorg_successful = metric_delta(counters::kIndexPageReorgSuccessful);
+  m.index_page_merge_attempts = metric_delta(counters::kIndexPageMergeAttempts);
+  m.index_page_merge_successful = metric_delta(counters::kIndexPageMergeSuccessful);
+  m.Innodb_pages_written = status_delta(counters::kInnodbPagesWritten);
+  m.Innodb_buffer_pool_reads = status_delta(counters::kInnodbBufferPoolReads);
+  m.Innodb_dblwr_pages_written = status_delta(counters::kInnodbDblwrPagesWritten);
   m.rows_inserted = after.status["rows_inserted"] - before.status["rows_inserted"];
 
   {
@@ -532,7 +531,8 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
   }
   {
     absl::StatusOr<std::vector<ServerConnection::Row>> t = conn.Query(absl::StrCat(
-        "SELECT DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA='", db,
+        "SELECT ", counters::kDataLength.server_name, ", ", counters::kIndexLength.server_name,
+        " FROM information_schema.TABLES WHERE TABLE_SCHEMA='", db,
         "' AND TABLE_NAME='", tbl, "'"));
     if (!t.ok()) return t.status();
     if (t->empty() || !ToInt(t->front()[0].value_or(""), &m.data_length) ||
@@ -544,9 +544,10 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
     absl::StatusOr<std::map<std::string, std::string>> st = conn.QueryMap(absl::StrCat(
         "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='", db,
         "' AND table_name='", tbl,
-        "' AND index_name='PRIMARY' AND stat_name IN ('size','n_leaf_pages')"));
+        "' AND index_name='PRIMARY' AND stat_name IN ", InList(ServerNames(CounterSource::kIndexStats))));
     if (!st.ok()) return st.status();
-    if (!ToInt((*st)["size"], &m.size) || !ToInt((*st)["n_leaf_pages"], &m.n_leaf_pages)) {
+    if (!ToInt((*st)[counters::kSize.server_name], &m.size) ||
+        !ToInt((*st)[counters::kNLeafPages.server_name], &m.n_leaf_pages)) {
       return absl::InternalError(absl::StrCat(
           "mysql.innodb_index_stats has no size/n_leaf_pages for PRIMARY of ", qualified,
           " (is innodb_stats_persistent off?)"));
@@ -663,18 +664,18 @@ nlohmann::json MeasureResultToJson(const MeasureResult& r) {
   auto opt = [&m](const char* name, const std::optional<int64_t>& v) {
     if (v) m[name] = *v;
   };
-  opt("index_page_splits", c.index_page_splits);
-  opt("index_page_reorg_attempts", c.index_page_reorg_attempts);
-  opt("index_page_reorg_successful", c.index_page_reorg_successful);
-  opt("index_page_merge_attempts", c.index_page_merge_attempts);
-  opt("index_page_merge_successful", c.index_page_merge_successful);
-  m["n_leaf_pages"] = c.n_leaf_pages;
-  m["size"] = c.size;
-  m["data_length"] = c.data_length;
-  m["index_length"] = c.index_length;
-  m["Innodb_pages_written"] = c.Innodb_pages_written;
-  m["Innodb_buffer_pool_reads"] = c.Innodb_buffer_pool_reads;
-  m["Innodb_dblwr_pages_written"] = c.Innodb_dblwr_pages_written;
+  opt(counters::kIndexPageSplits.name, c.index_page_splits);
+  opt(counters::kIndexPageReorgAttempts.name, c.index_page_reorg_attempts);
+  opt(counters::kIndexPageReorgSuccessful.name, c.index_page_reorg_successful);
+  opt(counters::kIndexPageMergeAttempts.name, c.index_page_merge_attempts);
+  opt(counters::kIndexPageMergeSuccessful.name, c.index_page_merge_successful);
+  m[counters::kNLeafPages.name] = c.n_leaf_pages;
+  m[counters::kSize.name] = c.size;
+  m[counters::kDataLength.name] = c.data_length;
+  m[counters::kIndexLength.name] = c.index_length;
+  m[counters::kInnodbPagesWritten.name] = c.Innodb_pages_written;
+  m[counters::kInnodbBufferPoolReads.name] = c.Innodb_buffer_pool_reads;
+  m[counters::kInnodbDblwrPagesWritten.name] = c.Innodb_dblwr_pages_written;
   m[c.rows_inserted_counter.empty() ? "rows_inserted" : c.rows_inserted_counter] =
       c.rows_inserted;
   m["rows"] = c.rows;

@@ -6,11 +6,11 @@
 //      COMMENT='innosim-owned'. An existing table of that name is dropped and
 //      recreated only if it carries that comment; otherwise it is never
 //      touched and Measure() fails (kFailedPrecondition).
-//   2. Counters before: the INNODB_METRICS counters of kMetricCounters (turned
-//      on with SET GLOBAL innodb_monitor_enable when off; a counter the server
-//      lacks is listed in missing_counters) and the global status values
-//      Innodb_pages_written, Innodb_buffer_pool_reads,
-//      Innodb_dblwr_pages_written, and Innodb_rows_inserted (MySQL) or
+//   2. Counters before: the INNODB_METRICS counters of sim/metrics.h's
+//      kInnodbCounters (turned on with SET GLOBAL innodb_monitor_enable when
+//      off; a counter the server lacks is listed in missing_counters) and its
+//      global status values (Innodb_pages_written, Innodb_buffer_pool_reads,
+//      Innodb_dblwr_pages_written), and Innodb_rows_inserted (MySQL) or
 //      Handler_write (MariaDB 10.6+, which dropped Innodb_rows_inserted).
 //   3. Load: multi-row INSERTs of batch_rows rows, one transaction each
 //      (autocommit), keys from the stream as X'hex' (BINARY(16)) or as the
@@ -56,12 +56,6 @@ namespace innosim {
 
 // The table comment that marks a table as created (and disposable) by innosim.
 inline constexpr char kOwnedTableComment[] = "innosim-owned";
-
-// INNODB_METRICS counters read before and after the load.
-inline constexpr const char* kMetricCounters[] = {
-    "index_page_splits",         "index_page_reorg_attempts",  "index_page_reorg_successful",
-    "index_page_merge_attempts", "index_page_merge_successful",
-};
 
 enum class TableKind {
   kUuidBinary16,    // id BINARY(16) NOT NULL PRIMARY KEY

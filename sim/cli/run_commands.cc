@@ -11,6 +11,7 @@
 #include "sim/count.h"
 #include "sim/defaults_file.h"
 #include "sim/experiment.h"
+#include "sim/metrics.h"
 #include "sim/nearest_name.h"
 #include "sim/report.h"
 #include "sim/runner.h"
@@ -70,8 +71,8 @@ struct CommonRunOptions {
     sub->add_option("--rows", rows, "rows to insert; suffixes k, M, G (e.g. 10M)")->required();
     sub->add_option("--seed", seed, "random seed of the key stream (0 to 2^64-1)")->capture_default_str();
     sub->add_option("--page-size", page_size,
-                    "innodb_page_size, as --set innodb_page_size: 4k, 8k, 16k, 32k or 64k (default: the settings', "
-                    "16384)");
+                    absl::StrCat("innodb_page_size, as --set innodb_page_size: ", SupportedPageSizesInK(),
+                                 " (default: the settings', 16384)"));
     sub->add_option("--profile", profile, "engine profile: mysql-8.4 or mariadb-10.11")->capture_default_str();
     sub->add_flag("--json", json, "print JSON instead of a readable summary");
     sub->add_option("--set", sets, "server variable NAME=VALUE (repeatable), e.g. innodb_buffer_pool_size=4G");
@@ -120,7 +121,7 @@ struct CommonRunOptions {
       if (!ps.ok()) return absl::InvalidArgumentError(absl::StrCat("--page-size: ", ps.status().message()));
       if (!IsSupportedPageSize(*ps)) {
         return absl::InvalidArgumentError(absl::StrCat("--page-size ", page_size,
-                                                       ": InnoDB pages are 4k, 8k, 16k, 32k or 64k"));
+                                                       ": InnoDB pages are ", SupportedPageSizesInK()));
       }
       spec.page_size = static_cast<uint32_t>(*ps);
     }
@@ -246,8 +247,9 @@ void AddSweep(CLI::App& app, Registry& reg) {
       return 0;
     }
     const bool flush = !opts->no_flush;
-    std::printf("%12s %18s %12s %12s %14s %10s %10s", "rows_per_ms", "index_page_splits", "n_leaf_pages", "size",
-                "DATA_LENGTH", "leaf_fill", "reorgs");
+    std::printf("%12s %18s %12s %12s %14s %10s %10s", "rows_per_ms", counters::kIndexPageSplits.name,
+                counters::kNLeafPages.name, counters::kSize.name, counters::kDataLength.server_name, "leaf_fill",
+                "reorgs");
     if (flush) std::printf(" %14s %10s %12s", "pages_written", "per_page", "bp_reads");
     std::printf("\n");
     for (const auto& r : results) {

@@ -31,8 +31,10 @@
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
 #include "sim/cli/commands.h"
+#include "sim/compare.h"
 #include "sim/count.h"
 #include "sim/key_stream.h"
+#include "sim/metrics.h"
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "tools/measure.h"
@@ -140,40 +142,11 @@ struct MeasureCliOptions {
   bool json = false;
 };
 
-// The metrics of the comparison table, in print order. A metric is shown
-// when both the simulated JSON (RunToJson) and the measured JSON
-// (MeasureResultToJson) carry it, so flush counters join the table as soon
-// as the simulator reports them.
-struct MetricDef {
-  const char* name;
-  bool structural;  // decides the exit code (--tolerance)
-};
-constexpr MetricDef kMetrics[] = {
-    {"index_page_splits", true},
-    {"index_page_reorg_attempts", false},
-    {"index_page_reorg_successful", false},
-    {"index_page_merge_attempts", false},
-    {"index_page_merge_successful", false},
-    {"n_leaf_pages", true},
-    {"size", true},
-    {"data_length", false},
-    {"index_length", false},
-    {"Innodb_pages_written", false},
-    {"Innodb_buffer_pool_reads", false},
-    {"Innodb_dblwr_pages_written", false},
-};
-
-// (simulated - measured) / measured; 0 when both are 0, +inf when only the
-// measured value is 0.
-double RelativeError(double simulated, double measured) {
-  if (measured == 0) return simulated == 0 ? 0.0 : std::numeric_limits<double>::infinity();
-  return (simulated - measured) / measured;
-}
-
-std::string FormatRelError(double e) {
-  if (std::isinf(e)) return "n/a";
-  return absl::StrFormat("%+.2f%%", 100.0 * e);
-}
+// The metrics of the comparison table are sim/metrics.h's kInnodbCounters,
+// in its order. A metric is shown when both the simulated JSON (RunToJson)
+// and the measured JSON (MeasureResultToJson) carry it, so flush counters
+// join the table as soon as the simulator reports them; the structural ones
+// decide the exit code (--tolerance).
 
 // Progress bar on stderr (only when stderr is a terminal).
 class ProgressBar {
@@ -403,14 +376,14 @@ int RunMeasure(const MeasureCliOptions& o) {
   };
   std::vector<Row> table;
   bool within_tolerance = true;
-  for (const MetricDef& def : kMetrics) {
+  for (const InnodbCounter& def : kInnodbCounters) {
     if (!sim_json.contains(def.name) || !meas_json.contains(def.name)) continue;
     const auto& sv = sim_json[def.name];
     const auto& mv = meas_json[def.name];
     if (!sv.is_number() || !mv.is_number()) continue;
     Row row{def.name, sv.get<double>(), mv.get<double>(), 0, def.structural, true};
     row.error = RelativeError(row.simulated, row.measured);
-    row.within = std::fabs(row.error) <= o.tolerance;
+    row.within = WithinTolerance(row.error, o.tolerance);
     if (def.structural && !row.within) within_tolerance = false;
     comparison[def.name] = {{"simulated", sv},
                             {"measured", mv},
@@ -485,7 +458,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   absl::StrAppendFormat(&s, "  %-28s %14s %14s %10s\n", "metric", "simulated", "measured", "rel.error");
   for (const Row& r : table) {
     absl::StrAppendFormat(&s, "  %-28s %14.0f %14.0f %10s%s\n", r.name, r.simulated, r.measured,
-                          FormatRelError(r.error),
+                          FormatRelativeError(r.error),
                           r.structural ? (r.within ? "" : "  outside tolerance") : "");
   }
   absl::StrAppendFormat(&s, "  %-28s %13.1f%% %14s\n", "leaf_fill", 100.0 * sp.leaf_fill,
@@ -509,7 +482,7 @@ int RunMeasure(const MeasureCliOptions& o) {
       absl::StrAppendFormat(
           &s, "  %5d %10s %10s %9s %12s %12s %7s %7s\n", level, sl ? absl::StrCat(sl->pages) : "-",
           f ? absl::StrCat(f->pages) : "-",
-          (sl && f) ? FormatRelError(RelativeError(static_cast<double>(sl->pages), static_cast<double>(f->pages)))
+          (sl && f) ? FormatRelativeError(RelativeError(static_cast<double>(sl->pages), static_cast<double>(f->pages)))
                     : "-",
           sl ? absl::StrCat(sl->records) : "-", f ? absl::StrCat(f->records) : "-",
           sl ? absl::StrFormat("%.1f%%", 100.0 * SimFill(*sl)) : "-",
@@ -530,7 +503,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   absl::StrAppendFormat(&s, "  valid: %s\n", m.valid ? "yes" : "NO (a sanity check failed)");
   for (const std::string& n : m.notes) absl::StrAppendFormat(&s, "  note: %s\n", n);
   if (!ibd_note.empty()) absl::StrAppendFormat(&s, "  note: %s\n", ibd_note);
-  absl::StrAppendFormat(&s, "  structural metrics (index_page_splits, n_leaf_pages, size) within %.1f%%: %s\n",
+  absl::StrAppendFormat(&s, "  structural metrics (%s) within %.1f%%: %s\n", StructuralNames(),
                         100.0 * o.tolerance, within_tolerance ? "yes" : "NO");
   std::cout << s;
   return (within_tolerance && m.valid) ? 0 : 1;
@@ -573,8 +546,8 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   sub->add_option("--table", o->table, "table name (only a table innosim created is ever dropped)")
       ->capture_default_str();
   sub->add_option("--tolerance", o->tolerance,
-                  "relative error allowed on index_page_splits, n_leaf_pages and size (exit 1 beyond it, "
-                  "or when a sanity check fails)")
+                  absl::StrCat("relative error allowed on ", StructuralNames(" and "),
+                               " (exit 1 beyond it, or when a sanity check fails)"))
       ->capture_default_str();
   sub->add_option("--datadir", o->datadir,
                   "server data directory readable here: read DATADIR/<database>/<table>.ibd after the load "

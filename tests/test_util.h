@@ -1,0 +1,41 @@
+// Helpers shared by several test files.
+#ifndef INNOSIM_TESTS_TEST_UTIL_H_
+#define INNOSIM_TESTS_TEST_UTIL_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "gtest/gtest.h"
+#include "model/key.h"
+#include "sim/compare.h"  // RelativeError, as `measure` and `experiment` compute it
+#include "sim/runner.h"
+
+namespace innosim {
+
+// An 8-byte key of value v (the keys of autoinc), for hand-built trees.
+inline Key K(uint64_t v) { return Key::FromU64(v); }
+
+// Run(spec), failing the test (and returning an empty result) on an error.
+inline RunResult MustRun(const RunSpec& spec) {
+  absl::StatusOr<RunResult> r = Run(spec);
+  EXPECT_TRUE(r.ok()) << r.status();
+  return r.ok() ? *r : RunResult{};
+}
+
+// A run of `rows` keys of `stream` at seed 000's 482 rows/ms.
+inline RunResult MustRun(const std::string& stream, uint64_t rows, uint32_t page_size = 16384,
+                         const std::string& profile = "mysql-8.4", uint64_t seed = 1) {
+  RunSpec spec;
+  spec.stream.name = stream;
+  spec.stream.seed = seed;
+  spec.stream.rows_per_ms = 482;
+  spec.rows = rows;
+  spec.page_size = page_size;
+  spec.profile = profile;
+  return MustRun(spec);
+}
+
+}  // namespace innosim
+
+#endif  // INNOSIM_TESTS_TEST_UTIL_H_
