@@ -419,12 +419,17 @@ std::string ServerSettings::OriginOf(std::string_view name) const {
   return it == origins.end() ? std::string() : it->second;
 }
 
-std::vector<std::string> ServerSettings::VariableNames(ServerFlavor flavor) {
-  std::vector<std::string> out;
-  for (const VariableDef& v : kVariables) {
-    if ((v.servers & Bit(flavor)) != 0) out.emplace_back(v.name);
-  }
-  return out;
+const std::vector<std::string>& ServerSettings::VariableNames(ServerFlavor flavor) {
+  // Built once per server: suggestions are computed for every unknown name.
+  static const auto* names = [] {
+    auto* both = new std::vector<std::string>[2];
+    for (const VariableDef& v : kVariables) {
+      if ((v.servers & kMy) != 0) both[0].emplace_back(v.name);
+      if ((v.servers & kMa) != 0) both[1].emplace_back(v.name);
+    }
+    return both;
+  }();
+  return names[flavor == ServerFlavor::kMySql84 ? 0 : 1];
 }
 
 std::vector<ServerSettings::Row> ServerSettings::Describe() const {

@@ -165,7 +165,7 @@ struct ServerSettings {
   std::vector<Row> Describe() const;
 
   // The variable names Set() knows for `flavor` (for suggestions).
-  static std::vector<std::string> VariableNames(ServerFlavor flavor);
+  static const std::vector<std::string>& VariableNames(ServerFlavor flavor);
 
   // Where each variable that was set came from (canonical name -> origin).
   std::map<std::string, std::string> origins;
