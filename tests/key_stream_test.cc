@@ -14,24 +14,17 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tests/test_util.h"
 #include "sim/uuid.h"
 #include "sim/xoshiro256.h"
 
 namespace innosim {
 namespace {
 
-constexpr uint64_t kStartMs = 1767225600000;  // StreamSpec default
 
-std::unique_ptr<KeyStream> Make(const std::string& name, uint64_t seed = 1,
-                                uint64_t rows_per_ms = 482, uint64_t start_ms = kStartMs) {
-  StreamSpec spec;
-  spec.name = name;
-  spec.seed = seed;
-  spec.rows_per_ms = rows_per_ms;
-  spec.start_ms = start_ms;
-  absl::StatusOr<std::unique_ptr<KeyStream>> s = MakeKeyStream(spec);
-  EXPECT_TRUE(s.ok()) << s.status();
-  return s.ok() ? std::move(*s) : nullptr;
+std::unique_ptr<KeyStream> Make(const std::string& name, uint64_t seed = 1, uint64_t rows_per_ms = 482,
+                                uint64_t start_ms = kStartMs) {
+  return MakeStream(name, seed, rows_per_ms, start_ms);
 }
 
 std::vector<Key> Take(KeyStream& s, size_t n) {

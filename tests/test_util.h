@@ -3,12 +3,14 @@
 #define INNOSIM_TESTS_TEST_UTIL_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
 #include "model/key.h"
 #include "sim/compare.h"  // RelativeError, as `measure` and `experiment` compute it
+#include "sim/key_stream.h"
 #include "sim/runner.h"
 
 namespace innosim {
@@ -34,6 +36,22 @@ inline RunResult MustRun(const std::string& stream, uint64_t rows, uint32_t page
   spec.page_size = page_size;
   spec.profile = profile;
   return MustRun(spec);
+}
+
+// StreamSpec's default start (2026-01-01T00:00:00Z).
+inline constexpr uint64_t kStartMs = 1767225600000;
+
+// A key stream of `name`, failing the test (and returning nullptr) on an error.
+inline std::unique_ptr<KeyStream> MakeStream(const std::string& name, uint64_t seed = 1, uint64_t rows_per_ms = 482,
+                                             uint64_t start_ms = kStartMs) {
+  StreamSpec spec;
+  spec.name = name;
+  spec.seed = seed;
+  spec.rows_per_ms = rows_per_ms;
+  spec.start_ms = start_ms;
+  absl::StatusOr<std::unique_ptr<KeyStream>> s = MakeKeyStream(spec);
+  EXPECT_TRUE(s.ok()) << s.status();
+  return s.ok() ? std::move(*s) : nullptr;
 }
 
 }  // namespace innosim

@@ -10,26 +10,19 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "tests/test_util.h"
 #include "sim/key_stream.h"
 #include "sim/uuid_streams.h"
 
 namespace innosim {
 namespace {
 
-constexpr uint64_t kStartMs = 1767225600000;  // StreamSpec default
 // 100-ns ticks from 1582-10-15 to 1970-01-01.
 constexpr uint64_t kUuidOffset = 122192928000000000ULL;
 
 std::unique_ptr<KeyStream> Make(const std::string& name, uint64_t seed = 1, uint64_t rows_per_ms = 482,
                                 uint64_t start_ms = kStartMs) {
-  StreamSpec spec;
-  spec.name = name;
-  spec.seed = seed;
-  spec.rows_per_ms = rows_per_ms;
-  spec.start_ms = start_ms;
-  absl::StatusOr<std::unique_ptr<KeyStream>> s = MakeKeyStream(spec);
-  EXPECT_TRUE(s.ok()) << s.status();
-  return s.ok() ? std::move(*s) : nullptr;
+  return MakeStream(name, seed, rows_per_ms, start_ms);
 }
 
 std::vector<Key> Take(const std::string& name, size_t n, uint64_t seed = 1, uint64_t rows_per_ms = 482,
