@@ -171,7 +171,8 @@ struct ServerSettings {
   std::map<std::string, std::string> origins;
   // origins[name], or "" when the variable kept its default.
   std::string OriginOf(std::string_view name) const;
-  // Variables set without a modelled effect: (canonical name, value).
+  // Variables the model keeps as written (no field, no effect): (canonical
+  // name, value), in the order they were first set.
   std::vector<std::pair<std::string, std::string>> unmodelled;
   // Clamps and ignored loose- variables, "origin: what happened".
   std::vector<std::string> warnings;
