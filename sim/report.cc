@@ -253,57 +253,10 @@ absl::Status CheckOutputPath(const std::string& path, const std::string& what) {
 }
 
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content) {
-  if (path.empty()) return absl::InvalidArgumentError("no output file named");
-  const std::string target = ResolveTarget(path);
-  if (absl::Status s = CheckTarget(target, path); !s.ok()) return s;
-  std::string tmp;
-  const int fd = MakeTemporary(target, &tmp);
-  if (fd < 0) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot write ", path, ": ", FolderProblem(errno, FolderOf(target))));
-  }
-  // From here on every failure removes the temporary file.
-  auto fail = [&](int err, const std::string& doing) {
-    ::unlink(tmp.c_str());
-    std::string mend = "check the disk and try again";
-    if (err == ENOSPC || err == EDQUOT || err == EFBIG) mend = "free space or name a file on another disk";
-    if (err == EISDIR) mend = "name a file, not a directory";
-    return absl::InternalError(absl::StrCat(doing, " ", path, " failed: ", std::strerror(err), " (", mend, ")"));
-  };
-  // mkstemp makes the file 0600; give it the mode open(2) would have.
-  if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return fail(err, "setting the mode of");
-  }
-  const char* p = content.data();
-  size_t left = content.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = n < 0 ? errno : EIO;
-      ::close(fd);
-      return fail(err, "writing");
-    }
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
-  // The data reaches the disk before the name does: a crash leaves the old
-  // file or the new one, never an empty new one.
-  if (::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return fail(err, "writing");
-  }
-  if (::close(fd) != 0) return fail(errno, "writing");
-  if (::rename(tmp.c_str(), target.c_str()) != 0) return fail(errno, "renaming into");
-  // The rename itself is durable once the folder is synced (best effort).
-  const int dir = ::open(FolderOf(target).c_str(), O_RDONLY | O_DIRECTORY);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
-  return absl::OkStatus();
+  AtomicFileWriter out;
+  if (absl::Status st = out.Open(path); !st.ok()) return st;
+  if (absl::Status st = out.Append(content); !st.ok()) return st;
+  return out.Commit();
 }
 
 AtomicFileWriter::~AtomicFileWriter() {
@@ -355,7 +308,8 @@ absl::Status AtomicFileWriter::Append(std::string_view data) {
 
 absl::Status AtomicFileWriter::Commit() {
   if (fd_ < 0) return absl::FailedPreconditionError("AtomicFileWriter::Commit without Open");
-  // The data reaches the disk before the name does, as in WriteFileAtomically.
+  // The data reaches the disk before the name does: a crash leaves the old
+  // file or the new one, never an empty new one.
   if (::fsync(fd_) != 0) return Fail(errno, "writing");
   const int fd = fd_;
   fd_ = -1;

@@ -34,9 +34,8 @@ std::string SettingsTable(const std::vector<ServerSettings::Row>& rows);
 // threads.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& content);
 
-// WriteFileAtomically for output too large to hold in memory: the same
-// unique temporary beside `path`, mode, fsync and rename, filled piece by
-// piece. Open, then Append any number of times, then Commit; a writer
+// WriteFileAtomically filled piece by piece (it is Open, one Append and
+// Commit), for output too large to hold in memory. Open, then Append any number of times, then Commit; a writer
 // destroyed (or an Append failing) before Commit removes its temporary and
 // leaves `path` as it was. Errors as WriteFileAtomically's. One writer per
 // thread.
