@@ -20,7 +20,8 @@ constexpr uint64_t kOldMinLen = 512;
 // BUF_LRU_MIN_LEN (the LRU batch never shrinks the LRU below this).
 constexpr uint64_t kSearchScanThreshold = 100;
 constexpr uint64_t kLruMinLen = 256;
-// Frames are indexed by int32_t (-1 = none).
+// Not an InnoDB constant: the model indexes frames by int32_t (-1 = none),
+// so a larger pool is refused rather than simulated.
 constexpr uint64_t kMaxFrames = std::numeric_limits<int32_t>::max();
 
 }  // namespace
