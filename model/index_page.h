@@ -27,7 +27,7 @@
 
 #include "model/key.h"
 #include "model/page_format.h"  // kFilNull, kPageNewSupremumEnd, kPageDir, ...
-#include "model/page_pool.h"
+#include "model/fast/page_pool.h"
 
 namespace innosim {
 

@@ -1,11 +1,11 @@
-#include "model/huge_pages.h"
+#include "model/fast/huge_pages.h"
 
 #include <cstdint>
 #include <cstring>
 
 #include "gtest/gtest.h"
 #include "model/engine.h"
-#include "model/page_pool.h"
+#include "model/fast/page_pool.h"
 #include "sim/xoshiro256.h"
 
 namespace innosim {

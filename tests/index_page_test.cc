@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "model/page_pool.h"
+#include "model/fast/page_pool.h"
 #include "tests/test_util.h"
 
 namespace innosim {

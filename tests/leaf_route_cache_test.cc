@@ -1,6 +1,6 @@
 // LeafRouteCache on hand-made routes: lookups by range, Forget of one leaf,
 // Clear, and replacement once every slot is in use.
-#include "model/leaf_route_cache.h"
+#include "model/fast/leaf_route_cache.h"
 
 #include <gtest/gtest.h>
 

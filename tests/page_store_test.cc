@@ -1,6 +1,6 @@
-// Tests for PageStore (model/page_store.h): the page descriptors survive the
+// Tests for PageStore (model/fast/page_store.h): the page descriptors survive the
 // array's growth, and new ones start as unused pages.
-#include "model/page_store.h"
+#include "model/fast/page_store.h"
 
 #include <gtest/gtest.h>
 

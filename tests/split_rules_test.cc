@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "model/index_page.h"
-#include "model/page_pool.h"
+#include "model/fast/page_pool.h"
 #include "tests/test_util.h"
 
 namespace innosim {

@@ -14,8 +14,8 @@
 // except that a leaf split whose parent took just the new node pointer
 // needs only Split(leaf, ...) (or Forget(leaf)).
 // Not thread-safe.
-#ifndef INNOSIM_MODEL_LEAF_ROUTE_CACHE_H_
-#define INNOSIM_MODEL_LEAF_ROUTE_CACHE_H_
+#ifndef INNOSIM_MODEL_FAST_LEAF_ROUTE_CACHE_H_
+#define INNOSIM_MODEL_FAST_LEAF_ROUTE_CACHE_H_
 
 #include <cstdint>
 
@@ -228,4 +228,4 @@ class LeafRouteCache {
 
 }  // namespace innosim
 
-#endif  // INNOSIM_MODEL_LEAF_ROUTE_CACHE_H_
+#endif  // INNOSIM_MODEL_FAST_LEAF_ROUTE_CACHE_H_

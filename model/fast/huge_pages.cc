@@ -1,4 +1,4 @@
-#include "model/huge_pages.h"
+#include "model/fast/huge_pages.h"
 
 #include <cstdint>
 #include <cstring>

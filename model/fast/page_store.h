@@ -9,14 +9,14 @@
 // speed setting of the simulator; no result depends on it.
 //
 // Not thread-safe: one store per engine.
-#ifndef INNOSIM_MODEL_PAGE_STORE_H_
-#define INNOSIM_MODEL_PAGE_STORE_H_
+#ifndef INNOSIM_MODEL_FAST_PAGE_STORE_H_
+#define INNOSIM_MODEL_FAST_PAGE_STORE_H_
 
 #include <cstddef>
 #include <cstdint>
 
 #include "model/index_page.h"
-#include "model/page_pool.h"
+#include "model/fast/page_pool.h"
 
 namespace innosim {
 
@@ -56,4 +56,4 @@ class PageStore {
 
 }  // namespace innosim
 
-#endif  // INNOSIM_MODEL_PAGE_STORE_H_
+#endif  // INNOSIM_MODEL_FAST_PAGE_STORE_H_

@@ -1,9 +1,9 @@
-#include "model/page_pool.h"
+#include "model/fast/page_pool.h"
 
 #include <cstring>
 #include <new>
 
-#include "model/huge_pages.h"
+#include "model/fast/huge_pages.h"
 
 #ifdef __linux__
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-#include "model/page_store.h"
+#include "model/fast/page_store.h"
 
 #include <algorithm>
 #include <cstring>

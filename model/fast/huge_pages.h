@@ -9,8 +9,8 @@
 // on it. (Measured: the pool's 10M-row UUIDv4 run 10-15% faster; the page
 // descriptor and buffer-pool frame arrays no faster, time-ordered streams
 // slower, so those stay in ordinary memory.)
-#ifndef INNOSIM_MODEL_HUGE_PAGES_H_
-#define INNOSIM_MODEL_HUGE_PAGES_H_
+#ifndef INNOSIM_MODEL_FAST_HUGE_PAGES_H_
+#define INNOSIM_MODEL_FAST_HUGE_PAGES_H_
 
 #include <cstddef>
 #include <new>
@@ -31,4 +31,4 @@ void FreeHuge(void* p, size_t bytes) noexcept;
 
 }  // namespace innosim
 
-#endif  // INNOSIM_MODEL_HUGE_PAGES_H_
+#endif  // INNOSIM_MODEL_FAST_HUGE_PAGES_H_

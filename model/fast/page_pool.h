@@ -18,8 +18,8 @@
 // Every byte a block can hold is initialised: chunks come zero-filled.
 //
 // Not thread-safe: one pool per engine.
-#ifndef INNOSIM_MODEL_PAGE_POOL_H_
-#define INNOSIM_MODEL_PAGE_POOL_H_
+#ifndef INNOSIM_MODEL_FAST_PAGE_POOL_H_
+#define INNOSIM_MODEL_FAST_PAGE_POOL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -80,4 +80,4 @@ class PagePool {
 
 }  // namespace innosim
 
-#endif  // INNOSIM_MODEL_PAGE_POOL_H_
+#endif  // INNOSIM_MODEL_FAST_PAGE_POOL_H_
