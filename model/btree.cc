@@ -23,11 +23,11 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
       reorganize_limit_(space->page_size() / 32),
       // BTR_CUR_PAGE_COMPRESS_LIMIT (include/btr0cur.h):
       // UNIV_PAGE_SIZE * merge_threshold / 100.
-      compress_limit_(space->page_size() * profile.merge_threshold_pct / 100) {
+      compress_limit_(space->page_size() * profile.merge_threshold_pct / 100),
+      fast_(store, sink, space_id) {
   top_seg_ = segs.top;
   leaf_seg_ = segs.leaf;
   root_ = segs.root_page;
-  std::fill(std::begin(hot_leaves_), std::end(hot_leaves_), kFilNull);
   store_->Grow(root_);
   P(root_).Create(root_, 0, sizes_.leaf, page_size_, store_->pool());
   counters_.pages_allocated = 1;
@@ -103,60 +103,8 @@ uint32_t BTree::SearchToLevel(const Key& k, uint32_t level, LeafRouteCache::Rout
 uint32_t BTree::DescendAndRemember(const Key& k) {
   LeafRouteCache::Route r;
   const uint32_t leaf = SearchToLevel(k, 0, &r);
-  routes_.Add(r);
-  // Keys that miss often enough to rest the cache scatter over the tree:
-  // their inserts touch record blocks all over the pool (page_pool.h).
-  if (routes_.resting()) store_->pool().PreferHugeChunks();
+  fast_.Remember(r);
   return leaf;
-}
-
-void BTree::PrefetchRoute(const Key& key) {
-  // The route found on the previous call is an insert nearer now: its
-  // leaf's header has had one insert's time to arrive; fetch its keys.
-  if (ahead_n_ > 0) {
-    const Ahead& prev = ahead_[(ahead_first_ + ahead_n_ - 1) % kAhead];
-    const uint32_t prev_leaf = prev.pages[prev.height - 1];
-    P(prev_leaf).PrefetchKeys();
-    if (sink_ != nullptr) sink_->OnPageSoon(space_id_, prev_leaf, 1);
-  }
-  if (ahead_n_ == kAhead) {
-    ahead_first_ = (ahead_first_ + 1) % kAhead;
-    --ahead_n_;
-  }
-  Ahead& a = ahead_[(ahead_first_ + ahead_n_) % kAhead];
-  a.key = key;
-  a.shape = shape_changes_;
-  a.height = 0;
-  // SearchToLevel(key, 0) without fixing anything.
-  uint32_t page_no = root_;
-  for (;;) {
-    if (a.height == LeafRouteCache::kMaxHeight) return;  // too tall: no hint
-    a.pages[a.height++] = page_no;
-    const IndexPage& p = P(page_no);
-    if (p.is_leaf()) break;
-    page_no = p.child(std::max(p.SearchLE(key), 0));
-  }
-  const char* leaf = reinterpret_cast<const char*>(&P(page_no));
-  __builtin_prefetch(leaf);
-  __builtin_prefetch(leaf + sizeof(IndexPage) - 1);
-  if (sink_ != nullptr) sink_->OnPageSoon(space_id_, page_no, 0);
-  ++ahead_n_;
-}
-
-uint32_t BTree::TakeAhead(const Key& k) {
-  for (int i = 0; i < ahead_n_; ++i) {
-    const Ahead& a = ahead_[(ahead_first_ + i) % kAhead];
-    if (a.key != k) continue;
-    ahead_first_ = (ahead_first_ + i + 1) % kAhead;
-    ahead_n_ -= i + 1;
-    if (a.shape != shape_changes_) return kFilNull;
-    ++prefetched_routes_taken_;
-    for (int j = 0; j < a.height; ++j) Access(a.pages[j]);
-    const uint32_t leaf = a.pages[a.height - 1];
-    P(leaf).PrefetchKeys();  // as SearchToLevel does (Prefetch's were likely earlier)
-    return leaf;
-  }
-  return kFilNull;
 }
 
 absl::Status BTree::Insert(const Key& key) {
@@ -164,11 +112,8 @@ absl::Status BTree::Insert(const Key& key) {
   bool duplicate = false;
   const IndexPage& page = P(leaf);
   const int last_insert = page.last_insert();
-  const int cursor = page.SearchInsertCursor(key, &duplicate, shortcut_streak_ >= kShortcutStreak);
-  // Whether the shortcut would have applied (the cursor is PAGE_LAST_INSERT),
-  // counted without a branch, saturating.
-  shortcut_streak_ = (shortcut_streak_ + static_cast<int>(shortcut_streak_ < kShortcutStreak)) &
-                     -static_cast<int>(cursor == last_insert);
+  const int cursor = page.SearchInsertCursor(key, &duplicate, fast_.TryShortcutFirst());
+  fast_.CursorFound(cursor == last_insert);
   if (duplicate) {
     CommitMtr();
     return absl::AlreadyExistsError("duplicate key");
@@ -182,32 +127,10 @@ absl::Status BTree::Insert(const Key& key) {
     // The repeated search changes nothing but the pages it fixes, which
     // only a page-event sink sees.
     if (sink_ != nullptr) SearchToLevel(key, 0);
-    ++shape_changes_;
-    // Page blocks: full at once while the route cache finds the leaves (the
-    // inserts go to a few hot pages), by steps while keys scatter.
-    store_->pool().set_full_blocks(use_routes_ && !routes_.resting());
+    fast_.BeginShapeChange();
     space_->ReserveFreeExtents(height() / 16 + 3);
-    const IndexCounters before = counters_;
-    last_leaf_split_.page = kFilNull;
     PessimisticInsert(leaf, cursor, key, 0);
-    // Every change to a non-leaf page or the root starts here. A split of
-    // this leaf alone (one page allocated, no sibling shortcut, nothing
-    // freed) changed only its parent, by one node pointer inside the
-    // leaf's own key range: only the leaf's route is stale. Anything else
-    // (a parent split, a root raise, a node pointer moved or merged) may
-    // have changed any route.
-    const bool leaf_split_only = counters_.pages_allocated == before.pages_allocated + 1 &&
-                                 counters_.right_sibling_inserts == before.right_sibling_inserts &&
-                                 counters_.pages_freed == before.pages_freed;
-    if (leaf_split_only && last_leaf_split_.page == leaf) {
-      // The parent's new node pointer divides the leaf's range between
-      // the halves, on the same path.
-      routes_.Split(leaf, last_leaf_split_.separator, last_leaf_split_.lower, last_leaf_split_.upper);
-    } else if (leaf_split_only) {
-      routes_.Forget(leaf);
-    } else {
-      routes_.Clear();
-    }
+    fast_.EndShapeChange(leaf);
   }
   CommitMtr();
   return absl::OkStatus();
@@ -251,18 +174,6 @@ absl::Status BTree::Insert(const Key& key) {
   return true;
 }
 
-void BTree::NoteHotLeaf(uint32_t page_no) {
-  // The leaf made longest ago has gone cold: the keys have moved on.
-  // (Compacting a page that was freed meanwhile, or allocated again, is
-  // harmless: a page's storage is not part of what is modelled.)
-  const uint32_t cold = hot_leaves_[next_hot_];
-  if (cold != kFilNull && P(cold).in_use() && P(cold).is_leaf()) {
-    P(cold).Compact(store_->pool());
-  }
-  hot_leaves_[next_hot_] = page_no;
-  next_hot_ = (next_hot_ + 1) % kHotLeaves;
-}
-
 void BTree::Reorganize(uint32_t page_no) {
   if (profile_.reorg_counting == ReorgCounting::kAttemptAtStart) ++counters_.index_page_reorg_attempts;
   P(page_no).Reorganize(store_->pool());
@@ -299,6 +210,7 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
   const uint32_t page_no = space_->AllocPage(seg, hint, dir, true);
   store_->Grow(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool());
   ++counters_.pages_allocated;
+  fast_.PageAllocated();
   if (sink_ != nullptr) sink_->OnPageCreate(space_id_, page_no);
   Modify(page_no);
   if (logging()) {
@@ -320,6 +232,7 @@ void BTree::FreePage(uint32_t page_no) {
   if (logging()) Log(redo_->PageAllocate(page_no, false, false));
   p.Release(store_->pool());
   ++counters_.pages_freed;
+  fast_.PageFreed();
 }
 
 void BTree::RootRaiseAndInsert(const Key& key, uint32_t child) {
@@ -390,6 +303,7 @@ bool BTree::InsertIntoRightSibling(uint32_t page_no, int cursor, const Key& key,
   Modify(next_no);
   LogInsert(next_no, -1, key);
   ++counters_.right_sibling_inserts;
+  fast_.RightSiblingInsert();
   const uint16_t level = next.level();
   // The parent's node pointer to the next page must now carry the new first
   // key: delete it (which may compress the parent), then insert a new one.
@@ -572,7 +486,6 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
       Modify(father);
       if (logging()) Log(redo_->Write4(father, new_no));
     }
-    if (level == 0) last_leaf_split_ = LeafSplit{page_no, lower, upper, first_key};
     InsertOnNonLeafLevel(level + 1u, first_key, upper);
     const uint32_t prev_no = P(page_no).prev();
     const uint32_t next_no = P(page_no).next();
@@ -616,7 +529,7 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
       P(page_no).DeleteEnd(move_limit, store_->pool());
     }
     Modify(page_no);
-    if (level == 0 && store_->pool().full_blocks()) NoteHotLeaf(new_no);
+    if (level == 0) fast_.LeafSplit(page_no, lower, upper, first_key);
 
     // Insert the tuple on its half; reorganize once if needed, else retry
     // with the sure split on that page.

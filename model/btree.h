@@ -16,6 +16,11 @@
 // and live in a PageStore shared by the table's indexes. Every page the tree
 // fixes or changes is reported to an optional PageEventSink.
 //
+// The simulator's speed devices (a leaf route cache, a lookahead of
+// announced keys, block storage modes) sit behind the seams of FastPath
+// (fast/fast_path.h), called at four points of the insert path; no result
+// depends on them.
+//
 // Not thread-safe: one engine per thread.
 #ifndef INNOSIM_MODEL_BTREE_H_
 #define INNOSIM_MODEL_BTREE_H_
@@ -29,6 +34,7 @@
 #include "model/engine_profile.h"
 #include "model/index_page.h"
 #include "model/key.h"
+#include "model/fast/fast_path.h"
 #include "model/fast/leaf_route_cache.h"
 #include "model/page_events.h"
 #include "model/fast/page_pool.h"
@@ -88,26 +94,14 @@ class BTree {
   absl::Status Insert(const Key& key);
 
   // A hint that `key` will be inserted two Inserts from now (the caller
-  // reads its keys ahead). While keys scatter over the tree (the route cache
-  // rests), the leaf for it is found now and its page loaded into the CPU
-  // cache over the next two inserts: a random leaf is a cache miss, and
-  // this overlaps the miss with the work of the rows before it. The insert
-  // of `key` then takes the same route, fixing the same pages in the same
-  // order, unless the tree changed shape in between. Changes no result.
-  // Inline: on keys that do not scatter it is one test per row.
-  void Prefetch(const Key& key) {
-    if (use_routes_ && routes_.resting()) PrefetchRoute(key);
-  }
+  // reads its keys ahead): FastPath's lookahead may find its leaf now and
+  // load it into the CPU cache meanwhile. Changes no result.
+  void Prefetch(const Key& key) { fast_.Announce(key, root_); }
 
-  // Turns the leaf route cache (leaf_route_cache.h) on or off; on by
-  // default. Results are the same either way; tests compare the two.
-  void set_route_cache(bool on) {
-    use_routes_ = on;
-    routes_.Clear();
-  }
-
-  // Inserts whose leaf came from a route Prefetch found (speed statistics).
-  uint64_t prefetched_routes_taken() const { return prefetched_routes_taken_; }
+  // Turns the speed devices on or off (all on by default). Results are the
+  // same either way; tests/*_equivalence_test.cc compare.
+  void set_fast_path(const FastPath::Devices& d) { fast_.set_devices(d); }
+  const FastPath& fast_path() const { return fast_; }
 
   uint32_t root() const { return root_; }
   uint32_t height() const;                 // levels, 1 for a lone root
@@ -136,34 +130,24 @@ class BTree {
   // btr_cur_search_to_nth_level with PAGE_CUR_LE: the page at `level` whose
   // key range holds k. Fixes every page on the way.
   // With `route`, also records the pages fixed and the key range that
-  // leads to the same page (see LeafRouteCache).
+  // leads to the same page (for FastPath's route cache).
   uint32_t SearchToLevel(const Key& k, uint32_t level, LeafRouteCache::Route* route = nullptr);
-  // SearchToLevel(k, 0) through the route cache: a remembered route fixes
-  // the same pages without searching them. The hit is inline; a miss or a
-  // resting cache descends out of line.
+  // SearchToLevel(k, 0), or the same route from FastPath (seam 1): the same
+  // pages fixed in the same order, without searching them. Inline: a known
+  // route is most rows' whole descent.
   uint32_t SearchLeaf(const Key& k) {
-    if (ahead_n_ > 0) {
-      const uint32_t leaf = TakeAhead(k);
-      if (leaf != kFilNull) return leaf;
-    }
-    if (!use_routes_ || !routes_.Active()) return SearchToLevel(k, 0);
-    if (const int place = routes_.Find(k); place >= 0) {
+    const FastPath::Found f = fast_.FindLeaf(k);
+    if (f.pages != nullptr) {
       if (sink_ != nullptr) {
-        const LeafRouteCache::Route& r = routes_.route(place);
-        for (int i = 0; i < r.height; ++i) Access(r.pages[i]);
+        for (int i = 0; i < f.height; ++i) Access(f.pages[i]);
       }
-      return routes_.leaf(place);
+      return f.leaf;
     }
+    if (!f.remember) return SearchToLevel(k, 0);
     return DescendAndRemember(k);
   }
-  // A cache miss: SearchToLevel(k, 0), its route added to the cache.
+  // SearchToLevel(k, 0), its route handed to FastPath.
   uint32_t DescendAndRemember(const Key& k);
-  // The leaf of a route Prefetch found for k, its pages fixed in order, if
-  // the tree has not changed shape since; else kFilNull. Routes found for
-  // keys before k are dropped.
-  uint32_t TakeAhead(const Key& k);
-  // Prefetch's work while keys scatter.
-  void PrefetchRoute(const Key& key);
   // Cursor on a page for inserting k: last record < k on a leaf; last
   // record <= k on a non-leaf page, the leftmost page's first record
   // standing for minus infinity (REC_INFO_MIN_REC_FLAG).
@@ -194,11 +178,6 @@ class BTree {
   bool Compress(uint32_t page_no);
   // btr_can_merge_with_page; may reorganize the merge page.
   bool CanMergeWithPage(uint32_t page_no, uint32_t merge_page_no);
-  // A leaf a split just made, in full-block mode (PagePool::full_blocks):
-  // remembered among the last kHotLeaves made; the one it displaces has
-  // gone cold and its block is compacted. (The page that split was
-  // remembered when it was made.)
-  void NoteHotLeaf(uint32_t page_no);
   // btr_page_reorganize_low with its counters.
   void Reorganize(uint32_t page_no);
   // btr_page_alloc + btr_page_create / btr_page_free.
@@ -256,52 +235,7 @@ class BTree {
   uint32_t reorganize_limit_;    // BTR_CUR_PAGE_REORGANIZE_LIMIT
   uint32_t compress_limit_;      // BTR_CUR_PAGE_COMPRESS_LIMIT
   IndexCounters counters_;
-  LeafRouteCache routes_;
-  bool use_routes_ = true;
-
-  // Routes found by Prefetch, oldest first (a ring of kAhead); a new one
-  // replaces the oldest when full.
-  struct Ahead {
-    Key key;
-    uint64_t shape = 0;  // shape_changes_ when found
-    uint32_t pages[LeafRouteCache::kMaxHeight];
-    int height = 0;
-  };
-  // The key being inserted and the two announced after it (a speed
-  // setting of the simulator, not InnoDB's; no result depends on it).
-  static constexpr int kAhead = 3;
-  Ahead ahead_[kAhead];
-  int ahead_first_ = 0;
-  int ahead_n_ = 0;
-  uint64_t prefetched_routes_taken_ = 0;
-  // Pessimistic inserts so far: anything that may move a key to another
-  // leaf or change a non-leaf page goes through one.
-  uint64_t shape_changes_ = 0;
-  // The last leaf split (SplitAndInsert at level 0): the page that split,
-  // its two halves and the key of the node pointer the upper half got, so
-  // that the route cache can take the halves' routes without a descent.
-  struct LeafSplit {
-    uint32_t page = kFilNull;
-    uint32_t lower = kFilNull;
-    uint32_t upper = kFilNull;
-    Key separator;
-  };
-  LeafSplit last_leaf_split_;
-  // Leaf inserts in a row whose cursor was PAGE_LAST_INSERT: from
-  // kShortcutStreak on, the leaf search tries page_cur_try_search_shortcut
-  // first (appending streams); below, it searches the page at once (keys
-  // landing at random, where the shortcut's test would be a coin toss for
-  // the branch predictor). The same cursor either way: a speed setting of
-  // the simulator, not InnoDB's; no result depends on it.
-  static constexpr int kShortcutStreak = 4;
-  int shortcut_streak_ = 0;
-  // Leaves splits made lately, in full-block mode (NoteHotLeaf): enough
-  // for every leaf a time-ordered stream fills at once (UUIDv7 at 1000 rows
-  // per ms keeps about 14 hot), a speed and memory setting of the
-  // simulator; no result depends on it.
-  static constexpr int kHotLeaves = 64;
-  uint32_t hot_leaves_[kHotLeaves] = {};
-  int next_hot_ = 0;
+  FastPath fast_;
 };
 
 }  // namespace innosim

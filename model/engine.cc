@@ -60,9 +60,9 @@ void Engine::LogUndoInsert() {
   ++trx_rows_;
 }
 
-void Engine::set_route_cache(bool on) {
-  primary_->set_route_cache(on);
-  for (auto& t : secondary_) t->set_route_cache(on);
+void Engine::set_fast_path(const FastPath::Devices& d) {
+  primary_->set_fast_path(d);
+  for (auto& t : secondary_) t->set_fast_path(d);
 }
 
 void Engine::CommitTrx() {

@@ -77,9 +77,9 @@ class Engine {
   // the PK, encoded as one ordered Key by the caller.
   absl::Status InsertSecondary(size_t index, const Key& entry);
 
-  // Turns every index's leaf route cache on or off (see BTree); results
-  // are identical either way.
-  void set_route_cache(bool on);
+  // Turns every index's speed devices on or off (fast/fast_path.h);
+  // results are identical either way.
+  void set_fast_path(const FastPath::Devices& d);
 
   EngineReport Report() const;
   // "" if every invariant holds, else the first broken one: each index's
