@@ -1,7 +1,11 @@
 // Measure: run one key stream against a real MySQL 8.x / MariaDB 10.6+
 // server and read the counters innosim also produces (seed 000, 5.3-5.5).
 //
-// Procedure (Measure()):
+// Procedure (Measure(); in measure.cc one function per step, named by it:
+// CheckArguments, CheckServer, PrepareSchema, ReadCountersBefore,
+// LoadRowsInMultiRowInserts, WaitForZeroDirtyPages, ReadCountersAfter,
+// AnalyzeTable, ReadTableSizes, ReadIndexStats, RunSanityChecks,
+// RestoreServerGlobals):
 //   1. CREATE DATABASE IF NOT EXISTS; the table is created with
 //      COMMENT='innosim-owned'. An existing table of that name is dropped and
 //      recreated only if it carries that comment; otherwise it is never
@@ -192,6 +196,7 @@ absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result);
 //  "missing_counters": [...], "sanity": {name: "pass" | "fail: detail"},
 //  "valid": bool, "notes": [...]}
 nlohmann::json MeasureResultToJson(const MeasureResult& result);
+
 
 }  // namespace innosim
 
