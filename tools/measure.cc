@@ -816,4 +816,21 @@ nlohmann::json MeasureResultToJson(const MeasureResult& r) {
   return j;
 }
 
+std::optional<int64_t> MeasuredCounter(const MeasuredCounters& m, const InnodbCounter& counter) {
+  const std::string_view name = counter.name;
+  if (name == counters::kIndexPageSplits.name) return m.index_page_splits;
+  if (name == counters::kIndexPageReorgAttempts.name) return m.index_page_reorg_attempts;
+  if (name == counters::kIndexPageReorgSuccessful.name) return m.index_page_reorg_successful;
+  if (name == counters::kIndexPageMergeAttempts.name) return m.index_page_merge_attempts;
+  if (name == counters::kIndexPageMergeSuccessful.name) return m.index_page_merge_successful;
+  if (name == counters::kNLeafPages.name) return m.n_leaf_pages;
+  if (name == counters::kSize.name) return m.size;
+  if (name == counters::kDataLength.name) return m.data_length;
+  if (name == counters::kIndexLength.name) return m.index_length;
+  if (name == counters::kInnodbPagesWritten.name) return m.Innodb_pages_written;
+  if (name == counters::kInnodbBufferPoolReads.name) return m.Innodb_buffer_pool_reads;
+  if (name == counters::kInnodbDblwrPagesWritten.name) return m.Innodb_dblwr_pages_written;
+  return std::nullopt;
+}
+
 }  // namespace innosim

@@ -54,6 +54,7 @@
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
 #include "sim/key_stream.h"
+#include "sim/metrics.h"
 #include "tools/server_connection.h"
 
 namespace innosim {
@@ -197,6 +198,9 @@ absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result);
 //  "valid": bool, "notes": [...]}
 nlohmann::json MeasureResultToJson(const MeasureResult& result);
 
+// The value MeasureResultToJson reports under counter.name in "measured";
+// unset where it reports none (a counter the server lacks, data_free).
+std::optional<int64_t> MeasuredCounter(const MeasuredCounters& measured, const InnodbCounter& counter);
 
 }  // namespace innosim
 
