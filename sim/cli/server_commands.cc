@@ -380,8 +380,10 @@ IbdSide ReadIbdCensusAfterFlush(const MeasureCliOptions& o, const MeasureResult&
   return ibd;
 }
 
-// Simulates the same stream with the server's profile and variables.
-absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, const MeasurePlan& plan, RunSpec* spec) {
+// Simulates the same stream with the server's profile and variables, which
+// plan->spec keeps for the report.
+absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, MeasurePlan* plan) {
+  RunSpec* spec = &plan->spec;
   spec->profile = absl::StrContains(m.version, "MariaDB") ? "mariadb-10.11" : "mysql-8.4";
   // The server's own variables (page size, buffer pool, redo capacity, io
   // capacity, doublewrite, ...) override the profile's defaults through the
@@ -391,8 +393,8 @@ absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, cons
   for (const auto& [name, value] : m.variables) {
     spec->settings.push_back({name, value, "server"});
   }
-  spec->trx_rows = plan.batch;
-  if (m.measured.elapsed_s > 0) spec->rows_per_sec = static_cast<double>(plan.rows) / m.measured.elapsed_s;
+  spec->trx_rows = plan->batch;
+  if (m.measured.elapsed_s > 0) spec->rows_per_sec = static_cast<double>(plan->rows) / m.measured.elapsed_s;
   return Run(*spec);
 }
 
@@ -600,7 +602,7 @@ int RunMeasure(const MeasureCliOptions& o) {
   if (!measured.ok()) return Fail(ExitCodeFor(measured.status()), std::string(measured.status().message()));
   const MeasureResult& m = *measured;
   const IbdSide ibd = ReadIbdCensusAfterFlush(o, m);
-  absl::StatusOr<RunResult> sim = SimulateWithServerProfile(m, *plan, &plan->spec);
+  absl::StatusOr<RunResult> sim = SimulateWithServerProfile(m, &*plan);
   if (!sim.ok()) return Fail(2, absl::StrCat("simulating the same stream: ", sim.status().message()));
   const MeasureComparison comparison = CompareWithSimulation(m, *sim, ibd, o.tolerance);
   if (o.json) {
