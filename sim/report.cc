@@ -6,10 +6,11 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -93,6 +94,27 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
   }
   j["elapsed_s"] = r.elapsed_s;
   return j;
+}
+
+std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter) {
+  const IndexReport& p = r.report.primary;
+  const IndexCounters& c = p.counters;
+  const std::string_view name = counter.name;
+  if (name == counters::kIndexPageSplits.name) return c.index_page_splits;
+  if (name == counters::kIndexPageReorgAttempts.name) return c.index_page_reorg_attempts;
+  if (name == counters::kIndexPageReorgSuccessful.name) return c.index_page_reorg_successful;
+  if (name == counters::kIndexPageMergeAttempts.name) return c.index_page_merge_attempts;
+  if (name == counters::kIndexPageMergeSuccessful.name) return c.index_page_merge_successful;
+  if (name == counters::kNLeafPages.name) return p.n_leaf_pages;
+  if (name == counters::kSize.name) return p.size;
+  if (name == counters::kDataLength.name) return r.report.data_length;
+  if (name == counters::kIndexLength.name) return r.report.index_length;
+  if (name == counters::kDataFree.name) return r.report.data_free;
+  if (!r.spec.flush) return std::nullopt;
+  if (name == counters::kInnodbPagesWritten.name) return r.flush.Innodb_pages_written;
+  if (name == counters::kInnodbDblwrPagesWritten.name) return r.flush.Innodb_dblwr_pages_written;
+  if (name == counters::kInnodbBufferPoolReads.name) return r.flush.Innodb_buffer_pool_reads;
+  return std::nullopt;
 }
 
 std::string SettingsTable(const std::vector<ServerSettings::Row>& rows) {

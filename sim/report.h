@@ -5,12 +5,15 @@
 #ifndef INNOSIM_SIM_REPORT_H_
 #define INNOSIM_SIM_REPORT_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "nlohmann/json.hpp"
+#include "sim/metrics.h"
 #include "sim/runner.h"
 
 namespace innosim {
@@ -19,6 +22,9 @@ namespace innosim {
 //  "index_page_splits", "index_page_reorg_attempts", ..., "n_leaf_pages",
 //  "size", "data_length", "height", "leaf_fill", "elapsed_s", "levels": [...]}
 nlohmann::ordered_json RunToJson(const RunResult& r);
+// The value RunToJson reports under counter.name; unset where it reports
+// none (the flush counters of a run without the flush model).
+std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter);
 // A readable multi-line summary.
 std::string RunSummary(const RunResult& r);
 // The settings printout: each variable, its value, where the value came

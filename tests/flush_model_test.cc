@@ -139,26 +139,5 @@ TEST(FlushModelTest, MariaDbProfileAlsoSeparatesRandomFromSequential) {
   EXPECT_GT(wpp_random, 2 * wpp_seq);
 }
 
-TEST(ServerSettingsTest, SetterParsesSuffixesAndReportsUnknownNames) {
-  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
-  EXPECT_TRUE(s.Set("innodb_buffer_pool_size", "4G").ok());
-  EXPECT_EQ(s.innodb_buffer_pool_size, 4ull << 30);
-  EXPECT_EQ(s.BufferPoolPages(), 262144u);
-  EXPECT_EQ(s.EffectiveBufferPoolInstances(), 8u);
-  EXPECT_TRUE(s.Set("innodb-redo-log-capacity", "200M").ok());
-  EXPECT_EQ(s.innodb_redo_log_capacity, 200ull << 20);
-  EXPECT_TRUE(s.Set("loose-innodb_doublewrite", "OFF").ok());
-  EXPECT_FALSE(s.innodb_doublewrite);
-  EXPECT_TRUE(s.Set("skip_log_bin", "").ok());
-  EXPECT_TRUE(s.Set("innodb_flush_method", "O_DIRECT").ok());
-  EXPECT_EQ(s.EffectiveIoCapacityMax(), 20000u);
-  EXPECT_EQ(s.Set("innodb_no_such_thing", "1").code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(s.Set("innodb_io_capacity", "lots").code(), absl::StatusCode::kInvalidArgument);
-  const ServerSettings m = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
-  EXPECT_EQ(m.innodb_io_capacity, 200u);
-  EXPECT_EQ(m.EffectiveIoCapacityMax(), 2000u);
-  EXPECT_EQ(m.innodb_lru_scan_depth, 1536u);
-}
-
 }  // namespace
 }  // namespace innosim

@@ -455,27 +455,5 @@ TEST_F(MeasureCliTest, IbdRefusesACopyTakenWhilePagesAreDirty) {
   ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
 }
 
-// Names are checked before connecting: no server needed (the socket does not exist).
-TEST(MeasureCliNames, BadDatabaseOrTableNameIsExit2BeforeConnecting) {
-  const std::string long_name(65, 'a');
-  for (const auto& [option, name] : std::vector<std::pair<std::string, std::string>>{
-           {"--table", ""}, {"--table", "123"}, {"--table", "a-b"}, {"--table", long_name},
-           {"--database", "x;drop"}, {"--database", ""}, {"--table", "t`"}}) {
-    Output o = RunInnosim({"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root", "--stream",
-                           "autoinc", "--rows", "10", option, name},
-                          "/tmp/innosim-names-" + std::to_string(::getpid()) + ".err");
-    EXPECT_EQ(o.exit_code, 2) << option << " '" << name << "': " << o.err;
-    EXPECT_NE(o.err.find(option), std::string::npos) << o.err;
-    EXPECT_NE(o.err.find("[0-9A-Za-z$_]"), std::string::npos) << o.err;
-    EXPECT_EQ(o.err.find("unreachable"), std::string::npos) << o.err;
-    EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
-  }
-  // Digits with a letter, '$' and 64 characters are fine: the run gets as far as connecting.
-  Output ok = RunInnosim({"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root", "--stream",
-                          "autoinc", "--rows", "10", "--table", "1$a_" + std::string(60, 'b')},
-                         "/tmp/innosim-names-ok.err");
-  EXPECT_EQ(ok.exit_code, 3) << ok.err;
-}
-
 }  // namespace
 }  // namespace innosim

@@ -304,35 +304,6 @@ TEST_F(MeasureTest, AutoincWithServerAssignedIds) {
   ExpectSane(*r, 3000);
 }
 
-TEST(PrivateServerTest, MissingProgramSaysWhatToInstall) {
-  absl::StatusOr<std::string> p = FindMariadbProgram("mariadbd-innosim-absent");
-  ASSERT_FALSE(p.ok());
-  EXPECT_EQ(p.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_NE(p.status().message().find("install mariadb-server"), absl::string_view::npos)
-      << p.status();
-}
-
-TEST(ServerConnectionTest, ReadsTheClientGroupOfADefaultsFile) {
-  char path[] = "/tmp/innosim-cnf-XXXXXX";
-  const int fd = ::mkstemp(path);
-  ASSERT_GE(fd, 0);
-  ::close(fd);
-  {
-    std::ofstream f(path);
-    f << "[mysqld]\nuser=server\n[client]\n# comment\nuser = alice\n"
-         "password=\"p a\\\"ss\"\nsocket=/x/sock  # trailing\nport = 3307\n"
-         "ssl\n[mysql]\nuser=bob\n";
-  }
-  absl::StatusOr<std::map<std::string, std::string>> m = ReadClientOptionGroup(path);
-  ::unlink(path);
-  ASSERT_TRUE(m.ok()) << m.status();
-  EXPECT_EQ((*m)["user"], "alice");
-  EXPECT_EQ((*m)["password"], "p a\"ss");
-  EXPECT_EQ((*m)["socket"], "/x/sock");
-  EXPECT_EQ((*m)["port"], "3307");
-  EXPECT_EQ(m->count("ssl"), 1u);
-}
-
 // MeasureOptions::interrupted: Measure() stops with kCancelled, says where,
 // and turns off again the counter it had turned on (in process; the signal
 // side is in measure_cli_test.cc).

@@ -1,6 +1,8 @@
 // A private MariaDB for one test suite: started in SetUpTestSuite, stopped
 // in TearDownTestSuite, and every test of the suite fails (never skips)
-// with the reason when it could not start.
+// with the reason when it could not start (e.g. mariadbd not installed).
+// A suite that includes this is a server test: its file belongs in
+// tests/CMakeLists.txt's INNOSIM_SERVER_TEST_SOURCES (ctest label `server`).
 #ifndef INNOSIM_TESTS_PRIVATE_SERVER_SUITE_H_
 #define INNOSIM_TESTS_PRIVATE_SERVER_SUITE_H_
 
@@ -26,9 +28,10 @@ inline PrivateServer* StartSuiteServer(uint64_t buffer_pool_bytes, std::string* 
   return s->release();
 }
 
-// The failure message of a test whose suite has no server.
+// The failure message of a test whose suite has no server; `why` says what
+// is missing and how to get it (tools/private_server.h).
 inline std::string NoServerMessage(const std::string& why) {
-  return "private MariaDB server did not start (install mariadb-server: apt-get install mariadb-server): " + why;
+  return "the private MariaDB of this suite did not start: " + why;
 }
 
 }  // namespace innosim

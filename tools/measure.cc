@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -279,24 +280,40 @@ absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result) {
 
 namespace {
 
-// The procedure of Measure(); the globals it changes are recorded in `guard`,
-// which the caller restores.
-absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& stream,
-                                           const MeasureOptions& options, ServerStateGuard& guard) {
-  MeasureResult result;
-  result.database = options.database;
-  result.table = options.table;
-  const std::string db = options.database;
-  const std::string tbl = options.table;
-  const std::string qualified = Qualified(db, tbl);
+// What the steps of one measurement share. `left` ends every message of a
+// failure after the load has started: the table stays for inspection.
+struct MeasureRun {
+  MeasureRun(ServerConnection& conn, KeyStream& stream, const MeasureOptions& options, ServerStateGuard& guard)
+      : conn(conn), stream(stream), options(options), guard(guard) {}
 
-  // ---- Arguments.
-  if (absl::Status s = CheckIdentifier("database", db); !s.ok()) return s;
-  if (absl::Status s = CheckIdentifier("table", tbl); !s.ok()) return s;
-  const auto stop = [&options] { return options.interrupted && options.interrupted(); };
-  const auto cancelled = [](absl::string_view when) {
-    return absl::CancelledError(absl::StrCat("interrupted ", when));
-  };
+  ServerConnection& conn;
+  KeyStream& stream;
+  const MeasureOptions& options;
+  ServerStateGuard& guard;
+  TableKind kind = TableKind::kUuidBinary16;
+  std::string qualified;
+  std::string left;
+  std::string enabled_col;  // INNODB_METRICS' on/off column
+  Snapshot before;
+  Snapshot after;
+  std::string rows_inserted_name;
+  // The UUID version every stored key must carry (options, else the first key's).
+  std::optional<int> expected_version;
+  // Every row's payload CHAR(100), as seed 000's table has it.
+  const std::string payload = std::string(100, 'x');
+  MeasureResult result;
+
+  // The options' interrupted() has fired; checked at every step boundary.
+  bool Interrupted() const { return options.interrupted && options.interrupted(); }
+};
+
+absl::Status Cancelled(absl::string_view when) { return absl::CancelledError(absl::StrCat("interrupted ", when)); }
+
+// The table kind from the options or the stream's key width; rejects what
+// no table of seed 000 could hold before anything touches the server.
+absl::StatusOr<TableKind> CheckArguments(const KeyStream& stream, const MeasureOptions& options) {
+  if (absl::Status s = CheckIdentifier("database", options.database); !s.ok()) return s;
+  if (absl::Status s = CheckIdentifier("table", options.table); !s.ok()) return s;
   if (options.rows == 0) return absl::InvalidArgumentError("rows must be at least 1");
   if (options.batch_rows == 0) return absl::InvalidArgumentError("batch size must be at least 1");
   const int width = stream.key_width();
@@ -308,199 +325,236 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
   } else if (width == 8) {
     kind = TableKind::kAutoincBigint;
   } else {
-    return absl::InvalidArgumentError(absl::StrCat("unsupported key width ", width,
-                                                   " (the table takes 16- or 8-byte keys)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unsupported key width ", width, " (the table takes 16- or 8-byte keys)"));
   }
   if ((kind == TableKind::kUuidBinary16) != (width == 16)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "stream has ", width, "-byte keys but the table kind needs ",
         kind == TableKind::kUuidBinary16 ? "16-byte (BINARY(16))" : "8-byte (BIGINT)", " keys"));
   }
+  return kind;
+}
 
-  // ---- Server: InnoDB present; information.
-  {
-    absl::StatusOr<std::vector<ServerConnection::Row>> eng = conn.Query(
-        "SELECT SUPPORT FROM information_schema.ENGINES WHERE ENGINE='InnoDB'");
-    if (!eng.ok()) return eng.status();
-    const std::string support =
-        eng->empty() ? "" : absl::AsciiStrToUpper(eng->front()[0].value_or(""));
-    if (support != "YES" && support != "DEFAULT") {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "server at ", conn.target(), " has no usable InnoDB (information_schema.ENGINES: ",
-          eng->empty() ? "no InnoDB row" : absl::StrCat("SUPPORT=", support), ")"));
-    }
+absl::Status CheckInnodbIsUsable(ServerConnection& conn) {
+  absl::StatusOr<std::vector<ServerConnection::Row>> eng =
+      conn.Query("SELECT SUPPORT FROM information_schema.ENGINES WHERE ENGINE='InnoDB'");
+  if (!eng.ok()) return eng.status();
+  const std::string support = eng->empty() ? "" : absl::AsciiStrToUpper(eng->front()[0].value_or(""));
+  if (support != "YES" && support != "DEFAULT") {
+    return absl::FailedPreconditionError(
+        absl::StrCat("server at ", conn.target(), " has no usable InnoDB (information_schema.ENGINES: ",
+                     eng->empty() ? "no InnoDB row" : absl::StrCat("SUPPORT=", support), ")"));
   }
-  if (absl::Status s = ReadServerInfo(conn, &result); !s.ok()) return s;
-  int64_t max_packet = 0;
-  {
-    absl::StatusOr<int64_t> mp = conn.QueryInt("SELECT @@max_allowed_packet");
-    if (!mp.ok()) return mp.status();
-    max_packet = *mp;
-    const int64_t est = static_cast<int64_t>(options.batch_rows) * 160 + 256;
-    if (est > max_packet) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "a batch of ", options.batch_rows, " rows needs about ", est,
-          " bytes, above the server's max_allowed_packet (", max_packet,
-          "); use a smaller batch size"));
-    }
-  }
+  return absl::OkStatus();
+}
 
-  // ---- Step 1: database and table (marker protection).
-  if (absl::Status s = conn.Execute(absl::StrCat("CREATE DATABASE IF NOT EXISTS `", db, "`"));
+// A multi-row INSERT above max_allowed_packet would fail mid-load; refuse it
+// before the table is created.
+absl::Status CheckBatchFitsMaxAllowedPacket(ServerConnection& conn, uint64_t batch_rows) {
+  absl::StatusOr<int64_t> max_packet = conn.QueryInt("SELECT @@max_allowed_packet");
+  if (!max_packet.ok()) return max_packet.status();
+  const int64_t est = static_cast<int64_t>(batch_rows) * 160 + 256;
+  if (est > *max_packet) {
+    return absl::InvalidArgumentError(absl::StrCat("a batch of ", batch_rows, " rows needs about ", est,
+                                                   " bytes, above the server's max_allowed_packet (", *max_packet,
+                                                   "); use a smaller batch size"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckServer(MeasureRun& run) {
+  if (absl::Status s = CheckInnodbIsUsable(run.conn); !s.ok()) return s;
+  if (absl::Status s = ReadServerInfo(run.conn, &run.result); !s.ok()) return s;
+  return CheckBatchFitsMaxAllowedPacket(run.conn, run.options.batch_rows);
+}
+
+// Step 1's marker protection: a table of that name is dropped only when
+// innosim created it (kOwnedTableComment); anyone else's is left untouched.
+absl::Status DropOwnedTableOrRefuse(MeasureRun& run) {
+  absl::StatusOr<std::vector<ServerConnection::Row>> existing = run.conn.Query(
+      absl::StrCat("SELECT TABLE_TYPE, TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA='",
+                   run.options.database, "' AND TABLE_NAME='", run.options.table, "'"));
+  if (!existing.ok()) return existing.status();
+  if (existing->empty()) return absl::OkStatus();
+  const auto& row = existing->front();
+  const std::string type = row[0].value_or("");
+  const std::string comment = row[1].value_or("");
+  if (type != "BASE TABLE" || comment != kOwnedTableComment) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(run.qualified, " already exists and was not created by innosim (no COMMENT='", kOwnedTableComment,
+                     "'); it was left untouched: choose another table or database name"));
+  }
+  return run.conn.Execute(absl::StrCat("DROP TABLE ", run.qualified));
+}
+
+// Step 1: the database, a fresh owned table, and one transaction per INSERT.
+absl::Status PrepareSchema(MeasureRun& run) {
+  if (absl::Status s = run.conn.Execute(absl::StrCat("CREATE DATABASE IF NOT EXISTS `", run.options.database, "`"));
       !s.ok()) {
     return s;
   }
-  {
-    absl::StatusOr<std::vector<ServerConnection::Row>> existing = conn.Query(absl::StrCat(
-        "SELECT TABLE_TYPE, TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA='", db,
-        "' AND TABLE_NAME='", tbl, "'"));
-    if (!existing.ok()) return existing.status();
-    if (!existing->empty()) {
-      const auto& row = existing->front();
-      const std::string type = row[0].value_or("");
-      const std::string comment = row[1].value_or("");
-      if (type != "BASE TABLE" || comment != kOwnedTableComment) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            qualified, " already exists and was not created by innosim (no COMMENT='",
-            kOwnedTableComment, "'); it was left untouched: choose another table or database name"));
-      }
-      if (absl::Status s = conn.Execute(absl::StrCat("DROP TABLE ", qualified)); !s.ok()) return s;
-    }
+  if (absl::Status s = DropOwnedTableOrRefuse(run); !s.ok()) return s;
+  if (absl::Status s = run.conn.Execute(CreateTableSql(run.options.database, run.options.table, run.kind)); !s.ok()) {
+    return s;
   }
-  if (absl::Status s = conn.Execute(CreateTableSql(db, tbl, kind)); !s.ok()) return s;
-  if (absl::Status s = conn.Execute("SET SESSION autocommit=1"); !s.ok()) return s;
+  return run.conn.Execute("SET SESSION autocommit=1");
+}
 
-  // ---- Step 2: counters before.
-  absl::StatusOr<std::string> enabled_col = MetricsEnabledColumn(conn);
+// Step 2: counters before the load. The INNODB_METRICS counters that are off
+// are turned on here (a global the guard turns off again at the end).
+absl::Status ReadCountersBefore(MeasureRun& run) {
+  absl::StatusOr<std::string> enabled_col = MetricsEnabledColumn(run.conn);
   if (!enabled_col.ok()) return enabled_col.status();
-  Snapshot before, after;
-  std::string m_rows_name;
-  if (absl::Status s = ReadMetrics(conn, *enabled_col, &guard, &before.metrics,
-                                   &result.missing_counters);
+  run.enabled_col = *enabled_col;
+  if (absl::Status s =
+          ReadMetrics(run.conn, run.enabled_col, &run.guard, &run.before.metrics, &run.result.missing_counters);
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = ReadStatus(conn, &before.status, &m_rows_name); !s.ok()) return s;
+  return ReadStatus(run.conn, &run.before.status, &run.rows_inserted_name);
+}
 
-  // ---- Step 3: load.
-  const std::string left = absl::StrCat("; table ", qualified, " left in place");
-  const std::string payload(100, 'x');
-  std::string insert_head = absl::StrCat(
-      "INSERT INTO ", qualified,
-      kind == TableKind::kAutoincBigint && !options.autoinc_explicit_ids
-          ? " (payload, created) VALUES "
-          : " (id, payload, created) VALUES ");
+// One row of the multi-row INSERT: (X'hex' | id,) 'payload', created.
+absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index, std::string* sql) {
+  sql->push_back('(');
+  if (run.kind == TableKind::kUuidBinary16) {
+    uint8_t bytes[16];
+    key.ToBytes(bytes, 16);
+    if (!run.expected_version) run.expected_version = bytes[6] >> 4;
+    sql->append("X'");
+    AppendHex(sql, bytes, 16);
+    sql->append("',");
+  } else if (run.options.autoinc_explicit_ids) {
+    if (key.hi == 0 || key.hi > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", key.hi,
+                                                     " does not fit a positive BIGINT", run.left));
+    }
+    absl::StrAppend(sql, key.hi, ",");
+  }
+  absl::StrAppend(sql, "'", run.payload, "',", row_index, ")");
+  return absl::OkStatus();
+}
+
+// Step 3: options.rows rows in multi-row INSERTs of options.batch_rows rows,
+// each its own transaction (autocommit), as seed 000 loaded them.
+absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
+  const MeasureOptions& options = run.options;
+  const std::string insert_head = absl::StrCat("INSERT INTO ", run.qualified,
+                                               run.kind == TableKind::kAutoincBigint && !options.autoinc_explicit_ids
+                                                   ? " (payload, created) VALUES "
+                                                   : " (id, payload, created) VALUES ");
   std::string sql;
   sql.reserve(insert_head.size() + options.batch_rows * 200);
-  std::optional<int> expected_version = options.uuid_version;
+  run.expected_version = options.uuid_version;
   uint64_t done = 0;
-  uint8_t bytes[16];
   const auto load_start = Clock::now();
   while (done < options.rows) {
-    if (stop()) {
-      return cancelled(absl::StrCat("while loading, after ", done, " of ", options.rows, " rows", left));
+    if (run.Interrupted()) {
+      return Cancelled(absl::StrCat("while loading, after ", done, " of ", options.rows, " rows", run.left));
     }
     const uint64_t n = std::min<uint64_t>(options.batch_rows, options.rows - done);
     sql.assign(insert_head);
     for (uint64_t i = 0; i < n; ++i) {
       Key key;
-      if (!stream.Next(&key)) {
-        absl::Status st = stream.status();
-        return absl::FailedPreconditionError(absl::StrCat(
-            "load interrupted after ", done, " of ", options.rows,
-            " rows: the key stream ended after ", done + i, " keys",
-            st.ok() ? "" : absl::StrCat(" (", st.message(), ")"), left));
+      if (!run.stream.Next(&key)) {
+        absl::Status st = run.stream.status();
+        return absl::FailedPreconditionError(
+            absl::StrCat("load interrupted after ", done, " of ", options.rows, " rows: the key stream ended after ",
+                         done + i, " keys", st.ok() ? "" : absl::StrCat(" (", st.message(), ")"), run.left));
       }
       if (i) sql.push_back(',');
-      sql.push_back('(');
-      if (kind == TableKind::kUuidBinary16) {
-        key.ToBytes(bytes, 16);
-        if (!expected_version) expected_version = bytes[6] >> 4;
-        sql.append("X'");
-        AppendHex(&sql, bytes, 16);
-        sql.append("',");
-      } else if (options.autoinc_explicit_ids) {
-        if (key.hi == 0 || key.hi > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "load interrupted after ", done, " rows: key ", key.hi,
-              " does not fit a positive BIGINT", left));
-        }
-        absl::StrAppend(&sql, key.hi, ",");
-      }
-      absl::StrAppend(&sql, "'", payload, "',", done + i, ")");
+      if (absl::Status s = AppendRow(run, key, done, done + i, &sql); !s.ok()) return s;
     }
-    absl::Status s = conn.Execute(sql);
+    absl::Status s = run.conn.Execute(sql);
     if (!s.ok()) {
-      return Prefix(s, absl::StrCat("load interrupted after ", done, " of ", options.rows,
-                                    " rows", left, ": "));
+      return Prefix(s, absl::StrCat("load interrupted after ", done, " of ", options.rows, " rows", run.left, ": "));
     }
     done += n;
     if (options.progress) options.progress(done);
   }
-  result.measured.elapsed_s = Seconds(Clock::now() - load_start);
-  result.measured.rows = static_cast<int64_t>(done);
+  run.result.measured.elapsed_s = Seconds(Clock::now() - load_start);
+  run.result.measured.rows = static_cast<int64_t>(done);
+  return absl::OkStatus();
+}
 
-  // ---- Step 4: wait for zero dirty pages.
-  const auto flush_start = Clock::now();
-  {
-    const size_t before_boost = guard.mark();
-    if (options.boost_final_flush) {
-      const std::string cap = absl::StrCat(options.final_flush_io_capacity);
-      // innodb_io_capacity may not exceed innodb_io_capacity_max: raise the
-      // maximum first, or lower the capacity first.
-      absl::StatusOr<int64_t> io_now = conn.QueryInt("SELECT @@GLOBAL.innodb_io_capacity");
-      const bool lowering = io_now.ok() && *io_now > static_cast<int64_t>(options.final_flush_io_capacity);
-      absl::Status s = io_now.status();
-      if (s.ok()) s = guard.Set(lowering ? "innodb_io_capacity" : "innodb_io_capacity_max", cap);
-      if (s.ok()) s = guard.Set(lowering ? "innodb_io_capacity_max" : "innodb_io_capacity", cap);
-      if (s.ok()) s = guard.Set("innodb_max_dirty_pages_pct_lwm", "0");
-      if (s.ok()) s = guard.Set("innodb_max_dirty_pages_pct", "0");
-      if (!s.ok()) {
-        (void)guard.Restore(before_boost);
-        result.notes.push_back(absl::StrCat("final flush not boosted: ", s.message()));
-      } else {
-        result.notes.push_back(absl::StrCat(
-            "final flush boosted: innodb_io_capacity(_max)=", cap,
-            ", innodb_max_dirty_pages_pct(_lwm)=0 until dirty pages reached 0, then restored"));
-      }
-    }
-    const auto deadline = flush_start + std::chrono::seconds(options.flush_timeout_s);
-    while (true) {
-      absl::StatusOr<int64_t> dirty = DirtyPages(conn);
-      if (!dirty.ok()) return Prefix(dirty.status(), absl::StrCat("waiting for the flush", left, ": "));
-      if (*dirty == 0) break;
-      if (stop()) {
-        return cancelled(absl::StrCat("while waiting for the final flush (", *dirty, " dirty pages left)", left));
-      }
-      if (Clock::now() > deadline) {
-        return absl::DeadlineExceededError(absl::StrCat(
-            "dirty pages did not reach 0 within ", options.flush_timeout_s, " s (", *dirty,
-            " left; raise innodb_io_capacity or the timeout)", left));
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    // A failure to put a value back is reported by Measure() at the end.
-    (void)guard.Restore(before_boost);
+// Step 4's boost: raises innodb_io_capacity(_max) and sets
+// innodb_max_dirty_pages_pct(_lwm) to 0 through the guard, so the wait takes
+// seconds, not minutes; it changes when pages are written, not which. A
+// server that refuses is measured unboosted (a note says so).
+void BoostFinalFlush(MeasureRun& run, size_t before_boost) {
+  const std::string cap = absl::StrCat(run.options.final_flush_io_capacity);
+  // innodb_io_capacity may not exceed innodb_io_capacity_max: raise the
+  // maximum first, or lower the capacity first.
+  absl::StatusOr<int64_t> io_now = run.conn.QueryInt("SELECT @@GLOBAL.innodb_io_capacity");
+  const bool lowering = io_now.ok() && *io_now > static_cast<int64_t>(run.options.final_flush_io_capacity);
+  absl::Status s = io_now.status();
+  if (s.ok()) s = run.guard.Set(lowering ? "innodb_io_capacity" : "innodb_io_capacity_max", cap);
+  if (s.ok()) s = run.guard.Set(lowering ? "innodb_io_capacity_max" : "innodb_io_capacity", cap);
+  if (s.ok()) s = run.guard.Set("innodb_max_dirty_pages_pct_lwm", "0");
+  if (s.ok()) s = run.guard.Set("innodb_max_dirty_pages_pct", "0");
+  if (!s.ok()) {
+    (void)run.guard.Restore(before_boost);
+    run.result.notes.push_back(absl::StrCat("final flush not boosted: ", s.message()));
+  } else {
+    run.result.notes.push_back(absl::StrCat("final flush boosted: innodb_io_capacity(_max)=", cap,
+                                            ", innodb_max_dirty_pages_pct(_lwm)=0 until dirty pages reached 0, "
+                                            "then restored"));
   }
-  if (stop()) return cancelled(absl::StrCat("after the final flush", left));
-  result.measured.flush_wait_s = Seconds(Clock::now() - flush_start);
+}
 
-  // ---- Step 5: counters after; sizes.
-  if (absl::Status s = ReadMetrics(conn, *enabled_col, /*enable=*/nullptr, &after.metrics, nullptr);
+// Polls Innodb_buffer_pool_pages_dirty every 100 ms until it is 0.
+absl::Status PollUntilNoDirtyPages(MeasureRun& run, Clock::time_point flush_start) {
+  const auto deadline = flush_start + std::chrono::seconds(run.options.flush_timeout_s);
+  while (true) {
+    absl::StatusOr<int64_t> dirty = DirtyPages(run.conn);
+    if (!dirty.ok()) return Prefix(dirty.status(), absl::StrCat("waiting for the flush", run.left, ": "));
+    if (*dirty == 0) return absl::OkStatus();
+    if (run.Interrupted()) {
+      return Cancelled(absl::StrCat("while waiting for the final flush (", *dirty, " dirty pages left)", run.left));
+    }
+    if (Clock::now() > deadline) {
+      return absl::DeadlineExceededError(absl::StrCat("dirty pages did not reach 0 within ",
+                                                      run.options.flush_timeout_s, " s (", *dirty,
+                                                      " left; raise innodb_io_capacity or the timeout)", run.left));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+// Step 4: every page the load dirtied is on disk before the counters (and
+// the .ibd file) are read; the boost is put back right after.
+absl::Status WaitForZeroDirtyPages(MeasureRun& run) {
+  const auto flush_start = Clock::now();
+  const size_t before_boost = run.guard.mark();
+  if (run.options.boost_final_flush) BoostFinalFlush(run, before_boost);
+  if (absl::Status s = PollUntilNoDirtyPages(run, flush_start); !s.ok()) return s;
+  // A failure to put a value back is reported by Measure() at the end.
+  (void)run.guard.Restore(before_boost);
+  if (run.Interrupted()) return Cancelled(absl::StrCat("after the final flush", run.left));
+  run.result.measured.flush_wait_s = Seconds(Clock::now() - flush_start);
+  return absl::OkStatus();
+}
+
+// Step 5: counters after the flush, as deltas over the run.
+absl::Status ReadCountersAfter(MeasureRun& run) {
+  if (absl::Status s = ReadMetrics(run.conn, run.enabled_col, /*enable=*/nullptr, &run.after.metrics, nullptr);
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = ReadStatus(conn, &after.status, &m_rows_name); !s.ok()) return s;
-  result.measured.rows_inserted_counter = m_rows_name;
+  if (absl::Status s = ReadStatus(run.conn, &run.after.status, &run.rows_inserted_name); !s.ok()) return s;
+  MeasuredCounters& m = run.result.measured;
+  m.rows_inserted_counter = run.rows_inserted_name;
+  const Snapshot& before = run.before;
+  Snapshot& after = run.after;
   auto metric_delta = [&](const InnodbCounter& counter) -> std::optional<int64_t> {
     auto b = before.metrics.find(counter.server_name);
     auto a = after.metrics.find(counter.server_name);
     if (b == before.metrics.end() || a == after.metrics.end()) return std::nullopt;
     return a->second - b->second;
   };
-  MeasuredCounters& m = result.measured;
   auto status_delta = [&](const InnodbCounter& counter) {
-    return after.status[counter.server_name] - before.status[counter.server_name];
+    return after.status[counter.server_name] - run.before.status[counter.server_name];
   };
   m.index_page_splits = metric_delta(counters::kIndexPageSplits);
   m.index_page_reorg_attempts = metric_delta(counters::kIndexPageReorgAttempts);
@@ -510,146 +564,216 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
   m.Innodb_pages_written = status_delta(counters::kInnodbPagesWritten);
   m.Innodb_buffer_pool_reads = status_delta(counters::kInnodbBufferPoolReads);
   m.Innodb_dblwr_pages_written = status_delta(counters::kInnodbDblwrPagesWritten);
-  m.rows_inserted = after.status["rows_inserted"] - before.status["rows_inserted"];
-
-  {
-    absl::StatusOr<std::vector<ServerConnection::Row>> an =
-        conn.Query(absl::StrCat("ANALYZE TABLE ", qualified));
-    if (!an.ok()) return an.status();
-    for (const auto& r : *an) {
-      if (r.size() >= 4 && absl::AsciiStrToLower(r[2].value_or("")) == "error") {
-        return absl::InternalError(absl::StrCat("ANALYZE TABLE ", qualified, " failed: ",
-                                                r[3].value_or("")));
-      }
-    }
-  }
-  if (!conn.is_mariadb()) {
-    // MySQL 8 caches information_schema.TABLES statistics for a day by default.
-    if (absl::Status s = conn.Execute("SET SESSION information_schema_stats_expiry=0"); !s.ok()) {
-      result.notes.push_back(absl::StrCat("information_schema_stats_expiry not set: ", s.message()));
-    }
-  }
-  {
-    absl::StatusOr<std::vector<ServerConnection::Row>> t = conn.Query(absl::StrCat(
-        "SELECT ", counters::kDataLength.server_name, ", ", counters::kIndexLength.server_name,
-        " FROM information_schema.TABLES WHERE TABLE_SCHEMA='", db,
-        "' AND TABLE_NAME='", tbl, "'"));
-    if (!t.ok()) return t.status();
-    if (t->empty() || !ToInt(t->front()[0].value_or(""), &m.data_length) ||
-        !ToInt(t->front()[1].value_or(""), &m.index_length)) {
-      return absl::InternalError(absl::StrCat("no sizes for ", qualified, " in information_schema.TABLES"));
-    }
-  }
-  {
-    absl::StatusOr<std::map<std::string, std::string>> st = conn.QueryMap(absl::StrCat(
-        "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='", db,
-        "' AND table_name='", tbl,
-        "' AND index_name='PRIMARY' AND stat_name IN ", InList(ServerNames(CounterSource::kIndexStats))));
-    if (!st.ok()) return st.status();
-    if (!ToInt((*st)[counters::kSize.server_name], &m.size) ||
-        !ToInt((*st)[counters::kNLeafPages.server_name], &m.n_leaf_pages)) {
-      return absl::InternalError(absl::StrCat(
-          "mysql.innodb_index_stats has no size/n_leaf_pages for PRIMARY of ", qualified,
-          " (is innodb_stats_persistent off?)"));
-    }
-  }
-
-  if (stop()) return cancelled(absl::StrCat("after reading the counters", left));
-
-  // ---- Step 6: sanity checks.
-  auto check = [&result](std::string name, bool pass, std::string detail) {
-    result.sanity.push_back({std::move(name), pass, std::move(detail)});
-  };
-  {
-    std::string in = "(";
-    for (const auto& [name, value] : options.expected_settings) {
-      if (!ValidIdentifier(name)) {
-        return absl::InvalidArgumentError(absl::StrCat("bad setting name '", name, "'"));
-      }
-      absl::StrAppend(&in, in.size() > 1 ? "," : "", "'", name, "'");
-    }
-    absl::StrAppend(&in, in.size() > 1 ? "," : "", "'innodb_buffer_pool_size')");
-    absl::StatusOr<std::map<std::string, std::string>> vars =
-        conn.QueryMap(absl::StrCat("SHOW GLOBAL VARIABLES WHERE Variable_name IN ", in));
-    if (!vars.ok()) return vars.status();
-    for (const auto& [name, want] : options.expected_settings) {
-      auto it = vars->find(name);
-      if (it == vars->end()) {
-        check("setting:" + name, false, absl::StrCat("server has no variable ", name,
-                                                    " (expected ", want, ")"));
-      } else {
-        const bool ok = NormalizeSetting(it->second) == NormalizeSetting(want);
-        check("setting:" + name, ok,
-              ok ? it->second : absl::StrCat(name, "=", it->second, ", expected ", want));
-      }
-    }
-    if (options.expected_buffer_pool_bytes) {
-      const std::string got = (*vars)["innodb_buffer_pool_size"];
-      const std::string want = absl::StrCat(*options.expected_buffer_pool_bytes);
-      check("setting:innodb_buffer_pool_size", got == want,
-            got == want ? got : absl::StrCat("innodb_buffer_pool_size=", got, ", expected ", want));
-    }
-  }
-  if (kind == TableKind::kUuidBinary16) {
-    const int v = expected_version.value_or(4);
-    absl::StatusOr<int64_t> bad = conn.QueryInt(absl::StrCat(
-        "SELECT COUNT(*) FROM ", qualified, " WHERE (ASCII(SUBSTR(id,7,1)) >> 4) <> ", v));
-    if (!bad.ok()) return bad.status();
-    check("uuid_version", *bad == 0,
-          *bad == 0 ? absl::StrCat("all rows version ", v)
-                    : absl::StrCat(*bad, " rows without version nibble ", v));
-  }
-  {
-    absl::StatusOr<int64_t> count = conn.QueryInt(absl::StrCat("SELECT COUNT(*) FROM ", qualified));
-    if (!count.ok()) return count.status();
-    check("row_count", *count == m.rows,
-          absl::StrCat("COUNT(*)=", *count, ", loaded ", m.rows));
-  }
-  {
-    int64_t pool = 0;
-    ToInt(result.variables["innodb_buffer_pool_size"], &pool);
-    const int64_t table_bytes = m.data_length + m.index_length;
-    if (table_bytes <= pool) {
-      const bool ok = m.Innodb_buffer_pool_reads <= options.max_buffer_pool_reads;
-      check("buffer_pool_reads", ok,
-            absl::StrCat("Innodb_buffer_pool_reads moved by ", m.Innodb_buffer_pool_reads,
-                         ok ? "" : absl::StrCat(", more than ", options.max_buffer_pool_reads),
-                         " (table ", table_bytes, " bytes fits the ", pool, "-byte buffer pool)"));
-    } else {
-      check("buffer_pool_reads", true,
-            absl::StrCat("not applicable: table ", table_bytes, " bytes exceeds the ", pool,
-                         "-byte buffer pool (", m.Innodb_buffer_pool_reads, " reads)"));
-    }
-  }
-  {
-    const std::string dw = NormalizeSetting(result.variables["innodb_doublewrite"]);
-    if (dw == "OFF") {
-      check("doublewrite_pages", m.Innodb_dblwr_pages_written == 0,
-            absl::StrCat("Innodb_dblwr_pages_written moved by ", m.Innodb_dblwr_pages_written,
-                         " with innodb_doublewrite=OFF"));
-    } else {
-      check("doublewrite_pages", true,
-            absl::StrCat("not applicable: innodb_doublewrite=", result.variables["innodb_doublewrite"]));
-    }
-  }
-  check("no_other_writer", m.rows_inserted == m.rows,
-        absl::StrCat(m.rows_inserted_counter, " moved by ", m.rows_inserted, ", loaded ", m.rows));
-
-  result.valid = true;
-  for (const SanityCheck& c : result.sanity) result.valid = result.valid && c.pass;
-  return result;
+  m.rows_inserted = after.status["rows_inserted"] - run.before.status["rows_inserted"];
+  return absl::OkStatus();
 }
 
-}  // namespace
+// Step 5: ANALYZE TABLE recomputes mysql.innodb_index_stats and
+// information_schema.TABLES from the index as it now is.
+absl::Status AnalyzeTable(MeasureRun& run) {
+  absl::StatusOr<std::vector<ServerConnection::Row>> an = run.conn.Query(absl::StrCat("ANALYZE TABLE ", run.qualified));
+  if (!an.ok()) return an.status();
+  for (const auto& r : *an) {
+    if (r.size() >= 4 && absl::AsciiStrToLower(r[2].value_or("")) == "error") {
+      return absl::InternalError(absl::StrCat("ANALYZE TABLE ", run.qualified, " failed: ", r[3].value_or("")));
+    }
+  }
+  return absl::OkStatus();
+}
 
-absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
-                                      const MeasureOptions& options) {
-  ServerStateGuard guard(conn);
-  absl::StatusOr<MeasureResult> result = MeasureSteps(conn, stream, options, guard);
+// Step 5: DATA_LENGTH/INDEX_LENGTH from information_schema.TABLES.
+absl::Status ReadTableSizes(MeasureRun& run) {
+  if (!run.conn.is_mariadb()) {
+    // MySQL 8 caches information_schema.TABLES statistics for a day by default.
+    if (absl::Status s = run.conn.Execute("SET SESSION information_schema_stats_expiry=0"); !s.ok()) {
+      run.result.notes.push_back(absl::StrCat("information_schema_stats_expiry not set: ", s.message()));
+    }
+  }
+  MeasuredCounters& m = run.result.measured;
+  absl::StatusOr<std::vector<ServerConnection::Row>> t = run.conn.Query(
+      absl::StrCat("SELECT ", counters::kDataLength.server_name, ", ", counters::kIndexLength.server_name,
+                   " FROM information_schema.TABLES WHERE TABLE_SCHEMA='", run.options.database, "' AND TABLE_NAME='",
+                   run.options.table, "'"));
+  if (!t.ok()) return t.status();
+  if (t->empty() || !ToInt(t->front()[0].value_or(""), &m.data_length) ||
+      !ToInt(t->front()[1].value_or(""), &m.index_length)) {
+    return absl::InternalError(absl::StrCat("no sizes for ", run.qualified, " in information_schema.TABLES"));
+  }
+  return absl::OkStatus();
+}
+
+// Step 5: size and n_leaf_pages of PRIMARY from mysql.innodb_index_stats.
+absl::Status ReadIndexStats(MeasureRun& run) {
+  MeasuredCounters& m = run.result.measured;
+  absl::StatusOr<std::map<std::string, std::string>> st = run.conn.QueryMap(
+      absl::StrCat("SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='",
+                   run.options.database, "' AND table_name='", run.options.table,
+                   "' AND index_name='PRIMARY' AND stat_name IN ", InList(ServerNames(CounterSource::kIndexStats))));
+  if (!st.ok()) return st.status();
+  if (!ToInt((*st)[counters::kSize.server_name], &m.size) ||
+      !ToInt((*st)[counters::kNLeafPages.server_name], &m.n_leaf_pages)) {
+    return absl::InternalError(absl::StrCat("mysql.innodb_index_stats has no size/n_leaf_pages for PRIMARY of ",
+                                            run.qualified, " (is innodb_stats_persistent off?)"));
+  }
+  return absl::OkStatus();
+}
+
+void AddCheck(MeasureResult& result, std::string name, bool pass, std::string detail) {
+  result.sanity.push_back({std::move(name), pass, std::move(detail)});
+}
+
+// Sanity: seed 000's fixed settings (and the buffer pool, when asked) as the
+// server reports them now, so that a run on a misconfigured server is
+// marked invalid instead of compared.
+absl::Status CheckSettingsReadBack(MeasureRun& run) {
+  const MeasureOptions& options = run.options;
+  std::string in = "(";
+  for (const auto& [name, value] : options.expected_settings) {
+    if (!ValidIdentifier(name)) return absl::InvalidArgumentError(absl::StrCat("bad setting name '", name, "'"));
+    absl::StrAppend(&in, in.size() > 1 ? "," : "", "'", name, "'");
+  }
+  absl::StrAppend(&in, in.size() > 1 ? "," : "", "'innodb_buffer_pool_size')");
+  absl::StatusOr<std::map<std::string, std::string>> vars =
+      run.conn.QueryMap(absl::StrCat("SHOW GLOBAL VARIABLES WHERE Variable_name IN ", in));
+  if (!vars.ok()) return vars.status();
+  for (const auto& [name, want] : options.expected_settings) {
+    auto it = vars->find(name);
+    if (it == vars->end()) {
+      AddCheck(run.result, "setting:" + name, false,
+               absl::StrCat("server has no variable ", name, " (expected ", want, ")"));
+    } else {
+      const bool ok = NormalizeSetting(it->second) == NormalizeSetting(want);
+      AddCheck(run.result, "setting:" + name, ok,
+               ok ? it->second : absl::StrCat(name, "=", it->second, ", expected ", want));
+    }
+  }
+  if (options.expected_buffer_pool_bytes) {
+    const std::string got = (*vars)["innodb_buffer_pool_size"];
+    const std::string want = absl::StrCat(*options.expected_buffer_pool_bytes);
+    AddCheck(run.result, "setting:innodb_buffer_pool_size", got == want,
+             got == want ? got : absl::StrCat("innodb_buffer_pool_size=", got, ", expected ", want));
+  }
+  return absl::OkStatus();
+}
+
+// Sanity: every stored key carries the stream's UUID version nibble (a
+// server that rewrote or mangled the keys stored another stream).
+absl::Status CheckUuidVersion(MeasureRun& run) {
+  if (run.kind != TableKind::kUuidBinary16) return absl::OkStatus();
+  const int v = run.expected_version.value_or(4);
+  absl::StatusOr<int64_t> bad = run.conn.QueryInt(
+      absl::StrCat("SELECT COUNT(*) FROM ", run.qualified, " WHERE (ASCII(SUBSTR(id,7,1)) >> 4) <> ", v));
+  if (!bad.ok()) return bad.status();
+  AddCheck(run.result, "uuid_version", *bad == 0,
+           *bad == 0 ? absl::StrCat("all rows version ", v) : absl::StrCat(*bad, " rows without version nibble ", v));
+  return absl::OkStatus();
+}
+
+absl::Status CheckRowCount(MeasureRun& run) {
+  absl::StatusOr<int64_t> count = run.conn.QueryInt(absl::StrCat("SELECT COUNT(*) FROM ", run.qualified));
+  if (!count.ok()) return count.status();
+  const int64_t loaded = run.result.measured.rows;
+  AddCheck(run.result, "row_count", *count == loaded, absl::StrCat("COUNT(*)=", *count, ", loaded ", loaded));
+  return absl::OkStatus();
+}
+
+// Sanity: a table that fits the buffer pool is loaded without reads (a few
+// system pages of a cold pool aside); more means something else evicted it.
+void CheckBufferPoolReads(MeasureRun& run) {
+  MeasureResult& result = run.result;
+  const MeasuredCounters& m = result.measured;
+  int64_t pool = 0;
+  ToInt(result.variables["innodb_buffer_pool_size"], &pool);
+  const int64_t table_bytes = m.data_length + m.index_length;
+  if (table_bytes <= pool) {
+    const int64_t max_reads = run.options.max_buffer_pool_reads;
+    const bool ok = m.Innodb_buffer_pool_reads <= max_reads;
+    AddCheck(result, "buffer_pool_reads", ok,
+             absl::StrCat("Innodb_buffer_pool_reads moved by ", m.Innodb_buffer_pool_reads,
+                          ok ? "" : absl::StrCat(", more than ", max_reads), " (table ", table_bytes,
+                          " bytes fits the ", pool, "-byte buffer pool)"));
+  } else {
+    AddCheck(result, "buffer_pool_reads", true,
+             absl::StrCat("not applicable: table ", table_bytes, " bytes exceeds the ", pool, "-byte buffer pool (",
+                          m.Innodb_buffer_pool_reads, " reads)"));
+  }
+}
+
+void CheckNoDoublewritePages(MeasureResult& result) {
+  const MeasuredCounters& m = result.measured;
+  const std::string dw = NormalizeSetting(result.variables["innodb_doublewrite"]);
+  if (dw == "OFF") {
+    AddCheck(result, "doublewrite_pages", m.Innodb_dblwr_pages_written == 0,
+             absl::StrCat("Innodb_dblwr_pages_written moved by ", m.Innodb_dblwr_pages_written,
+                          " with innodb_doublewrite=OFF"));
+  } else {
+    AddCheck(result, "doublewrite_pages", true,
+             absl::StrCat("not applicable: innodb_doublewrite=", result.variables["innodb_doublewrite"]));
+  }
+}
+
+// Sanity: the server wrote exactly the rows of this load, so the counters
+// (global, not per table) are this load's alone.
+void CheckNoOtherWriter(MeasureResult& result) {
+  const MeasuredCounters& m = result.measured;
+  AddCheck(result, "no_other_writer", m.rows_inserted == m.rows,
+           absl::StrCat(m.rows_inserted_counter, " moved by ", m.rows_inserted, ", loaded ", m.rows));
+}
+
+// Step 6: the sanity checks; `valid` when all pass.
+absl::Status RunSanityChecks(MeasureRun& run) {
+  if (absl::Status s = CheckSettingsReadBack(run); !s.ok()) return s;
+  if (absl::Status s = CheckUuidVersion(run); !s.ok()) return s;
+  if (absl::Status s = CheckRowCount(run); !s.ok()) return s;
+  CheckBufferPoolReads(run);
+  CheckNoDoublewritePages(run.result);
+  CheckNoOtherWriter(run.result);
+  run.result.valid = true;
+  for (const SanityCheck& c : run.result.sanity) run.result.valid = run.result.valid && c.pass;
+  return absl::OkStatus();
+}
+
+// The procedure of Measure(), step by step (tools/measure.h); the globals it
+// changes are recorded in `guard`, which the caller restores.
+absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& stream, const MeasureOptions& options,
+                                           ServerStateGuard& guard) {
+  MeasureRun run(conn, stream, options, guard);
+  run.result.database = options.database;
+  run.result.table = options.table;
+  run.qualified = Qualified(options.database, options.table);
+  run.left = absl::StrCat("; table ", run.qualified, " left in place");
+
+  absl::StatusOr<TableKind> kind = CheckArguments(stream, options);
+  if (!kind.ok()) return kind.status();
+  run.kind = *kind;
+  if (absl::Status s = CheckServer(run); !s.ok()) return s;
+  if (absl::Status s = PrepareSchema(run); !s.ok()) return s;
+  if (absl::Status s = ReadCountersBefore(run); !s.ok()) return s;
+  if (absl::Status s = LoadRowsInMultiRowInserts(run); !s.ok()) return s;
+  if (absl::Status s = WaitForZeroDirtyPages(run); !s.ok()) return s;
+  if (absl::Status s = ReadCountersAfter(run); !s.ok()) return s;
+  if (absl::Status s = AnalyzeTable(run); !s.ok()) return s;
+  if (absl::Status s = ReadTableSizes(run); !s.ok()) return s;
+  if (absl::Status s = ReadIndexStats(run); !s.ok()) return s;
+  if (run.Interrupted()) return Cancelled(absl::StrCat("after reading the counters", run.left));
+  if (absl::Status s = RunSanityChecks(run); !s.ok()) return s;
+  return std::move(run.result);
+}
+
+// Every global the run changed goes back to its value before the run; a
+// value that could not be put back is added to the run's own error.
+absl::StatusOr<MeasureResult> RestoreServerGlobals(ServerStateGuard& guard, absl::StatusOr<MeasureResult> result) {
   absl::Status restored = guard.Restore(0);
   if (restored.ok()) return result;
   if (result.ok()) return restored;
   return absl::Status(result.status().code(), absl::StrCat(result.status().message(), "; ", restored.message()));
+}
+
+}  // namespace
+
+absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream, const MeasureOptions& options) {
+  ServerStateGuard guard(conn);
+  return RestoreServerGlobals(guard, MeasureSteps(conn, stream, options, guard));
 }
 
 nlohmann::json MeasureResultToJson(const MeasureResult& r) {
@@ -690,6 +814,23 @@ nlohmann::json MeasureResultToJson(const MeasureResult& r) {
   j["valid"] = r.valid;
   j["notes"] = r.notes;
   return j;
+}
+
+std::optional<int64_t> MeasuredCounter(const MeasuredCounters& m, const InnodbCounter& counter) {
+  const std::string_view name = counter.name;
+  if (name == counters::kIndexPageSplits.name) return m.index_page_splits;
+  if (name == counters::kIndexPageReorgAttempts.name) return m.index_page_reorg_attempts;
+  if (name == counters::kIndexPageReorgSuccessful.name) return m.index_page_reorg_successful;
+  if (name == counters::kIndexPageMergeAttempts.name) return m.index_page_merge_attempts;
+  if (name == counters::kIndexPageMergeSuccessful.name) return m.index_page_merge_successful;
+  if (name == counters::kNLeafPages.name) return m.n_leaf_pages;
+  if (name == counters::kSize.name) return m.size;
+  if (name == counters::kDataLength.name) return m.data_length;
+  if (name == counters::kIndexLength.name) return m.index_length;
+  if (name == counters::kInnodbPagesWritten.name) return m.Innodb_pages_written;
+  if (name == counters::kInnodbBufferPoolReads.name) return m.Innodb_buffer_pool_reads;
+  if (name == counters::kInnodbDblwrPagesWritten.name) return m.Innodb_dblwr_pages_written;
+  return std::nullopt;
 }
 
 }  // namespace innosim

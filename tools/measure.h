@@ -1,7 +1,11 @@
 // Measure: run one key stream against a real MySQL 8.x / MariaDB 10.6+
 // server and read the counters innosim also produces (seed 000, 5.3-5.5).
 //
-// Procedure (Measure()):
+// Procedure (Measure(); in measure.cc one function per step, named by it:
+// CheckArguments, CheckServer, PrepareSchema, ReadCountersBefore,
+// LoadRowsInMultiRowInserts, WaitForZeroDirtyPages, ReadCountersAfter,
+// AnalyzeTable, ReadTableSizes, ReadIndexStats, RunSanityChecks,
+// RestoreServerGlobals):
 //   1. CREATE DATABASE IF NOT EXISTS; the table is created with
 //      COMMENT='innosim-owned'. An existing table of that name is dropped and
 //      recreated only if it carries that comment; otherwise it is never
@@ -50,6 +54,7 @@
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
 #include "sim/key_stream.h"
+#include "sim/metrics.h"
 #include "tools/server_connection.h"
 
 namespace innosim {
@@ -192,6 +197,10 @@ absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result);
 //  "missing_counters": [...], "sanity": {name: "pass" | "fail: detail"},
 //  "valid": bool, "notes": [...]}
 nlohmann::json MeasureResultToJson(const MeasureResult& result);
+
+// The value MeasureResultToJson reports under counter.name in "measured";
+// unset where it reports none (a counter the server lacks, data_free).
+std::optional<int64_t> MeasuredCounter(const MeasuredCounters& measured, const InnodbCounter& counter);
 
 }  // namespace innosim
 

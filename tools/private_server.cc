@@ -77,6 +77,12 @@ absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, const std::str
   return pid;
 }
 
+// What every "not found" says, so that a machine without MariaDB is one
+// command away from running the server tests.
+constexpr char kInstallMariadbServer[] =
+    "install mariadb-server (tools/install-deps.sh does; or apt-get install -y --no-install-recommends "
+    "mariadb-server mariadb-client)";
+
 }  // namespace
 
 absl::StatusOr<std::string> FindMariadbProgram(const std::string& name) {
@@ -89,9 +95,17 @@ absl::StatusOr<std::string> FindMariadbProgram(const std::string& name) {
     const std::string p = absl::StrCat(d, "/", name);
     if (IsExecutable(p)) return p;
   }
-  return absl::NotFoundError(absl::StrCat(
-      name, " not found in PATH or /usr/sbin: install mariadb-server "
-            "(apt-get install -y --no-install-recommends mariadb-server mariadb-client)"));
+  return absl::NotFoundError(absl::StrCat(name, " not found in PATH, /usr/sbin, /usr/bin, /usr/local/sbin or /usr/local/bin: ",
+                                          kInstallMariadbServer));
+}
+
+absl::StatusOr<std::string> FindMariadbd() {
+  const char* env = std::getenv(kMariadbdEnv);
+  if (env == nullptr || *env == '\0') return FindMariadbProgram("mariadbd");
+  if (IsExecutable(env)) return std::string(env);
+  return absl::NotFoundError(absl::StrCat("mariadbd not found: ", kMariadbdEnv, "=", env,
+                                          " is not an executable file; point it at mariadbd, or unset it and ",
+                                          kInstallMariadbServer));
 }
 
 bool DirectIoSupported(const std::string& dir, std::string* why) {
@@ -112,7 +126,7 @@ bool DirectIoSupported(const std::string& dir, std::string* why) {
 
 absl::StatusOr<std::unique_ptr<PrivateServer>> PrivateServer::Start(
     const PrivateServerOptions& options) {
-  absl::StatusOr<std::string> mariadbd = FindMariadbProgram("mariadbd");
+  absl::StatusOr<std::string> mariadbd = FindMariadbd();
   if (!mariadbd.ok()) return mariadbd.status();
   absl::StatusOr<std::string> install_db = FindMariadbProgram("mariadb-install-db");
   if (!install_db.ok()) return install_db.status();

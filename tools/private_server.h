@@ -21,7 +21,7 @@
 //   PrivateServerOptions o;
 //   o.buffer_pool_bytes = 64 << 20;
 //   absl::StatusOr<std::unique_ptr<PrivateServer>> s = PrivateServer::Start(o);
-//   if (!s.ok()) ...;  // e.g. "mariadbd not found ...: install mariadb-server"
+//   if (!s.ok()) ...;  // e.g. "mariadbd not found in PATH, ...: install mariadb-server ..."
 //   auto conn = ServerConnection::Connect((*s)->connection_options());
 //
 // Thread-safety: not thread-safe; one owner.
@@ -103,6 +103,16 @@ class PrivateServer {
 // then /usr/sbin, /usr/bin, /usr/local/sbin, /usr/local/bin. NotFound with a
 // message saying to install mariadb-server.
 absl::StatusOr<std::string> FindMariadbProgram(const std::string& name);
+
+// Names the mariadbd that Start() runs, for a server built or unpacked
+// elsewhere (mariadb-install-db is still looked up by FindMariadbProgram),
+// and lets a test run check what a machine without mariadbd is told.
+inline constexpr char kMariadbdEnv[] = "INNOSIM_MARIADBD";
+
+// The mariadbd Start() runs: $INNOSIM_MARIADBD when set and not empty
+// (NotFound when it is not an executable file, saying so and what to
+// install), else FindMariadbProgram("mariadbd").
+absl::StatusOr<std::string> FindMariadbd();
 
 // Whether files in `dir` can be opened with O_DIRECT; on false `why` says so.
 bool DirectIoSupported(const std::string& dir, std::string* why);

@@ -142,12 +142,6 @@ struct MeasureCliOptions {
   bool json = false;
 };
 
-// The metrics of the comparison table are sim/metrics.h's kInnodbCounters,
-// in its order. A metric is shown when both the simulated JSON (RunToJson)
-// and the measured JSON (MeasureResultToJson) carry it, so flush counters
-// join the table as soon as the simulator reports them; the structural ones
-// decide the exit code (--tolerance).
-
 // Progress bar on stderr (only when stderr is a terminal).
 class ProgressBar {
  public:
@@ -269,218 +263,307 @@ class MeasureSignals {
 
 const char* SignalName(int signo) { return signo == SIGINT ? "SIGINT" : signo == SIGTERM ? "SIGTERM" : "a signal"; }
 
-int RunMeasure(const MeasureCliOptions& o) {
-  // ---- Options.
+// What the options of one `measure` ask for, parsed and checked before the
+// server is touched.
+struct MeasurePlan {
+  uint64_t rows = 0;
+  uint64_t batch = 0;
+  uint64_t rows_per_ms = 0;
+  // The simulation of the same stream; the server's profile and variables
+  // are added once they are known (SimulateWithServerProfile).
+  RunSpec spec;
+  std::unique_ptr<KeyStream> stream;
+};
+
+// Every option error is the user's to mend (exit 2), found before connecting.
+absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
   absl::StatusOr<uint64_t> rows = ParseCount(o.rows);
-  if (!rows.ok()) return Fail(2, absl::StrCat("--rows: ", rows.status().message()));
+  if (!rows.ok()) return absl::InvalidArgumentError(absl::StrCat("--rows: ", rows.status().message()));
   absl::StatusOr<uint64_t> batch = ParseCount(o.batch);
-  if (!batch.ok()) return Fail(2, absl::StrCat("--batch: ", batch.status().message()));
-  if (o.rows_per_ms == "0") return Fail(2, "--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
+  if (!batch.ok()) return absl::InvalidArgumentError(absl::StrCat("--batch: ", batch.status().message()));
+  if (o.rows_per_ms == "0") {
+    return absl::InvalidArgumentError("--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
+  }
   absl::StatusOr<uint64_t> rpms = ParseCount(o.rows_per_ms);
-  if (!rpms.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", rpms.status().message()));
-  if (!(o.tolerance >= 0)) return Fail(2, "--tolerance must be a fraction >= 0 (e.g. 0.02 for 2%)");
+  if (!rpms.ok()) return absl::InvalidArgumentError(absl::StrCat("--rows-per-ms: ", rpms.status().message()));
+  if (!(o.tolerance >= 0)) {
+    return absl::InvalidArgumentError("--tolerance must be a fraction >= 0 (e.g. 0.02 for 2%)");
+  }
   // Names go into SQL unquoted-identifier rules; check them before connecting.
-  if (absl::Status s = CheckIdentifier("--database", o.database); !s.ok()) return Fail(2, std::string(s.message()));
-  if (absl::Status s = CheckIdentifier("--table", o.table); !s.ok()) return Fail(2, std::string(s.message()));
+  if (absl::Status s = CheckIdentifier("--database", o.database); !s.ok()) return s;
+  if (absl::Status s = CheckIdentifier("--table", o.table); !s.ok()) return s;
   // innodb_io_capacity's documented minimum (MySQL 8.4 and MariaDB 10.11).
   if (o.flush_io_capacity < 100) {
-    return Fail(2, "--flush-io-capacity must be at least 100 (innodb_io_capacity's minimum), e.g. 20000");
+    return absl::InvalidArgumentError(
+        "--flush-io-capacity must be at least 100 (innodb_io_capacity's minimum), e.g. 20000");
   }
+  MeasurePlan plan;
+  plan.rows = *rows;
+  plan.batch = *batch;
+  plan.rows_per_ms = *rpms;
+  plan.spec.stream.name = o.stream;
+  plan.spec.stream.seed = o.seed;
+  plan.spec.stream.rows_per_ms = *rpms;
+  plan.spec.rows = *rows;
+  if (absl::Status s = ValidateRunSpec(plan.spec); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(plan.spec.stream);
+  if (!stream.ok()) return stream.status();
+  plan.stream = *std::move(stream);
+  return plan;
+}
 
-  RunSpec spec;
-  spec.stream.name = o.stream;
-  spec.stream.seed = o.seed;
-  spec.stream.rows_per_ms = *rpms;
-  spec.rows = *rows;
-  if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return Fail(2, std::string(s.message()));
-  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
-  if (!stream.ok()) return Fail(2, std::string(stream.status().message()));
-
-  // ---- Server: connect, load, read counters (tools/measure.h).
+absl::StatusOr<std::unique_ptr<ServerConnection>> ConnectToServer(const MeasureCliOptions& o) {
   ConnectionOptions co;
   co.host = o.host;
   co.port = o.port;
   co.socket = o.socket;
   co.user = o.user;
   co.defaults_file = o.defaults_file;  // password: defaults file, then MYSQL_PWD
-  absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ServerConnection::Connect(co);
-  if (!conn.ok()) return Fail(ExitCodeFor(conn.status()), std::string(conn.status().message()));
+  return ServerConnection::Connect(co);
+}
 
+// tools/measure.h's procedure (schema, load, wait for zero dirty pages,
+// ANALYZE TABLE, counters, sanity checks, globals put back) with a progress
+// bar, and SIGINT/SIGTERM turned into a clean stop; *signo is the signal
+// that stopped it, or 0.
+absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, const MeasureCliOptions& o,
+                                                     MeasurePlan& plan, int* signo) {
   MeasureOptions mo;
   mo.database = o.database;
   mo.table = o.table;
-  mo.rows = *rows;
-  mo.batch_rows = *batch;
+  mo.rows = plan.rows;
+  mo.batch_rows = plan.batch;
   mo.final_flush_io_capacity = o.flush_io_capacity;
-  ProgressBar bar(*rows);
+  ProgressBar bar(plan.rows);
   mo.progress = [&bar](uint64_t done) { bar.Update(done); };
   mo.interrupted = [] { return MeasureSignals::received() != 0; };
   absl::StatusOr<MeasureResult> measured;
-  int signo = 0;
   {
     MeasureSignals signals;
-    measured = Measure(**conn, **stream, mo);
-    signo = MeasureSignals::received();
+    measured = Measure(conn, *plan.stream, mo);
+    *signo = MeasureSignals::received();
   }
   bar.Finish(measured.ok() ? "loaded; dirty pages flushed" : "load stopped");
-  if (signo != 0) {
-    // Measure() has put the server's settings back (or says which it could not).
-    const std::string why = measured.ok() ? std::string("after the measurement")
-                                          : std::string(measured.status().message());
-    const bool restored = measured.ok() || !absl::StrContains(why, "could not put the server's settings back");
-    return Fail(128 + signo, absl::StrCat("stopped by ", SignalName(signo), ": ", why,
-                                          restored ? "; the server's settings were put back" : ""));
-  }
-  if (!measured.ok()) return Fail(ExitCodeFor(measured.status()), std::string(measured.status().message()));
-  const MeasureResult& m = *measured;
+  return measured;
+}
 
-  // ---- The .ibd census, right after the flush (before anything else runs).
-  std::string ibd_note;
-  const std::string ibd_path = IbdPath(o, m, &ibd_note);
+// The exit of a run stopped by a signal: 128 + the signal, once Measure()
+// has put the server's settings back (or says which it could not).
+int StoppedBySignal(int signo, const absl::StatusOr<MeasureResult>& measured) {
+  const std::string why =
+      measured.ok() ? std::string("after the measurement") : std::string(measured.status().message());
+  const bool restored = measured.ok() || !absl::StrContains(why, "could not put the server's settings back");
+  return Fail(128 + signo, absl::StrCat("stopped by ", SignalName(signo), ": ", why,
+                                        restored ? "; the server's settings were put back" : ""));
+}
+
+// The .ibd side of the comparison: the census, or a note saying why there is none.
+struct IbdSide {
+  std::string path;
+  std::string note;
   std::optional<IbdCensus> census;
-  if (!ibd_path.empty() && ibd_note.empty()) {
-    absl::StatusOr<IbdCensus> c = ReadIbdFile(ibd_path);
-    if (c.ok() && !c->consistent()) {
-      ibd_note = absl::StrCat("not compared: ", IbdUnflushedMessage(*c));
-    } else if (c.ok()) {
-      census = *std::move(c);
-    } else {
-      ibd_note = absl::StrCat("reading ", ibd_path, ": ", c.status().message());
-    }
-  }
+};
 
-  // ---- Simulation of the same stream with the server's profile and variables.
-  spec.profile = absl::StrContains(m.version, "MariaDB") ? "mariadb-10.11" : "mysql-8.4";
+// Read right after the flush, before anything else can dirty the file.
+IbdSide ReadIbdCensusAfterFlush(const MeasureCliOptions& o, const MeasureResult& m) {
+  IbdSide ibd;
+  ibd.path = IbdPath(o, m, &ibd.note);
+  if (ibd.path.empty() || !ibd.note.empty()) return ibd;
+  absl::StatusOr<IbdCensus> c = ReadIbdFile(ibd.path);
+  if (c.ok() && !c->consistent()) {
+    ibd.note = absl::StrCat("not compared: ", IbdUnflushedMessage(*c));
+  } else if (c.ok()) {
+    ibd.census = *std::move(c);
+  } else {
+    ibd.note = absl::StrCat("reading ", ibd.path, ": ", c.status().message());
+  }
+  return ibd;
+}
+
+// Simulates the same stream with the server's profile and variables, which
+// plan->spec keeps for the report.
+absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, MeasurePlan* plan) {
+  RunSpec* spec = &plan->spec;
+  spec->profile = absl::StrContains(m.version, "MariaDB") ? "mariadb-10.11" : "mysql-8.4";
   // The server's own variables (page size, buffer pool, redo capacity, io
   // capacity, doublewrite, ...) override the profile's defaults through the
   // same path as --set, with the origin "server"; the simulated clock
   // runs at the rate the server actually loaded, and transactions have the
   // batch size the load used.
   for (const auto& [name, value] : m.variables) {
-    spec.settings.push_back({name, value, "server"});
+    spec->settings.push_back({name, value, "server"});
   }
-  spec.trx_rows = *batch;
-  if (m.measured.elapsed_s > 0) spec.rows_per_sec = static_cast<double>(*rows) / m.measured.elapsed_s;
-  absl::StatusOr<RunResult> sim = Run(spec);
-  if (!sim.ok()) return Fail(2, absl::StrCat("simulating the same stream: ", sim.status().message()));
+  spec->trx_rows = plan->batch;
+  if (m.measured.elapsed_s > 0) spec->rows_per_sec = static_cast<double>(plan->rows) / m.measured.elapsed_s;
+  return Run(*spec);
+}
 
-  // ---- Comparison.
-  nlohmann::ordered_json out = nlohmann::ordered_json::parse(MeasureResultToJson(m).dump());
-  const nlohmann::ordered_json sim_json = RunToJson(*sim);
-  const nlohmann::ordered_json meas_json = out["measured"];
-  nlohmann::ordered_json comparison = nlohmann::ordered_json::object();
-  struct Row {
-    std::string name;
-    double simulated, measured, error;
-    bool structural, within;
-  };
-  std::vector<Row> table;
+// One row of the comparison table.
+struct CounterComparison {
+  const char* name;
+  uint64_t simulated;
+  int64_t measured;
+  double error;
+  bool structural;
+  bool within;
+};
+
+// One level of PRIMARY, simulated beside the .ibd's clustered index (either
+// may lack the level: nullptr).
+struct LevelComparison {
+  int64_t level;
+  const LevelCensus* simulated;
+  const IbdLevelCensus* measured;
+};
+
+struct MeasureComparison {
+  // sim/metrics.h's kInnodbCounters, in its order, that both sides have: the
+  // flush counters join as soon as the simulator reports them; the
+  // structural ones decide the exit code (--tolerance).
+  std::vector<CounterComparison> counters;
   bool within_tolerance = true;
-  for (const InnodbCounter& def : kInnodbCounters) {
-    if (!sim_json.contains(def.name) || !meas_json.contains(def.name)) continue;
-    const auto& sv = sim_json[def.name];
-    const auto& mv = meas_json[def.name];
-    if (!sv.is_number() || !mv.is_number()) continue;
-    Row row{def.name, sv.get<double>(), mv.get<double>(), 0, def.structural, true};
-    row.error = RelativeError(row.simulated, row.measured);
-    row.within = WithinTolerance(row.error, o.tolerance);
-    if (def.structural && !row.within) within_tolerance = false;
-    comparison[def.name] = {{"simulated", sv},
-                            {"measured", mv},
-                            {"relative_error", std::isinf(row.error) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(row.error)},
-                            {"structural", def.structural},
-                            {"within_tolerance", row.within}};
-    table.push_back(row);
-  }
-
-  // Per-level census: simulated levels of PRIMARY beside the .ibd's levels
-  // of the clustered index, matched by level number.
-  nlohmann::ordered_json ibd_json = nullptr;
-  const IbdIndexCensus* clustered = census ? ClusteredIndex(*census) : nullptr;
-  const IndexReport& sp = sim->report.primary;
-  uint32_t top_level = 0;
-  for (const LevelCensus& lc : sp.levels) top_level = std::max(top_level, lc.level);
-  if (clustered) {
-    for (const IbdLevelCensus& lv : clustered->levels) top_level = std::max<uint32_t>(top_level, lv.level);
-  }
+  // Set when the .ibd was read and holds an index.
+  const IbdIndexCensus* clustered = nullptr;
+  // From the highest level either side has down to the leaves.
+  std::vector<LevelComparison> levels;
   double ibd_leaf_fill = 0;
-  if (census) {
-    ibd_json = {{"path", ibd_path}, {"page_size", census->page_size}, {"format", census->format()}};
-    if (clustered) {
-      ibd_json["index_id"] = clustered->index_id;
-      ibd_json["root_page"] = clustered->root_page;
-      ibd_json["height"] = clustered->height;
-      ibd_json["stale_pages"] = clustered->stale_pages;
-      nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-      for (int64_t level = top_level; level >= 0; --level) {
-        const LevelCensus* s = SimLevel(sp, static_cast<uint32_t>(level));
-        const IbdLevelCensus* f = nullptr;
-        for (const IbdLevelCensus& lv : clustered->levels) {
-          if (lv.level == level) f = &lv;
-        }
-        nlohmann::ordered_json l = {{"level", level}};
-        l["simulated"] = s ? nlohmann::ordered_json{{"pages", s->pages}, {"records", s->records}, {"fill", SimFill(*s)}}
-                           : nlohmann::ordered_json(nullptr);
-        l["measured"] = f ? nlohmann::ordered_json{{"pages", f->pages}, {"records", f->records}, {"fill", f->fill()}}
-                          : nlohmann::ordered_json(nullptr);
-        if (s && f) {
-          const double e = RelativeError(static_cast<double>(s->pages), static_cast<double>(f->pages));
-          l["pages_relative_error"] = std::isinf(e) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e);
-        }
-        levels.push_back(l);
-      }
-      ibd_json["levels"] = levels;
-      if (!clustered->levels.empty()) ibd_leaf_fill = clustered->levels[0].fill();
-      ibd_json["leaf_fill"] = ibd_leaf_fill;
-      ibd_json["leaf_fill_difference_points"] = 100.0 * (sp.leaf_fill - ibd_leaf_fill);
+};
+
+std::vector<CounterComparison> CompareCounters(const RunResult& sim, const MeasuredCounters& measured,
+                                               double tolerance) {
+  std::vector<CounterComparison> rows;
+  for (const InnodbCounter& def : kInnodbCounters) {
+    const std::optional<uint64_t> sv = SimulatedCounter(sim, def);
+    const std::optional<int64_t> mv = MeasuredCounter(measured, def);
+    if (!sv || !mv) continue;
+    const double error = RelativeError(static_cast<double>(*sv), static_cast<double>(*mv));
+    rows.push_back({def.name, *sv, *mv, error, def.structural, WithinTolerance(error, tolerance)});
+  }
+  return rows;
+}
+
+// Levels are matched by level number.
+std::vector<LevelComparison> CompareLevels(const IndexReport& primary, const IbdIndexCensus& clustered) {
+  uint32_t top_level = 0;
+  for (const LevelCensus& lc : primary.levels) top_level = std::max(top_level, lc.level);
+  for (const IbdLevelCensus& lv : clustered.levels) top_level = std::max<uint32_t>(top_level, lv.level);
+  std::vector<LevelComparison> levels;
+  for (int64_t level = top_level; level >= 0; --level) {
+    const IbdLevelCensus* f = nullptr;
+    for (const IbdLevelCensus& lv : clustered.levels) {
+      if (lv.level == level) f = &lv;
     }
+    levels.push_back({level, SimLevel(primary, static_cast<uint32_t>(level)), f});
   }
+  return levels;
+}
 
-  if (o.json) {
-    out["simulated"] = sim_json;
-    out["comparison"] = comparison;
-    out["tolerance"] = o.tolerance;
-    out["within_tolerance"] = within_tolerance;
-    out["ibd"] = ibd_json;
-    if (!ibd_note.empty()) out["notes"].push_back(ibd_note);
-    std::cout << out.dump() << "\n";
-    return (within_tolerance && m.valid) ? 0 : 1;
+MeasureComparison CompareWithSimulation(const MeasureResult& m, const RunResult& sim, const IbdSide& ibd,
+                                        double tolerance) {
+  MeasureComparison c;
+  c.counters = CompareCounters(sim, m.measured, tolerance);
+  for (const CounterComparison& row : c.counters) {
+    if (row.structural && !row.within) c.within_tolerance = false;
   }
+  c.clustered = ibd.census ? ClusteredIndex(*ibd.census) : nullptr;
+  if (c.clustered) {
+    c.levels = CompareLevels(sim.report.primary, *c.clustered);
+    if (!c.clustered->levels.empty()) c.ibd_leaf_fill = c.clustered->levels[0].fill();
+  }
+  return c;
+}
 
-  // ---- Readable table.
+nlohmann::ordered_json RelativeErrorJson(double error) {
+  return std::isinf(error) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(error);
+}
+
+nlohmann::ordered_json IbdJson(const IbdSide& ibd, const MeasureComparison& c, const IndexReport& primary) {
+  if (!ibd.census) return nullptr;
+  nlohmann::ordered_json j = {
+      {"path", ibd.path}, {"page_size", ibd.census->page_size}, {"format", ibd.census->format()}};
+  if (!c.clustered) return j;
+  j["index_id"] = c.clustered->index_id;
+  j["root_page"] = c.clustered->root_page;
+  j["height"] = c.clustered->height;
+  j["stale_pages"] = c.clustered->stale_pages;
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (const LevelComparison& lc : c.levels) {
+    const LevelCensus* s = lc.simulated;
+    const IbdLevelCensus* f = lc.measured;
+    nlohmann::ordered_json l = {{"level", lc.level}};
+    l["simulated"] = s ? nlohmann::ordered_json{{"pages", s->pages}, {"records", s->records}, {"fill", SimFill(*s)}}
+                       : nlohmann::ordered_json(nullptr);
+    l["measured"] = f ? nlohmann::ordered_json{{"pages", f->pages}, {"records", f->records}, {"fill", f->fill()}}
+                      : nlohmann::ordered_json(nullptr);
+    if (s && f) {
+      l["pages_relative_error"] =
+          RelativeErrorJson(RelativeError(static_cast<double>(s->pages), static_cast<double>(f->pages)));
+    }
+    levels.push_back(l);
+  }
+  j["levels"] = levels;
+  j["leaf_fill"] = c.ibd_leaf_fill;
+  j["leaf_fill_difference_points"] = 100.0 * (primary.leaf_fill - c.ibd_leaf_fill);
+  return j;
+}
+
+// The --json object: MeasureResultToJson's keys (sorted, as nlohmann::json
+// keeps them), then the simulation, the comparison and the .ibd census.
+nlohmann::ordered_json MeasureJson(const MeasureCliOptions& o, const MeasureResult& m, const RunResult& sim,
+                                   const MeasureComparison& c, const IbdSide& ibd) {
+  nlohmann::ordered_json out(MeasureResultToJson(m));
+  out["simulated"] = RunToJson(sim);
+  nlohmann::ordered_json comparison = nlohmann::ordered_json::object();
+  for (const CounterComparison& row : c.counters) {
+    comparison[row.name] = {{"simulated", row.simulated},
+                            {"measured", row.measured},
+                            {"relative_error", RelativeErrorJson(row.error)},
+                            {"structural", row.structural},
+                            {"within_tolerance", row.within}};
+  }
+  out["comparison"] = comparison;
+  out["tolerance"] = o.tolerance;
+  out["within_tolerance"] = c.within_tolerance;
+  out["ibd"] = IbdJson(ibd, c, sim.report.primary);
+  if (!ibd.note.empty()) out["notes"].push_back(ibd.note);
+  return out;
+}
+
+// The readable report: the run, the counters side by side, PRIMARY's
+// page census beside the .ibd's, the sanity checks and the verdict.
+std::string MeasureText(const MeasureCliOptions& o, const MeasurePlan& plan, const std::string& server_target,
+                        const MeasureResult& m, const RunResult& sim, const MeasureComparison& c, const IbdSide& ibd) {
+  const IndexReport& sp = sim.report.primary;
   std::string s;
-  absl::StrAppendFormat(&s, "innosim measure: %s, %d rows, rows_per_ms %d, seed %d, batch %d\n", o.stream, *rows,
-                        *rpms, o.seed, *batch);
-  absl::StrAppendFormat(&s, "server: %s at %s; simulated with profile %s, page size %d\n", m.version,
-                        (*conn)->target(), spec.profile, sim->spec.page_size);
+  absl::StrAppendFormat(&s, "innosim measure: %s, %d rows, rows_per_ms %d, seed %d, batch %d\n", o.stream, plan.rows,
+                        plan.rows_per_ms, o.seed, plan.batch);
+  absl::StrAppendFormat(&s, "server: %s at %s; simulated with profile %s, page size %d\n", m.version, server_target,
+                        plan.spec.profile, sim.spec.page_size);
   absl::StrAppendFormat(&s, "table: `%s`.`%s`; load %.1f s, final flush %.1f s\n\n", m.database, m.table,
                         m.measured.elapsed_s, m.measured.flush_wait_s);
   absl::StrAppendFormat(&s, "  %-28s %14s %14s %10s\n", "metric", "simulated", "measured", "rel.error");
-  for (const Row& r : table) {
-    absl::StrAppendFormat(&s, "  %-28s %14.0f %14.0f %10s%s\n", r.name, r.simulated, r.measured,
-                          FormatRelativeError(r.error),
+  for (const CounterComparison& r : c.counters) {
+    absl::StrAppendFormat(&s, "  %-28s %14.0f %14.0f %10s%s\n", r.name, static_cast<double>(r.simulated),
+                          static_cast<double>(r.measured), FormatRelativeError(r.error),
                           r.structural ? (r.within ? "" : "  outside tolerance") : "");
   }
   absl::StrAppendFormat(&s, "  %-28s %13.1f%% %14s\n", "leaf_fill", 100.0 * sp.leaf_fill,
-                        clustered ? absl::StrFormat("%.1f%%", 100.0 * ibd_leaf_fill) : std::string("-"));
+                        c.clustered ? absl::StrFormat("%.1f%%", 100.0 * c.ibd_leaf_fill) : std::string("-"));
   if (!m.missing_counters.empty()) {
     s += "  (the server lacks:";
-    for (const std::string& c : m.missing_counters) absl::StrAppend(&s, " ", c);
+    for (const std::string& name : m.missing_counters) absl::StrAppend(&s, " ", name);
     s += ")\n";
   }
-  if (clustered) {
-    absl::StrAppendFormat(&s, "\n  page census of PRIMARY: simulated vs %s (index %d, root page %d)\n", ibd_path,
-                          clustered->index_id, clustered->root_page);
+  if (c.clustered) {
+    absl::StrAppendFormat(&s, "\n  page census of PRIMARY: simulated vs %s (index %d, root page %d)\n", ibd.path,
+                          c.clustered->index_id, c.clustered->root_page);
     absl::StrAppendFormat(&s, "  %5s %10s %10s %9s %12s %12s %7s %7s\n", "level", "sim pages", "ibd pages",
                           "rel.error", "sim records", "ibd records", "sim", "ibd");
-    for (int64_t level = top_level; level >= 0; --level) {
-      const LevelCensus* sl = SimLevel(sp, static_cast<uint32_t>(level));
-      const IbdLevelCensus* f = nullptr;
-      for (const IbdLevelCensus& lv : clustered->levels) {
-        if (lv.level == level) f = &lv;
-      }
+    for (const LevelComparison& lc : c.levels) {
+      const LevelCensus* sl = lc.simulated;
+      const IbdLevelCensus* f = lc.measured;
       absl::StrAppendFormat(
-          &s, "  %5d %10s %10s %9s %12s %12s %7s %7s\n", level, sl ? absl::StrCat(sl->pages) : "-",
+          &s, "  %5d %10s %10s %9s %12s %12s %7s %7s\n", lc.level, sl ? absl::StrCat(sl->pages) : "-",
           f ? absl::StrCat(f->pages) : "-",
           (sl && f) ? FormatRelativeError(RelativeError(static_cast<double>(sl->pages), static_cast<double>(f->pages)))
                     : "-",
@@ -488,25 +571,46 @@ int RunMeasure(const MeasureCliOptions& o) {
           sl ? absl::StrFormat("%.1f%%", 100.0 * SimFill(*sl)) : "-",
           f ? absl::StrFormat("%.1f%%", 100.0 * f->fill()) : "-");
     }
-    if (clustered->stale_pages > 0) {
+    if (c.clustered->stale_pages > 0) {
       absl::StrAppendFormat(&s, "  (%d stale INDEX pages of this index in the file, not counted)\n",
-                            clustered->stale_pages);
+                            c.clustered->stale_pages);
     }
-  } else if (census) {
-    absl::StrAppendFormat(&s, "\n  %s holds no index\n", ibd_path);
+  } else if (ibd.census) {
+    absl::StrAppendFormat(&s, "\n  %s holds no index\n", ibd.path);
   }
   s += "\n  sanity checks\n";
-  for (const SanityCheck& c : m.sanity) {
-    absl::StrAppendFormat(&s, "    %-34s %s%s\n", c.name, c.pass ? "pass" : "FAIL",
-                          c.detail.empty() ? "" : absl::StrCat("  (", c.detail, ")"));
+  for (const SanityCheck& chk : m.sanity) {
+    absl::StrAppendFormat(&s, "    %-34s %s%s\n", chk.name, chk.pass ? "pass" : "FAIL",
+                          chk.detail.empty() ? "" : absl::StrCat("  (", chk.detail, ")"));
   }
   absl::StrAppendFormat(&s, "  valid: %s\n", m.valid ? "yes" : "NO (a sanity check failed)");
   for (const std::string& n : m.notes) absl::StrAppendFormat(&s, "  note: %s\n", n);
-  if (!ibd_note.empty()) absl::StrAppendFormat(&s, "  note: %s\n", ibd_note);
-  absl::StrAppendFormat(&s, "  structural metrics (%s) within %.1f%%: %s\n", StructuralNames(),
-                        100.0 * o.tolerance, within_tolerance ? "yes" : "NO");
-  std::cout << s;
-  return (within_tolerance && m.valid) ? 0 : 1;
+  if (!ibd.note.empty()) absl::StrAppendFormat(&s, "  note: %s\n", ibd.note);
+  absl::StrAppendFormat(&s, "  structural metrics (%s) within %.1f%%: %s\n", StructuralNames(), 100.0 * o.tolerance,
+                        c.within_tolerance ? "yes" : "NO");
+  return s;
+}
+
+int RunMeasure(const MeasureCliOptions& o) {
+  absl::StatusOr<MeasurePlan> plan = CheckMeasureOptions(o);
+  if (!plan.ok()) return Fail(2, std::string(plan.status().message()));
+  absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ConnectToServer(o);
+  if (!conn.ok()) return Fail(ExitCodeFor(conn.status()), std::string(conn.status().message()));
+  int signo = 0;
+  absl::StatusOr<MeasureResult> measured = LoadAndMeasureOnServer(**conn, o, *plan, &signo);
+  if (signo != 0) return StoppedBySignal(signo, measured);
+  if (!measured.ok()) return Fail(ExitCodeFor(measured.status()), std::string(measured.status().message()));
+  const MeasureResult& m = *measured;
+  const IbdSide ibd = ReadIbdCensusAfterFlush(o, m);
+  absl::StatusOr<RunResult> sim = SimulateWithServerProfile(m, &*plan);
+  if (!sim.ok()) return Fail(2, absl::StrCat("simulating the same stream: ", sim.status().message()));
+  const MeasureComparison comparison = CompareWithSimulation(m, *sim, ibd, o.tolerance);
+  if (o.json) {
+    std::cout << MeasureJson(o, m, *sim, comparison, ibd).dump() << "\n";
+  } else {
+    std::cout << MeasureText(o, *plan, (*conn)->target(), m, *sim, comparison, ibd);
+  }
+  return (comparison.within_tolerance && m.valid) ? 0 : 1;
 }
 
 }  // namespace
