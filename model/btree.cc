@@ -107,13 +107,41 @@ uint32_t BTree::DescendAndRemember(const Key& k) {
   return leaf;
 }
 
+void BTree::TraceLeafReached(const Key& key, uint32_t leaf, int cursor) {
+  TraceEvent e;
+  e.step = TraceStep::kLeafReached;
+  e.rule = "btr_cur_search_to_nth_level";
+  e.page = PageHeaderView::Of(P(leaf));
+  e.cursor = cursor;
+  // The pages a descent fixes, root first (read again here: the leaf may
+  // have come from a speed device's remembered route).
+  uint32_t page_no = root_;
+  for (;;) {
+    if (e.path_length < static_cast<int>(std::size(e.path))) e.path[e.path_length++] = page_no;
+    const IndexPage& p = P(page_no);
+    if (p.is_leaf()) break;
+    page_no = p.child(std::max(p.SearchLE(key), 0));
+  }
+  trace_->OnStep(e);
+}
+
+void BTree::TraceStepOn(TraceStep step, const char* rule, const PageHeaderView& before) {
+  TraceEvent e;
+  e.step = step;
+  e.rule = rule;
+  e.page = before;
+  trace_->OnStep(e);
+}
+
 absl::Status BTree::Insert(const Key& key) {
+  if (trace_ != nullptr) trace_->OnInsertStart(key);
   const uint32_t leaf = SearchLeaf(key);
   bool duplicate = false;
   const IndexPage& page = P(leaf);
   const int last_insert = page.last_insert();
   const int cursor = page.SearchInsertCursor(key, &duplicate, fast_.TryShortcutFirst());
   fast_.CursorFound(cursor == last_insert);
+  if (trace_ != nullptr) TraceLeafReached(key, leaf, cursor);
   if (duplicate) {
     CommitMtr();
     return absl::AlreadyExistsError("duplicate key");
@@ -154,15 +182,23 @@ absl::Status BTree::Insert(const Key& key) {
   const bool fails = garbage ? ((too_big | (max_size < reorganize_limit_)) & (p.n_recs() > 1) &
                                 (p.MaxInsertSize(1) < rec_size))
                              : too_big;
-  if (fails) return false;
+  if (fails) {
+    if (trace_ != nullptr) TraceStepOn(TraceStep::kRefusedNoRoom, "btr_cur_optimistic_insert", PageHeaderView::Of(p));
+    return false;
+  }
   // The 1/16 reserve for future updates: only on clustered leaves, only when
   // the insert looks sequential to the split heuristics.
   int dummy = 0;
   const bool in_reserve =
       p.is_leaf() & clustered_ & (p.n_recs() >= 2) & (space_reserve_ + rec_size > max_size);
   if (in_reserve && (SplitRecToRight(p, cursor, &dummy) || SplitRecToLeft(p, cursor, &dummy))) {
+    if (trace_ != nullptr) {
+      TraceStepOn(TraceStep::kRefusedByReserve, "btr_cur_optimistic_insert", PageHeaderView::Of(p));
+    }
     return false;
   }
+  PageHeaderView before;
+  if (trace_ != nullptr) before = PageHeaderView::Of(p);
   if (!p.InsertAfterInline(cursor, key, child, store_->pool())) {
     // page_cur_tuple_insert found no room at the heap top and no reusable
     // free record, but the checks above say it fits after a reorganize.
@@ -171,10 +207,12 @@ absl::Status BTree::Insert(const Key& key) {
   }
   Modify(page_no);
   LogInsert(page_no, cursor, key);
+  if (trace_ != nullptr) TraceStepOn(TraceStep::kInserted, "btr_cur_optimistic_insert", before);
   return true;
 }
 
 void BTree::Reorganize(uint32_t page_no) {
+  if (trace_ != nullptr) TraceStepOn(TraceStep::kReorganized, "btr_page_reorganize_low", PageHeaderView::Of(P(page_no)));
   if (profile_.reorg_counting == ReorgCounting::kAttemptAtStart) ++counters_.index_page_reorg_attempts;
   P(page_no).Reorganize(store_->pool());
   if (logging()) {
@@ -197,6 +235,15 @@ void BTree::PessimisticInsert(uint32_t page_no, int cursor, const Key& key, uint
 void BTree::InsertOnNonLeafLevel(uint32_t level, const Key& key, uint32_t child) {
   const uint32_t page_no = SearchToLevel(key, level);
   const int cursor = NonLeafCursor(P(page_no), key);
+  if (trace_ != nullptr) {
+    TraceEvent e;
+    e.step = TraceStep::kNodePointer;
+    e.rule = "btr_insert_on_non_leaf_level";
+    e.page = PageHeaderView::Of(P(page_no));
+    e.cursor = cursor;
+    e.child = child;
+    trace_->OnStep(e);
+  }
   if (!OptimisticInsert(page_no, cursor, key, child)) {
     PessimisticInsert(page_no, cursor, key, child);
   }
@@ -211,6 +258,15 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
   store_->Grow(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool());
   ++counters_.pages_allocated;
   fast_.PageAllocated();
+  if (trace_ != nullptr) {
+    TraceEvent e;
+    e.step = TraceStep::kPageAllocated;
+    e.rule = "fseg_alloc_free_page_general";
+    e.page = PageHeaderView::Of(P(page_no));
+    e.hint = hint;
+    e.leaf_segment = level == 0;
+    trace_->OnStep(e);
+  }
   if (sink_ != nullptr) sink_->OnPageCreate(space_id_, page_no);
   Modify(page_no);
   if (logging()) {
@@ -237,6 +293,7 @@ void BTree::FreePage(uint32_t page_no) {
 
 void BTree::RootRaiseAndInsert(const Key& key, uint32_t child) {
   ++counters_.root_raises;
+  if (trace_ != nullptr) TraceStepOn(TraceStep::kRootRaise, "btr_root_raise_and_insert", PageHeaderView::Of(P(root_)));
   IndexPage& root = P(root_);
   const uint16_t level = root.level();
   // A new page at the root's level takes all the root's records
@@ -304,6 +361,14 @@ bool BTree::InsertIntoRightSibling(uint32_t page_no, int cursor, const Key& key,
   LogInsert(next_no, -1, key);
   ++counters_.right_sibling_inserts;
   fast_.RightSiblingInsert();
+  if (trace_ != nullptr) {
+    TraceEvent e;
+    e.step = TraceStep::kRightSiblingInsert;
+    e.rule = "btr_insert_into_right_sibling";
+    e.page = PageHeaderView::Of(P(page_no));
+    e.new_page = next_no;
+    trace_->OnStep(e);
+  }
   const uint16_t level = next.level();
   // The parent's node pointer to the next page must now carry the new first
   // key: delete it (which may compress the parent), then insert a new one.
@@ -436,6 +501,14 @@ bool BTree::Compress(uint32_t page_no) {
     const bool compressed = PessimisticDeleteNodePtr(father2, father2_pos);
     if (!compressed) CompressIfUseful(father2);
   }
+  if (trace_ != nullptr) {
+    TraceEvent e;
+    e.step = TraceStep::kMerged;
+    e.rule = "btr_compress";
+    e.page = PageHeaderView::Of(P(page_no));
+    e.into = is_left ? left_no : right_no;
+    trace_->OnStep(e);
+  }
   FreePage(page_no);
   ++counters_.index_page_merge_successful;
   return true;
@@ -451,6 +524,8 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
     IndexPage& page = P(page_no);
     const uint16_t level = page.level();
     const SplitDecision d = DecideSplit(page, cursor, n_iterations, RecSizeAt(level));
+    PageHeaderView split_before;
+    if (trace_ != nullptr) split_before = PageHeaderView::Of(page);
     switch (d.kind) {
       case SplitDecision::Kind::kToRight: ++counters_.splits_to_right; break;
       case SplitDecision::Kind::kToLeft: ++counters_.splits_to_left; break;
@@ -530,6 +605,21 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
     }
     Modify(page_no);
     if (level == 0) fast_.LeafSplit(page_no, lower, upper, first_key);
+    if (trace_ != nullptr) {
+      TraceEvent e;
+      e.step = TraceStep::kSplit;
+      e.rule = "btr_page_split_and_insert";
+      e.page = split_before;
+      e.cursor = cursor;
+      e.split_kind = d.kind;
+      e.split_rec = d.split_rec;
+      e.insert_left = d.insert_left;
+      e.new_page = new_no;
+      e.lower = lower;
+      e.upper = upper;
+      e.moved = static_cast<uint32_t>(P(new_no).n_recs());
+      trace_->OnStep(e);
+    }
 
     // Insert the tuple on its half; reorganize once if needed, else retry
     // with the sure split on that page.

@@ -33,6 +33,7 @@
 #include "absl/status/status.h"
 #include "model/engine_profile.h"
 #include "model/index_page.h"
+#include "model/insert_trace.h"
 #include "model/key.h"
 #include "model/fast/fast_path.h"
 #include "model/fast/leaf_route_cache.h"
@@ -97,6 +98,10 @@ class BTree {
   // reads its keys ahead): FastPath's lookahead may find its leaf now and
   // load it into the CPU cache meanwhile. Changes no result.
   void Prefetch(const Key& key) { fast_.Announce(key, root_); }
+
+  // Reports every step of every insert to `trace` (not owned; nullptr: no
+  // trace), for `innosim explain`. Changes no result.
+  void set_trace(InsertTraceSink* trace) { trace_ = trace; }
 
   // Turns the speed devices on or off (all on by default). Results are the
   // same either way; tests/*_equivalence_test.cc compare.
@@ -178,6 +183,9 @@ class BTree {
   bool Compress(uint32_t page_no);
   // btr_can_merge_with_page; may reorganize the merge page.
   bool CanMergeWithPage(uint32_t page_no, uint32_t merge_page_no);
+  // The trace's events (only called with a trace sink).
+  void TraceLeafReached(const Key& key, uint32_t leaf, int cursor);
+  void TraceStepOn(TraceStep step, const char* rule, const PageHeaderView& before);
   // btr_page_reorganize_low with its counters.
   void Reorganize(uint32_t page_no);
   // btr_page_alloc + btr_page_create / btr_page_free.
@@ -236,6 +244,7 @@ class BTree {
   uint32_t compress_limit_;      // BTR_CUR_PAGE_COMPRESS_LIMIT
   IndexCounters counters_;
   FastPath fast_;
+  InsertTraceSink* trace_ = nullptr;
 };
 
 }  // namespace innosim

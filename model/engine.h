@@ -77,6 +77,9 @@ class Engine {
   // the PK, encoded as one ordered Key by the caller.
   absl::Status InsertSecondary(size_t index, const Key& entry);
 
+  // Reports every step of every PRIMARY insert to `trace` (not owned;
+  // nullptr: none), for `innosim explain`. Changes no result.
+  void set_trace(InsertTraceSink* trace) { primary_->set_trace(trace); }
   // Turns every index's speed devices on or off (fast/fast_path.h);
   // results are identical either way.
   void set_fast_path(const FastPath::Devices& d);

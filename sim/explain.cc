@@ -1,0 +1,508 @@
+#include "sim/explain.h"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "nlohmann/json.hpp"
+#include "sim/key_stream.h"
+#include "sim/secondary_keys.h"
+#include "sim/table_parser.h"
+#include "sim/uuid.h"
+
+namespace innosim {
+
+const char* StepName(TraceStep s) {
+  switch (s) {
+    case TraceStep::kLeafReached: return "leaf reached";
+    case TraceStep::kInserted: return "inserted";
+    case TraceStep::kRefusedNoRoom: return "refused: no room";
+    case TraceStep::kRefusedByReserve: return "refused by the 1/16 reserve";
+    case TraceStep::kReorganized: return "reorganized";
+    case TraceStep::kRightSiblingInsert: return "inserted into the right sibling";
+    case TraceStep::kRootRaise: return "root raised";
+    case TraceStep::kSplit: return "split";
+    case TraceStep::kNodePointer: return "node pointer into the parent";
+    case TraceStep::kPageAllocated: return "page allocated";
+    case TraceStep::kMerged: return "merged";
+  }
+  return "?";
+}
+
+const char* DirectionName(PageDirection d) {
+  switch (d) {
+    case PageDirection::kLeft: return "PAGE_LEFT";
+    case PageDirection::kRight: return "PAGE_RIGHT";
+    case PageDirection::kSameRec: return "PAGE_SAME_REC";
+    case PageDirection::kSamePage: return "PAGE_SAME_PAGE";
+    case PageDirection::kNoDirection: return "PAGE_NO_DIRECTION";
+  }
+  return "?";
+}
+
+namespace {
+
+const char* SplitKindName(SplitDecision::Kind k, int split_rec) {
+  switch (k) {
+    case SplitDecision::Kind::kToRight:
+      return split_rec == kNoSplitRec ? "split to the right" : "split to the right, keeping one record";
+    case SplitDecision::Kind::kToLeft: return "split to the left";
+    case SplitDecision::Kind::kMiddle: return "split at the middle";
+    case SplitDecision::Kind::kSure: return "sure split";
+  }
+  return "split";
+}
+
+const char* SplitRule(SplitDecision::Kind k) {
+  switch (k) {
+    case SplitDecision::Kind::kToRight: return "btr_page_get_split_rec_to_right";
+    case SplitDecision::Kind::kToLeft: return "btr_page_get_split_rec_to_left";
+    case SplitDecision::Kind::kMiddle: return "page_get_middle_rec";
+    case SplitDecision::Kind::kSure: return "btr_page_get_split_rec";
+  }
+  return "";
+}
+
+std::string LastInsertText(int last_insert) {
+  return last_insert < 0 ? "none" : absl::StrCat("record ", last_insert);
+}
+
+// Why a leaf split went the way it did, from the header it read.
+std::string SplitWhy(const TraceEvent& s) {
+  const PageHeaderView& h = s.page;
+  switch (s.split_kind) {
+    case SplitDecision::Kind::kToRight:
+      return absl::StrFormat(
+          "PAGE_LAST_INSERT (%s) is the record the new one goes after (PAGE_DIRECTION %s, PAGE_N_DIRECTION %u): "
+          "the page looks like it fills in order, so the old page keeps %s and the new page starts%s",
+          LastInsertText(h.last_insert), DirectionName(h.direction), h.n_direction,
+          s.split_rec == kNoSplitRec ? "every record up to the insert point" : "one record after the insert point",
+          s.split_rec == kNoSplitRec ? " with the new record alone" : " after it");
+    case SplitDecision::Kind::kToLeft:
+      return absl::StrFormat(
+          "PAGE_LAST_INSERT (%s) is the record right after the insert point: keys arrive in descending order, so the "
+          "records below the insert point move to a new page on the left",
+          LastInsertText(h.last_insert));
+    case SplitDecision::Kind::kMiddle:
+      return absl::StrFormat(
+          "the insert point (after %s) is not next to PAGE_LAST_INSERT (%s): no order to follow, so the upper half "
+          "of the %u records moves to the new page",
+          s.cursor < 0 ? "the infimum" : absl::StrCat("record ", s.cursor), LastInsertText(h.last_insert), h.n_recs);
+    case SplitDecision::Kind::kSure:
+      return "the first split left no room for the record on its half: the retry cuts where the bytes reach half";
+  }
+  return "";
+}
+
+// Collects the steps of the current insert.
+class StepCollector : public InsertTraceSink {
+ public:
+  void OnInsertStart(const Key&) override {}
+  void OnStep(const TraceEvent& e) override { steps_.push_back(e); }
+  std::vector<TraceEvent> Take() { return std::exchange(steps_, {}); }
+
+ private:
+  std::vector<TraceEvent> steps_;
+};
+
+// The decision, its rule and why, from an insert's steps.
+void Decide(ExplainedInsert* x) {
+  const TraceEvent* reserve = nullptr;
+  const TraceEvent* leaf_split = nullptr;
+  const TraceEvent* right_sibling = nullptr;
+  const TraceEvent* root_raise = nullptr;
+  const TraceEvent* inserted = nullptr;
+  const TraceEvent* reorganized = nullptr;
+  for (const TraceEvent& e : x->steps) {
+    if (e.page.level != 0) continue;
+    switch (e.step) {
+      case TraceStep::kRefusedByReserve: if (reserve == nullptr) reserve = &e; break;
+      case TraceStep::kSplit: if (leaf_split == nullptr) leaf_split = &e; break;
+      case TraceStep::kRightSiblingInsert: if (right_sibling == nullptr) right_sibling = &e; break;
+      case TraceStep::kRootRaise: if (root_raise == nullptr) root_raise = &e; break;
+      case TraceStep::kInserted: if (inserted == nullptr) inserted = &e; break;
+      case TraceStep::kReorganized: if (reorganized == nullptr) reorganized = &e; break;
+      default: break;
+    }
+  }
+  for (const TraceEvent& e : x->steps) x->split |= e.step == TraceStep::kSplit;
+  const std::string prefix = reserve != nullptr ? "refused by the 1/16 reserve, then " : "";
+  const std::string reserve_why =
+      reserve != nullptr
+          ? absl::StrFormat("the leaf looks sequential (PAGE_LAST_INSERT %s next to the insert point) and inserting "
+                            "would eat into the 1/16 of the page kept for updates (%u bytes would be left, %u needed); ",
+                            LastInsertText(reserve->page.last_insert), reserve->page.max_insert,
+                            reserve->page.rec_size)
+          : "";
+  if (leaf_split != nullptr) {
+    x->decision = absl::StrCat(prefix, root_raise != nullptr ? "root raised, then " : "",
+                               SplitKindName(leaf_split->split_kind, leaf_split->split_rec));
+    x->rule = SplitRule(leaf_split->split_kind);
+    x->why = absl::StrCat(reserve_why,
+                          root_raise != nullptr
+                              ? "the root was full: its records moved to a new page one level down (LAST_INSERT is "
+                                "reset by that copy), and that page split; "
+                              : "",
+                          SplitWhy(*leaf_split));
+  } else if (right_sibling != nullptr) {
+    x->decision = absl::StrCat(prefix, "inserted into the right sibling");
+    x->rule = "btr_insert_into_right_sibling";
+    x->why = absl::StrCat(reserve_why,
+                          "the page is full and the key goes after its last record: InnoDB tries the next page, "
+                          "where the key is the smallest, before splitting");
+  } else if (inserted != nullptr) {
+    x->decision = reorganized != nullptr ? "reorganized, then inserted" : "optimistic insert";
+    x->rule = reorganized != nullptr ? "btr_page_reorganize_low" : "btr_cur_optimistic_insert";
+    x->why = absl::StrFormat("the record fits: %u bytes free (after a reorganize), %u needed", inserted->page.max_insert,
+                             inserted->page.rec_size);
+  } else {
+    x->decision = "refused";
+    x->rule = "btr_cur_optimistic_insert";
+    x->why = "duplicate key";
+  }
+}
+
+void AddPage(const PageStore& store, uint32_t page_no, uint32_t reserve_bytes, std::vector<PageAfter>* out) {
+  if (page_no == kFilNull) return;
+  for (const PageAfter& p : *out) {
+    if (p.page_no == page_no) return;
+  }
+  const IndexPage& p = store.page(page_no);
+  if (!p.in_use()) return;
+  PageAfter a;
+  a.page_no = page_no;
+  a.level = p.level();
+  a.n_recs = static_cast<uint32_t>(p.n_recs());
+  a.data_size = p.DataSize();
+  a.usable = FreeSpaceOfEmpty(p.page_size());
+  a.reserve = p.is_leaf() ? reserve_bytes : 0;
+  out->push_back(a);
+}
+
+bool Selected(const ExplainSpec& spec, const ExplainedInsert& x) {
+  if (x.row < spec.from || x.row > spec.to) return false;
+  if (spec.only_splits && !x.split) return false;
+  if (spec.page != kFilNull) {
+    for (const TraceEvent& e : x.steps) {
+      if (e.page.page_no == spec.page || e.new_page == spec.page || e.lower == spec.page || e.upper == spec.page ||
+          e.child == spec.page || e.into == spec.page) {
+        return true;
+      }
+    }
+    return false;
+  }
+  return true;
+}
+
+// Per leaf: the row of its last split (0: never split) and whether an
+// insert reached it after that.
+struct LeafLife {
+  std::vector<uint64_t> last_split;
+  std::vector<uint8_t> reached_after;
+  void Grow(uint32_t p) {
+    if (p >= last_split.size()) {
+      last_split.resize(p + 1, 0);
+      reached_after.resize(p + 1, 0);
+    }
+  }
+  void Note(const ExplainedInsert& x) {
+    for (const TraceEvent& e : x.steps) {
+      if (e.page.level != 0) continue;
+      if (e.step == TraceStep::kLeafReached || e.step == TraceStep::kRightSiblingInsert) {
+        const uint32_t p = e.step == TraceStep::kLeafReached ? e.page.page_no : e.new_page;
+        Grow(p);
+        if (last_split[p] > 0 && last_split[p] < x.row) reached_after[p] = 1;
+      } else if (e.step == TraceStep::kSplit) {
+        for (uint32_t p : {e.lower, e.upper}) {
+          Grow(p);
+          last_split[p] = x.row;
+          reached_after[p] = 0;
+        }
+      }
+    }
+  }
+};
+
+FrozenSummary Summarize(const Engine& engine, const LeafLife& life) {
+  FrozenSummary s;
+  const PageStore& store = engine.page_store();
+  uint32_t pn = engine.primary().root();
+  while (!store.page(pn).is_leaf()) pn = store.page(pn).child(0);
+  double frozen_fill = 0;
+  double receiving_fill = 0;
+  for (; pn != kFilNull; pn = store.page(pn).next()) {
+    const IndexPage& p = store.page(pn);
+    const double fill = static_cast<double>(p.DataSize()) / FreeSpaceOfEmpty(p.page_size());
+    const size_t bucket = std::min<size_t>(9, static_cast<size_t>(fill * 10));
+    const bool split = pn < life.last_split.size() && life.last_split[pn] > 0;
+    const bool frozen = split && life.reached_after[pn] == 0;
+    ++s.leaves;
+    if (frozen) {
+      ++s.frozen;
+      ++s.frozen_fill[bucket];
+      frozen_fill += fill;
+    } else {
+      ++s.receiving;
+      ++s.receiving_fill[bucket];
+      receiving_fill += fill;
+    }
+  }
+  s.frozen_mean_fill = s.frozen > 0 ? frozen_fill / static_cast<double>(s.frozen) : 0;
+  s.receiving_mean_fill = s.receiving > 0 ? receiving_fill / static_cast<double>(s.receiving) : 0;
+  return s;
+}
+
+}  // namespace
+
+absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
+  RunSpec rs = spec.run;
+  rs.flush = false;
+  const bool own_keys = !spec.keys.empty();
+  if (own_keys) {
+    rs.rows = spec.keys.size();
+    // A generator of the same width stands in for validation only.
+    rs.stream.name = spec.key_width == 8 ? "autoinc" : "uuidv4";
+  }
+  if (absl::Status s = ValidateRunSpec(rs); !s.ok()) return s;
+  absl::StatusOr<RunConfig> config = ConfigFor(rs);
+  if (!config.ok()) return config.status();
+  std::unique_ptr<KeyStream> stream;
+  int width = spec.key_width;
+  if (!own_keys) {
+    absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(rs.stream);
+    if (!ks.ok()) return ks.status();
+    stream = *std::move(ks);
+    width = stream->key_width();
+  }
+  TableOptions table_options;
+  table_options.payload_bytes = rs.payload_bytes;
+  table_options.payload_given = rs.payload_bytes_given;
+  absl::StatusOr<TableSchema> schema = ResolveTable(rs.table, width, table_options);
+  if (!schema.ok()) return schema.status();
+
+  ExplainResult result;
+  result.spec = spec;
+  result.spec.run = rs;
+  result.key_width = width;
+  result.table = TableSql(schema->def);
+  Engine engine(config->profile, schema->def);
+  StepCollector collector;
+  engine.set_trace(&collector);
+  std::vector<SecondaryKeyEncoder> encoders;
+  for (size_t ix = 0; ix < schema->def.secondary.size(); ++ix) {
+    encoders.emplace_back(*schema, ix, rs.stream.start_ms, rs.rows_per_sec > 0 ? rs.rows_per_sec : 100000);
+  }
+  // dict_index_get_space_reserve: UNIV_PAGE_SIZE / 16, kept on clustered
+  // leaves that look sequential (btr_cur_optimistic_insert).
+  const uint32_t reserve_bytes = config->profile.page_size / 16;
+  LeafLife life;
+  for (uint64_t i = 0; i < rs.rows; ++i) {
+    Key key;
+    if (own_keys) {
+      key = spec.keys[i];
+    } else if (!stream->Next(&key)) {
+      if (!stream->status().ok()) return stream->status();
+      return absl::InvalidArgumentError(
+          absl::StrCat("the stream ended after ", i, " of ", rs.rows, " rows: lower --rows or give a longer key file"));
+    }
+    if (absl::Status s = engine.InsertRow(key); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, ": duplicate key ", FormatKey(key, width),
+                                                     " (InnoDB would refuse it with ER_DUP_ENTRY): remove it"));
+    }
+    ExplainedInsert x;
+    x.row = i + 1;
+    x.key = key;
+    x.steps = collector.Take();
+    for (size_t ix = 0; ix < encoders.size(); ++ix) (void)engine.InsertSecondary(ix, encoders[ix].Encode(i, key));
+    Decide(&x);
+    life.Note(x);
+    if (!Selected(spec, x)) continue;
+    const PageStore& store = engine.page_store();
+    for (const TraceEvent& e : x.steps) {
+      for (uint32_t p : {e.page.page_no, e.new_page, e.lower, e.upper, e.into}) AddPage(store, p, reserve_bytes, &x.pages_after);
+    }
+    result.inserts.push_back(std::move(x));
+  }
+  result.rows = rs.rows;
+  result.summary = Summarize(engine, life);
+  result.report = engine.Report();
+  return result;
+}
+
+namespace {
+
+// A page as a bar of `width` cells: '#' used bytes, 'r' the 1/16 reserve
+// still free, '.' the rest of the free space.
+std::string Bar(const PageAfter& p, int width) {
+  const double used = p.fill();
+  const double reserve = p.usable == 0 ? 0 : std::min<double>(1.0 - used, static_cast<double>(p.reserve) / p.usable);
+  const int n_used = static_cast<int>(used * width + 0.5);
+  const int n_reserve = std::min(width - n_used, static_cast<int>(reserve * width + 0.5));
+  return absl::StrCat("[", std::string(n_used, '#'), std::string(n_reserve, 'r'),
+                      std::string(width - n_used - n_reserve, '.'), "]");
+}
+
+std::string StepText(const TraceEvent& e) {
+  switch (e.step) {
+    case TraceStep::kPageAllocated:
+      return absl::StrFormat("page %u allocated from the %s segment (%s, hint %s)", e.page.page_no,
+                             e.leaf_segment ? "leaf" : "non-leaf", e.rule,
+                             e.hint == kFilNull || e.hint == 0 ? "none" : absl::StrCat(e.hint));
+    case TraceStep::kSplit:
+      return absl::StrFormat("%s of page %u (level %u, %s): %u records to new page %u; lower %u, upper %u; the new "
+                             "record goes %s",
+                             SplitKindName(e.split_kind, e.split_rec), e.page.page_no, e.page.level,
+                             SplitRule(e.split_kind), e.moved, e.new_page, e.lower, e.upper,
+                             e.insert_left ? "left" : "right");
+    case TraceStep::kNodePointer:
+      return absl::StrFormat("node pointer to page %u into page %u (level %u, %s)", e.child, e.page.page_no,
+                             e.page.level, e.rule);
+    case TraceStep::kRightSiblingInsert:
+      return absl::StrFormat("inserted into page %u, the right sibling of page %u (%s)", e.new_page, e.page.page_no,
+                             e.rule);
+    case TraceStep::kMerged:
+      return absl::StrFormat("page %u merged into page %u (%s)", e.page.page_no, e.into, e.rule);
+    default:
+      return absl::StrFormat("%s: page %u (level %u, %s)", StepName(e.step), e.page.page_no, e.page.level, e.rule);
+  }
+}
+
+nlohmann::ordered_json HeaderJson(const PageHeaderView& h) {
+  nlohmann::ordered_json j;
+  j["page"] = h.page_no;
+  j["level"] = h.level;
+  j["PAGE_N_RECS"] = h.n_recs;
+  j["PAGE_LAST_INSERT"] = h.last_insert < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(h.last_insert);
+  j["PAGE_DIRECTION"] = DirectionName(h.direction);
+  j["PAGE_N_DIRECTION"] = h.n_direction;
+  j["PAGE_GARBAGE"] = h.garbage;
+  j["data_size"] = h.data_size;
+  j["max_insert_size"] = h.max_insert;
+  j["usable"] = h.usable;
+  j["record_bytes"] = h.rec_size;
+  return j;
+}
+
+}  // namespace
+
+std::string ExplainText(const ExplainResult& r) {
+  std::string out = absl::StrCat("explain: ", r.rows, " rows of ",
+                                 r.spec.keys.empty() ? r.spec.run.stream.name : "the keys given", ", ",
+                                 r.spec.run.page_size, "-byte pages, ", r.spec.run.profile, "\n  table: ", r.table,
+                                 "\n  pages: '#' used, 'r' the 1/16 reserve kept free on leaves that fill in order, "
+                                 "'.' free\n\n");
+  for (const ExplainedInsert& x : r.inserts) {
+    const TraceEvent& leaf = x.steps.front();
+    std::string path;
+    for (int i = 0; i < leaf.path_length; ++i) absl::StrAppend(&path, i > 0 ? " > " : "", leaf.path[i]);
+    absl::StrAppend(&out, "row ", x.row, "  key ", FormatKey(x.key, r.key_width), "\n");
+    absl::StrAppendFormat(&out, "  leaf %u (path %s), after %s\n", leaf.page.page_no, path,
+                          leaf.cursor < 0 ? "the infimum" : absl::StrCat("record ", leaf.cursor));
+    absl::StrAppendFormat(&out,
+                          "  before: PAGE_N_RECS %u, PAGE_LAST_INSERT %s, PAGE_DIRECTION %s, PAGE_N_DIRECTION %u, "
+                          "%u bytes free, PAGE_GARBAGE %u\n",
+                          leaf.page.n_recs, LastInsertText(leaf.page.last_insert), DirectionName(leaf.page.direction),
+                          leaf.page.n_direction, leaf.page.max_insert, leaf.page.garbage);
+    absl::StrAppend(&out, "  ", x.decision, " (", x.rule, ")\n    why: ", x.why, "\n");
+    for (size_t i = 1; i < x.steps.size(); ++i) absl::StrAppend(&out, "    - ", StepText(x.steps[i]), "\n");
+    for (const PageAfter& p : x.pages_after) {
+      absl::StrAppendFormat(&out, "    page %6u L%u %s %4u recs %5.1f%%\n", p.page_no, p.level, Bar(p, 40), p.n_recs,
+                            100.0 * p.fill());
+    }
+    out += "\n";
+  }
+  const FrozenSummary& s = r.summary;
+  absl::StrAppendFormat(&out,
+                        "summary: %u leaves; %u frozen (split, never reached by an insert after their last split), "
+                        "mean fill %.1f%%; %u still receiving inserts, mean fill %.1f%%\n",
+                        s.leaves, s.frozen, 100 * s.frozen_mean_fill, s.receiving, 100 * s.receiving_mean_fill);
+  out += "  fill      frozen  receiving\n";
+  for (int b = 0; b < 10; ++b) {
+    absl::StrAppendFormat(&out, "  %3d-%3d%% %7u %10u\n", b * 10, b * 10 + 10, s.frozen_fill[b], s.receiving_fill[b]);
+  }
+  absl::StrAppendFormat(&out, "index_page_splits %u, n_leaf_pages %u, size %u, leaf_fill %.1f%%\n",
+                        r.report.primary.counters.index_page_splits, r.report.primary.n_leaf_pages,
+                        r.report.primary.size, 100 * r.report.primary.leaf_fill);
+  return out;
+}
+
+std::string ExplainJsonLines(const ExplainResult& r) {
+  std::string out;
+  for (const ExplainedInsert& x : r.inserts) {
+    const TraceEvent& leaf = x.steps.front();
+    nlohmann::ordered_json j;
+    j["row"] = x.row;
+    j["key"] = FormatKey(x.key, r.key_width);
+    j["leaf"] = leaf.page.page_no;
+    j["path"] = std::vector<uint32_t>(leaf.path, leaf.path + leaf.path_length);
+    j["cursor"] = leaf.cursor;
+    j["before"] = HeaderJson(leaf.page);
+    j["decision"] = x.decision;
+    j["rule"] = x.rule;
+    j["why"] = x.why;
+    j["split"] = x.split;
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (size_t i = 1; i < x.steps.size(); ++i) {
+      const TraceEvent& e = x.steps[i];
+      nlohmann::ordered_json s;
+      s["step"] = StepName(e.step);
+      s["rule"] = e.rule;
+      s["page"] = e.page.page_no;
+      s["level"] = e.page.level;
+      if (e.step == TraceStep::kSplit) {
+        s["kind"] = SplitKindName(e.split_kind, e.split_rec);
+        s["split_rule"] = SplitRule(e.split_kind);
+        s["before"] = HeaderJson(e.page);
+        s["new_page"] = e.new_page;
+        s["lower"] = e.lower;
+        s["upper"] = e.upper;
+        s["moved"] = e.moved;
+        s["insert_left"] = e.insert_left;
+      } else if (e.step == TraceStep::kNodePointer) {
+        s["child"] = e.child;
+      } else if (e.step == TraceStep::kRightSiblingInsert) {
+        s["into"] = e.new_page;
+      } else if (e.step == TraceStep::kPageAllocated) {
+        s["segment"] = e.leaf_segment ? "leaf" : "non-leaf";
+        s["hint"] = e.hint;
+      } else if (e.step == TraceStep::kMerged) {
+        s["into"] = e.into;
+      }
+      steps.push_back(std::move(s));
+    }
+    j["steps"] = std::move(steps);
+    nlohmann::ordered_json pages = nlohmann::ordered_json::array();
+    for (const PageAfter& p : x.pages_after) {
+      pages.push_back({{"page", p.page_no},
+                       {"level", p.level},
+                       {"records", p.n_recs},
+                       {"data_size", p.data_size},
+                       {"usable", p.usable},
+                       {"reserve", p.reserve},
+                       {"fill", p.fill()}});
+    }
+    j["pages_after"] = std::move(pages);
+    absl::StrAppend(&out, j.dump(), "\n");
+  }
+  const FrozenSummary& s = r.summary;
+  nlohmann::ordered_json sum;
+  sum["summary"] = true;
+  sum["rows"] = r.rows;
+  sum["leaves"] = s.leaves;
+  sum["frozen"] = s.frozen;
+  sum["receiving"] = s.receiving;
+  sum["frozen_mean_fill"] = s.frozen_mean_fill;
+  sum["receiving_mean_fill"] = s.receiving_mean_fill;
+  sum["frozen_fill_histogram"] = s.frozen_fill;
+  sum["receiving_fill_histogram"] = s.receiving_fill;
+  sum["index_page_splits"] = r.report.primary.counters.index_page_splits;
+  sum["n_leaf_pages"] = r.report.primary.n_leaf_pages;
+  sum["size"] = r.report.primary.size;
+  sum["leaf_fill"] = r.report.primary.leaf_fill;
+  absl::StrAppend(&out, sum.dump(), "\n");
+  return out;
+}
+
+}  // namespace innosim
