@@ -1,10 +1,24 @@
-// Engine: the model's public surface. One table in one file-per-table
-// tablespace, its clustered index and its secondary indexes, driven by
-// InsertRow; counters and a page census come out.
+// Engine: the model's public surface, and the one door a load goes through.
+// One table in one file-per-table tablespace, its clustered index and its
+// secondary indexes; rows go in, counters and a page census come out.
 //
-//   Engine e(EngineProfile::MySQL84(), Seed000Table(16));
-//   for (...) e.InsertRow(key);
+//   EngineOptions o;
+//   o.flush = settings;        // the buffer pool, redo log and page cleaner
+//   o.trx_rows = 1000;         // the seed's 1000-row multi-row INSERTs
+//   o.rows_per_sec = 127290;   // the simulated clock the page cleaner runs on
+//   Engine e(EngineProfile::ForServer(settings), Seed000Table(16), o);
+//   for (...) {
+//     e.InsertRow(pk);                               // AlreadyExists: duplicate
+//     for (ix...) e.InsertSecondary(ix, entry);      // row_ins order
+//     if (absl::Status s = e.EndRow(); !s.ok()) ...  // commit, clock
+//   }
+//   if (absl::Status s = e.EndLoad(); !s.ok()) ...   // commit, flush all
 //   EngineReport r = e.Report();   // index_page_splits, size, leaf_fill...
+//   e.flush_model()->counters();   // Innodb_pages_written... (flush on)
+//
+// Without o.flush the engine is the B-trees alone (structure only) and
+// EndRow costs one test. sim/runner.cc's Run() and tools/bench.cc drive it
+// this way.
 //
 // Pure computation: no I/O. Not thread-safe; run one engine per thread.
 #ifndef INNOSIM_MODEL_ENGINE_H_
@@ -12,16 +26,19 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "model/btree.h"
 #include "model/engine_profile.h"
+#include "model/flush_model.h"
 #include "model/key.h"
 #include "model/page_events.h"
 #include "model/record_format.h"
 #include "model/redo_format.h"
+#include "model/server_settings.h"
 #include "model/tablespace.h"
 
 namespace innosim {
@@ -49,11 +66,31 @@ struct EngineReport {
   size_t model_bytes = 0;     // memory the model holds for pages
 };
 
+// How a load runs: what the engine simulates besides the B-trees, and the
+// load's transactions and clock.
+struct EngineOptions {
+  // The buffer pool, redo log and page cleaner (a FlushModel the engine
+  // owns), configured from these server settings; none = structure only.
+  std::optional<ServerSettings> flush;
+  // Rows per transaction, >= 1: the seed's multi-row INSERT batch, committed
+  // by EndRow at every trx_rows-th row.
+  uint64_t trx_rows = 1000;
+  // Simulated insert rate, > 0 with flush: row i ends at i / rows_per_sec
+  // seconds, the clock of the page cleaner's once-per-second decisions. An
+  // input, not derived: docs/flushing.md shows the sensitivity.
+  double rows_per_sec = 100000;
+};
+
 class Engine {
  public:
-  // With a sink, every page access and change goes to it, and every
-  // mini-transaction reports its redo bytes (the undo record of each row in
-  // its own mtr first, as trx_undo_report_row_operation does).
+  // A load with `options`. trx_rows == 0 or, with flush, rows_per_sec <= 0
+  // is InvalidArgument in status(), and the load runs with the defaults
+  // instead (its figures mean nothing).
+  Engine(const EngineProfile& profile, const TableDef& table, const EngineOptions& options);
+  // A sink of the caller's own (tests): every page access and change goes to
+  // it, and every mini-transaction reports its redo bytes (the undo record
+  // of each row in its own mtr first, as trx_undo_report_row_operation
+  // does). EndRow commits every 1000 rows then; the caller runs any clock.
   Engine(const EngineProfile& profile, const TableDef& table, PageEventSink* sink = nullptr);
 
   // Inserts one row with primary key `pk` into the clustered index.
@@ -71,11 +108,25 @@ class Engine {
   // ahead lets the model overlap the cache misses of random keys. Results
   // are the same with or without it.
   void PrefetchRow(const Key& pk) { primary_->Prefetch(pk); }
-  // Commits the current transaction (its undo log's life in redo).
-  void CommitTrx();
   // Inserts an entry of secondary index `index`: its key columns followed by
   // the PK, encoded as one ordered Key by the caller.
   absl::Status InsertSecondary(size_t index, const Key& entry);
+  // Ends the row (after its InsertRow and InsertSecondary calls, refused or
+  // not): commits the transaction at every trx_rows-th row and moves the
+  // simulated clock one row on, which runs the page cleaner at each whole
+  // second. Returns status() when it committed, OK otherwise (so a caller
+  // that stops at the first error learns of it once per transaction, not
+  // per row). Structure only: one inline test.
+  absl::Status EndRow() {
+    if (sink_ == nullptr) return absl::OkStatus();
+    return EndRowLogged();
+  }
+  // Ends the load as the seed did: commits the open transaction, then
+  // flushes until no page is dirty. Returns status().
+  absl::Status EndLoad();
+  // Commits the current transaction (its undo log's life in redo). EndRow
+  // and EndLoad call it; a caller with its own sink may too.
+  void CommitTrx();
 
   // Reports every step of every PRIMARY insert to `trace` (not owned;
   // nullptr: none), for `innosim explain`. Changes no result.
@@ -90,11 +141,15 @@ class Engine {
   // the shared tablespace too), then the sink's (FlushModel: buffer pool,
   // redo, page cleaner). O(model); for tests, never per row.
   std::string Verify() const;
-  // OK, or the first failure of the page-event sink (e.g. a buffer pool too
-  // small for one mini-transaction): sticky, and the run's figures mean
-  // nothing once it is not OK. The tree itself stays valid. Cheap but not
+  // OK, or the first failure: bad options (InvalidArgument), a broken
+  // tablespace precondition (Internal, naming the fsp function), then the
+  // sink's (e.g. a buffer pool too small for one mini-transaction). Sticky,
+  // and the run's figures mean nothing once it is not OK. Cheap but not
   // free (a virtual call): ask once per transaction, not per row.
-  absl::Status status() const { return sink_ != nullptr ? sink_->status() : absl::OkStatus(); }
+  absl::Status status() const;
+  // The flush model the engine owns (counters, Snapshot for a time series),
+  // or nullptr without EngineOptions::flush.
+  const FlushModel* flush_model() const { return flush_.get(); }
 
   const BTree& primary() const { return *primary_; }
   const BTree& secondary(size_t i) const { return *secondary_[i]; }
@@ -105,14 +160,20 @@ class Engine {
   uint64_t rows() const { return rows_; }
 
  private:
+  // The trees, their redo formats and the undo record size, given the sink.
+  void Build(PageEventSink* sink);
   IndexReport ReportIndex(const BTree& t, const std::string& name) const;
   // The row's insert undo record, in its own mtr, reported to the sink.
   void LogUndoInsert();
+  // EndRow with a sink: the commit countdown and the clock.
+  absl::Status EndRowLogged();
 
   EngineProfile profile_;
   TableDef table_;
   Tablespace space_;
   PageStore store_;
+  // Before the trees, which hold it as their sink: destroyed after them.
+  std::unique_ptr<FlushModel> flush_;
   std::unique_ptr<BTree> primary_;
   std::vector<std::unique_ptr<BTree>> secondary_;
   uint64_t rows_ = 0;
@@ -121,6 +182,14 @@ class Engine {
   std::vector<std::unique_ptr<RedoFormat>> secondary_redo_;
   uint64_t trx_rows_ = 0;      // rows of the open transaction
   uint32_t undo_rec_bytes_ = 0;
+  // The load (EngineOptions): why they were refused, rows per transaction,
+  // rows left until EndRow commits, rows ended, the clock's seconds per row
+  // (0 without a flush model: no clock).
+  absl::Status options_status_;
+  uint64_t rows_per_trx_ = 1000;
+  uint64_t trx_left_ = 1000;
+  uint64_t rows_ended_ = 0;
+  double seconds_per_row_ = 0;
 };
 
 }  // namespace innosim

@@ -5,20 +5,25 @@
 // (LSN, checkpoint, capacity thresholds) and a PageCleaner (adaptive, LRU
 // and sync flushing), configured from ServerSettings.
 //
-//   FlushModel flush(settings);
-//   Engine engine(EngineProfile::ForServer(settings), table, &flush);
-//   for (uint64_t i = 0; i < rows; ++i) {
-//     engine.InsertRow(key);                  // calls OnPage* / OnMtrCommit
-//     if ((i + 1) % trx_rows == 0) engine.CommitTrx();
-//     flush.Tick(double(i + 1) / rows_per_sec);
+// An Engine owns one when EngineOptions::flush is set, and drives it: the
+// page events of every insert, Tick at the end of each row (EndRow), FlushAll
+// at the end of the load (EndLoad).
+//
+//   EngineOptions o;
+//   o.flush = settings;  // this FlushModel's ServerSettings
+//   o.trx_rows = trx_rows;
+//   o.rows_per_sec = rows_per_sec;
+//   Engine engine(EngineProfile::ForServer(settings), table, o);
+//   for (...) {
+//     engine.InsertRow(key);               // calls OnPage* / OnMtrCommit
+//     if (!engine.EndRow().ok()) ...       // CommitTrx every trx_rows; Tick
 //   }
-//   engine.CommitTrx();
-//   flush.FlushAll();                         // wait until no dirty pages
-//   if (!engine.status().ok()) ...            // e.g. a buffer pool too small
-//   uint64_t written = flush.counters().Innodb_pages_written;
+//   if (!engine.EndLoad().ok()) ...        // CommitTrx; FlushAll (e.g. a
+//                                          // buffer pool too small fails)
+//   uint64_t written = engine.flush_model()->counters().Innodb_pages_written;
 //
 // (sim/runner.cc's Run() is this loop, with key lookahead and secondary
-// indexes.)
+// indexes.) Tests may also drive one by hand, as a sink passed to Engine.
 //
 // The simulated insert rate (rows_per_sec) is an input: the page cleaner's
 // once-per-second decisions depend on it. docs/flushing.md explains why.

@@ -7,8 +7,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
-#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 
 namespace innosim {
 namespace {
@@ -45,16 +46,17 @@ uint32_t NormalReserve(uint32_t size, uint32_t extent_size) {
 // `page_no_t n_pages = 2`): free pages that a file under one extent must have.
 constexpr uint32_t kSmallSpaceReservePages = 2;
 
-[[noreturn]] void Fail(const char* what) {
-  std::fprintf(stderr, "innosim tablespace: %s\n", what);
-  std::abort();
-}
-#define FSP_CHECK(cond)                     \
-  do {                                      \
-    if (!(cond)) Fail("check failed: " #cond); \
-  } while (0)
+// UNIV_PAGE_SIZE_DEF: what a Tablespace asked for an unsupported page size
+// runs with (after recording the failure).
+constexpr uint32_t kDefaultPageSize = 16384;
 
 }  // namespace
+
+void Tablespace::Fail(const char* function, const std::string& what) const {
+  if (status_.ok()) status_ = absl::InternalError(absl::StrCat("tablespace: ", function, ": ", what));
+}
+
+uint32_t Tablespace::SparePage() { return size_++; }
 
 uint32_t InitialFilePerTableSize(AllocationPolicy policy) {
   // FIL_IBD_FILE_INITIAL_SIZE: MySQL 8.x include/fil0fil.h `constexpr size_t
@@ -65,17 +67,24 @@ uint32_t InitialFilePerTableSize(AllocationPolicy policy) {
 
 Tablespace::Tablespace(uint32_t page_size, AllocationPolicy policy,
                        double segment_reserve_pct)
-    : page_size_(page_size),
-      extent_size_(ExtentSizeInPages(page_size)),
+    : page_size_(IsSupportedPageSize(page_size) ? page_size : kDefaultPageSize),
+      extent_size_(ExtentSizeInPages(page_size_)),
       words_(extent_size_ / 64),
       policy_(policy),
       reserve_pct_(segment_reserve_pct) {
-  FSP_CHECK(IsSupportedPageSize(page_size));
+  if (page_size_ != page_size) {
+    Fail("fsp_header_init",
+         absl::StrCat("innodb_page_size ", page_size, " is not supported (running with ", kDefaultPageSize, ")"));
+  }
   // innodb_segment_reserve_factor: FSEG_RESERVE_PCT_MIN 0.03 .. MAX 40.00
   // (include/fsp0fsp.h).
-  FSP_CHECK(segment_reserve_pct >= 0.03 && segment_reserve_pct <= 40.0);
+  if (!(segment_reserve_pct >= 0.03 && segment_reserve_pct <= 40.0)) {
+    reserve_pct_ = 12.5;
+    Fail("fseg_alloc_free_page_low", absl::StrCat("innodb_segment_reserve_factor ", segment_reserve_pct,
+                                                  " is outside 0.03 .. 40 (running with 12.5)"));
+  }
   const uint32_t slots = extent_size_ / 2;  // FSEG_FRAG_ARR_N_SLOTS
-  inodes_per_page_ = (page_size - kFsegArrOffset - 10) /
+  inodes_per_page_ = (page_size_ - kFsegArrOffset - 10) /
                      (16 + 3 * kFlstBaseNodeSize + 4 * slots);
   // fil_ibd_create(size = FIL_IBD_FILE_INITIAL_SIZE) and fsp_header_init:
   // FSP_SIZE = size, FSP_FREE_LIMIT = 0, then fsp_fill_free_list(init_space =
@@ -88,14 +97,18 @@ Tablespace::Tablespace(uint32_t page_size, AllocationPolicy policy,
 
 void Tablespace::SetUsedBit(Extent& e, uint32_t off) {
   uint64_t bit = uint64_t{1} << (off & 63);
-  FSP_CHECK((e.used[off >> 6] & bit) == 0);
+  if (off >= extent_size_ || (e.used[off >> 6] & bit) != 0) {
+    return Fail("xdes_set_bit", absl::StrCat("page ", off, " of an extent is already used"));
+  }
   e.used[off >> 6] |= bit;
   ++e.n_used;
 }
 
 void Tablespace::ClearUsedBit(Extent& e, uint32_t off) {
   uint64_t bit = uint64_t{1} << (off & 63);
-  FSP_CHECK((e.used[off >> 6] & bit) != 0);
+  if (off >= extent_size_ || (e.used[off >> 6] & bit) == 0) {
+    return Fail("xdes_set_bit", absl::StrCat("page ", off, " of an extent is already free"));
+  }
   e.used[off >> 6] &= ~bit;
   --e.n_used;
 }
@@ -127,6 +140,12 @@ bool Tablespace::IsPageUsed(uint32_t page_no) const {
 // ---------------------------------------------------------------- lists
 
 Tablespace::ListBase& Tablespace::BaseOf(ListTag tag, uint32_t owner) {
+  const bool seg_list = tag == ListTag::kSegFree || tag == ListTag::kSegNotFull || tag == ListTag::kSegFull;
+  if (seg_list && (owner == 0 || owner > segments_.size())) {
+    Fail("flst_get_base", absl::StrCat("an extent of segment ", owner, " of ", segments_.size()));
+    no_list_ = ListBase{};
+    return no_list_;
+  }
   switch (tag) {
     case ListTag::kFspFree: return fsp_free_;
     case ListTag::kFspFreeFrag: return fsp_free_frag_;
@@ -136,13 +155,15 @@ Tablespace::ListBase& Tablespace::BaseOf(ListTag tag, uint32_t owner) {
     case ListTag::kSegFull: return segments_[owner - 1].full;
     case ListTag::kNone: break;
   }
-  Fail("extent on no list");
+  Fail("flst_get_base", "an extent on no list");
+  no_list_ = ListBase{};
+  return no_list_;
 }
 
 // flst_add_last
 void Tablespace::ListAddLast(ListTag tag, uint32_t owner, uint32_t x) {
   Extent& e = extents_[x];
-  FSP_CHECK(e.list == ListTag::kNone);
+  if (e.list != ListTag::kNone) return Fail("flst_add_last", absl::StrCat("extent ", x, " is on a list already"));
   ListBase& b = BaseOf(tag, owner);
   e.prev = b.last;
   e.next = kNil;
@@ -155,6 +176,7 @@ void Tablespace::ListAddLast(ListTag tag, uint32_t owner, uint32_t x) {
 // flst_remove
 void Tablespace::ListRemove(uint32_t x) {
   Extent& e = extents_[x];
+  if (e.list == ListTag::kNone) return Fail("flst_remove", absl::StrCat("extent ", x, " is on no list"));
   ListBase& b = BaseOf(e.list, e.owner);
   if (e.prev != kNil) extents_[e.prev].next = e.next; else b.first = e.next;
   if (e.next != kNil) extents_[e.next].prev = e.prev; else b.last = e.prev;
@@ -179,7 +201,7 @@ void Tablespace::EnsureExtentSlots(uint32_t n_extents) {
 // xdes_init: all pages free, state XDES_FREE, no owner.
 void Tablespace::XdesInit(uint32_t x) {
   Extent& e = extents_[x];
-  FSP_CHECK(e.list == ListTag::kNone);
+  if (e.list != ListTag::kNone) return Fail("xdes_init", absl::StrCat("extent ", x, " is still on a list"));
   e.used.fill(0);
   e.n_used = 0;
   e.owner = 0;
@@ -229,7 +251,9 @@ void Tablespace::FillFreeList(bool init_space) {
 // fsp_try_extend_data_file_with_pages: grow a file that is still under one
 // extent so that `page_no` exists.
 void Tablespace::ExtendWithPages(uint32_t page_no) {
-  FSP_CHECK(page_no >= size_);
+  if (page_no < size_) {
+    return Fail("fsp_try_extend_data_file_with_pages", absl::StrCat("page ", page_no, " is below FSP_SIZE ", size_));
+  }
   size_ = page_no + 1;
 }
 
@@ -287,6 +311,7 @@ bool Tablespace::ReserveFreeExtentsLow(uint32_t n_ext, uint32_t n_pages) {
 }
 
 bool Tablespace::ReserveFreeExtents(uint32_t n_ext) {
+  if (!status_.ok()) return true;  // nothing more is allocated from the descriptors
   return ReserveFreeExtentsLow(n_ext, kSmallSpaceReservePages);
 }
 
@@ -297,7 +322,12 @@ uint32_t Tablespace::AllocFreeExtent(uint32_t hint) {
   uint32_t x = DescriptorOf(hint);
   if (x == kNil || extents_[x].state != XdesState::kFree) {
     if (fsp_free_.len == 0) FillFreeList(false);
-    if (fsp_free_.len == 0) Fail("no free extent after fsp_fill_free_list");
+    if (fsp_free_.len == 0) {
+      // Any initialised extent keeps the callers in bounds; the status
+      // voids what they do with it.
+      Fail("fsp_alloc_free_extent", "no free extent after fsp_fill_free_list");
+      return 0;
+    }
     x = fsp_free_.first;
   }
   ListRemove(x);
@@ -325,12 +355,18 @@ uint32_t Tablespace::AllocFragPage(uint32_t hint) {
   }
   Extent& e = extents_[x];
   const uint32_t off = FindFree(e, hint % extent_size_);
-  FSP_CHECK(off != kNil);
+  if (off == kNil) {
+    Fail("fsp_alloc_free_page", absl::StrCat("extent ", x, " on FSP_FREE_FRAG has no free page"));
+    return kNil;
+  }
   const uint32_t page = FirstPage(x) + off;
   if (size_ <= page) {
     // "It must be that we are extending a single-table tablespace whose size
     // is still < 64 pages".
-    FSP_CHECK(page < extent_size_);
+    if (page >= extent_size_) {
+      Fail("fsp_alloc_free_page", absl::StrCat("page ", page, " is beyond FSP_SIZE ", size_));
+      return kNil;
+    }
     ExtendWithPages(page);
   }
   // fsp_alloc_from_free_frag
@@ -350,7 +386,9 @@ uint32_t Tablespace::AllocFragPage(uint32_t hint) {
 void Tablespace::FreeExtent(uint32_t x) {
   Extent& e = extents_[x];
   const XdesState state = e.state;
-  FSP_CHECK(state != XdesState::kFree && state != XdesState::kNotInited);
+  if (state == XdesState::kFree || state == XdesState::kNotInited) {
+    return Fail("fsp_free_extent", absl::StrCat("extent ", x, " is free already"));
+  }
   XdesInit(x);
   if (state == XdesState::kFsegFrag) {
     InitXdesFreeFrag(x);
@@ -364,16 +402,18 @@ void Tablespace::FreeExtent(uint32_t x) {
 void Tablespace::FreeFragPage(uint32_t page) {
   const uint32_t x = ExtentOf(page);
   Extent& e = extents_[x];
-  FSP_CHECK(e.state == XdesState::kFreeFrag ||
-            e.state == XdesState::kFullFrag);
+  if (e.state != XdesState::kFreeFrag && e.state != XdesState::kFullFrag) {
+    return Fail("fsp_free_page", absl::StrCat("page ", page, " is not in a fragment extent"));
+  }
   ClearUsedBit(e, page % extent_size_);
   if (e.state == XdesState::kFullFrag) {
     ListRemove(x);
     e.state = XdesState::kFreeFrag;
     ListAddLast(ListTag::kFspFreeFrag, 0, x);
     frag_n_used_ += extent_size_ - 1;
+  } else if (frag_n_used_ == 0) {
+    return Fail("fsp_free_page", "FSP_FRAG_N_USED is 0");
   } else {
-    FSP_CHECK(frag_n_used_ > 0);
     --frag_n_used_;
   }
   if (e.n_used == 0) {
@@ -402,7 +442,11 @@ uint32_t Tablespace::ReservedOf(const Segment& s) const {
 }
 
 SegmentUsage Tablespace::Usage(SegmentId seg) const {
-  const Segment& s = segments_.at(seg);
+  if (seg >= segments_.size()) {
+    Fail("fseg_n_reserved_pages", absl::StrCat("unknown segment ", seg, " of ", segments_.size()));
+    return SegmentUsage{};
+  }
+  const Segment& s = segments_[seg];
   return SegmentUsage{ReservedOf(s), UsedOf(s)};
 }
 
@@ -411,15 +455,19 @@ Tablespace::SegmentId Tablespace::CreateSegment(bool with_header_page,
   // [M] fseg_create_general reserves 2 extents first (it may extend the
   // file). [Ma] fseg_create reserves only after an allocation failed, which
   // cannot happen in the model, so it never reserves.
-  if (policy_ == AllocationPolicy::kMySQL84) ReserveFreeExtents(2);
-  AllocInodeSlot();
+  // Once status_ is not OK the segment is an empty one (its id valid, its
+  // header page a spare one), outside the descriptors.
+  const bool sound = status_.ok();
+  if (sound && policy_ == AllocationPolicy::kMySQL84) ReserveFreeExtents(2);
+  if (sound) AllocInodeSlot();
   const SegmentId id = static_cast<SegmentId>(segments_.size());
   Segment s;
   s.frag.assign(extent_size_ / 2, kNil);  // FSEG_FRAG_ARR_N_SLOTS, FIL_NULL
   segments_.push_back(std::move(s));
   if (with_header_page) {
     // fseg_alloc_free_page_low(inode, hint 0, FSP_UP), no extra reservation.
-    const uint32_t page = AllocLow(id, 0, FspDirection::kUp);
+    uint32_t page = status_.ok() ? AllocLow(id, 0, FspDirection::kUp) : kNil;
+    if (!status_.ok()) page = SparePage();
     if (header_page != nullptr) *header_page = page;
   } else if (header_page != nullptr) {
     *header_page = kNullPage;
@@ -492,7 +540,9 @@ uint32_t Tablespace::SegAllocFreeExtent(SegmentId seg) {
 void Tablespace::SegMarkPageUsed(SegmentId seg, uint32_t page) {
   const uint32_t x = ExtentOf(page);
   Extent& e = extents_[x];
-  FSP_CHECK(e.owner == seg + 1);
+  if (e.owner != seg + 1) {
+    return Fail("fseg_mark_page_used", absl::StrCat("page ", page, " is not in an extent of segment ", seg));
+  }
   Segment& s = segments_[seg];
   if (e.n_used == 0) {
     ListRemove(x);
@@ -503,7 +553,10 @@ void Tablespace::SegMarkPageUsed(SegmentId seg, uint32_t page) {
   if (IsFull(e)) {
     ListRemove(x);
     ListAddLast(ListTag::kSegFull, seg + 1, x);
-    FSP_CHECK(s.not_full_n_used >= extent_size_);
+    if (s.not_full_n_used < extent_size_) {
+      return Fail("fseg_mark_page_used", absl::StrCat("FSEG_NOT_FULL_N_USED ", s.not_full_n_used, " of segment ", seg,
+                                                      " is below a full extent"));
+    }
     s.not_full_n_used -= extent_size_;
   }
 }
@@ -513,7 +566,10 @@ void Tablespace::SegMarkPageUsed(SegmentId seg, uint32_t page) {
 // page is marked used in its extent.
 uint32_t Tablespace::FinishAlloc(SegmentId seg, uint32_t page) {
   if (size_ <= page) {
-    FSP_CHECK(page < extent_size_);
+    if (page >= extent_size_) {
+      Fail("fseg_alloc_free_page_low", absl::StrCat("page ", page, " is beyond FSP_SIZE ", size_));
+      return kNil;
+    }
     ExtendWithPages(page);
   }
   SegMarkPageUsed(seg, page);
@@ -522,11 +578,16 @@ uint32_t Tablespace::FinishAlloc(SegmentId seg, uint32_t page) {
 
 uint32_t Tablespace::AllocPage(SegmentId seg, uint32_t hint, FspDirection dir,
                                bool has_done_reservation) {
-  FSP_CHECK(seg < segments_.size());
+  if (seg >= segments_.size()) {
+    Fail("fseg_alloc_free_page_general", absl::StrCat("unknown segment ", seg, " of ", segments_.size()));
+  }
+  if (!status_.ok()) return SparePage();
   // fseg_alloc_free_page_general: fsp_reserve_free_extents(2, FSP_NORMAL)
   // unless the caller (btr_cur_pessimistic_insert) has reserved already.
   if (!has_done_reservation) ReserveFreeExtents(2);
-  return AllocLow(seg, hint, dir);
+  const uint32_t page = AllocLow(seg, hint, dir);
+  // A step refused on the way leaves `page` meaningless (perhaps kNil).
+  return status_.ok() ? page : SparePage();
 }
 
 uint32_t Tablespace::AllocLow(SegmentId seg, uint32_t hint, FspDirection dir) {
@@ -549,7 +610,10 @@ uint32_t Tablespace::HintExtent(uint32_t* hint) const {
 uint32_t Tablespace::ClaimHintedExtent(SegmentId seg, uint32_t hint) {
   const uint32_t x = DescriptorOf(hint);
   const uint32_t got = AllocFreeExtent(hint);
-  FSP_CHECK(got == x);
+  if (got != x) {
+    Fail("fseg_alloc_free_page_low", absl::StrCat("the hinted free extent ", x, " was not the one allocated"));
+    return kNil;
+  }
   Extent& e = extents_[x];
   e.state = XdesState::kFseg;
   e.owner = seg + 1;
@@ -564,7 +628,10 @@ uint32_t Tablespace::ClaimHintedExtent(SegmentId seg, uint32_t hint) {
 uint32_t Tablespace::AllocUnusedSegPage(SegmentId seg) {
   const Segment& s = segments_[seg];
   const uint32_t nx = s.not_full.len > 0 ? s.not_full.first : s.free.first;
-  FSP_CHECK(nx != kNil);
+  if (nx == kNil) {
+    Fail("fseg_alloc_free_page_low", absl::StrCat("segment ", seg, " reserves more than it uses but has no extent"));
+    return kNil;
+  }
   return FinishAlloc(seg, FirstPage(nx) + FindFree(extents_[nx], 0));
 }
 
@@ -574,7 +641,11 @@ uint32_t Tablespace::AllocSegFragPage(SegmentId seg, uint32_t hint) {
   const uint32_t page = AllocFragPage(hint);
   Segment& s = segments_[seg];
   auto slot = std::find(s.frag.begin(), s.frag.end(), kNil);
-  FSP_CHECK(slot != s.frag.end());
+  if (page == kNil) return kNil;
+  if (slot == s.frag.end()) {
+    Fail("fseg_alloc_free_page_low", absl::StrCat("segment ", seg, " has no free FSEG_FRAG_ARR slot"));
+    return kNil;
+  }
   *slot = page;
   ++s.n_frag;
   return page;
@@ -685,34 +756,48 @@ uint32_t Tablespace::AllocLowMariaDB(SegmentId seg, uint32_t hint,
   return FinishAlloc(seg, FirstPage(nx));
 }
 
-// fseg_free_page_low.
+// fseg_free_page_low. Its assertions (ib::fatal "trying to free page ...
+// which does not belong to segment", "... already free") are all checked
+// before the first change.
 void Tablespace::FreePage(SegmentId seg, uint32_t page_no) {
-  FSP_CHECK(seg < segments_.size());
+  if (!status_.ok()) return;
+  constexpr const char* kFn = "fseg_free_page_low";
+  if (seg >= segments_.size()) {
+    return Fail(kFn, absl::StrCat("page ", page_no, " of unknown segment ", seg, " of ", segments_.size()));
+  }
   const uint32_t x = ExtentOf(page_no);
-  FSP_CHECK(x < extents_.size());
+  if (x >= extents_.size() || IsFreeBit(extents_[x], page_no % extent_size_)) {
+    return Fail(kFn, absl::StrCat("page ", page_no, " of segment ", seg, " is not allocated"));
+  }
   Extent& e = extents_[x];
   const uint32_t off = page_no % extent_size_;
-  FSP_CHECK(!IsFreeBit(e, off));
   Segment& s = segments_[seg];
   if (e.state == XdesState::kFreeFrag || e.state == XdesState::kFullFrag) {
     // A fragment page of the segment.
     auto slot = std::find(s.frag.begin(), s.frag.end(), page_no);
-    FSP_CHECK(slot != s.frag.end());
+    if (slot == s.frag.end()) {
+      return Fail(kFn, absl::StrCat("fragment page ", page_no, " does not belong to segment ", seg));
+    }
     *slot = kNil;
     --s.n_frag;
     FreeFragPage(page_no);
     return;
   }
-  FSP_CHECK(e.state == XdesState::kFseg || e.state == XdesState::kFsegFrag);
-  FSP_CHECK(e.owner == seg + 1);
-  if (e.state == XdesState::kFsegFrag) FSP_CHECK(off >= kXdesFragNUsed);
+  if ((e.state != XdesState::kFseg && e.state != XdesState::kFsegFrag) || e.owner != seg + 1) {
+    return Fail(kFn, absl::StrCat("page ", page_no, " does not belong to segment ", seg));
+  }
+  if (e.state == XdesState::kFsegFrag && off < kXdesFragNUsed) {
+    return Fail(kFn, absl::StrCat("page ", page_no, " is a system page of a leased extent"));
+  }
+  if (!IsFull(e) && s.not_full_n_used == 0) {
+    return Fail(kFn, absl::StrCat("FSEG_NOT_FULL_N_USED of segment ", seg, " is 0"));
+  }
   uint32_t not_full_n_used = s.not_full_n_used;
   if (IsFull(e)) {
     ListRemove(x);
     ListAddLast(ListTag::kSegNotFull, seg + 1, x);
     not_full_n_used += extent_size_ - 1;
   } else {
-    FSP_CHECK(not_full_n_used > 0);
     --not_full_n_used;
   }
   ClearUsedBit(e, off);
@@ -758,6 +843,9 @@ std::string Tablespace::Verify() const {
     if (n_errors++ < 8) out += msg + "\n";
   };
   auto sx = [](uint64_t v) { return std::to_string(v); };
+  // The broken precondition first: what follows may be its consequence.
+  // (BTree::Verify says "tablespace: " already.)
+  if (!status_.ok()) err(std::string(absl::StripPrefix(status_.message(), "tablespace: ")));
 
   const uint32_t n_init = (free_limit_ + extent_size_ - 1) / extent_size_;
   // Walk every list and check linkage, tags and length.

@@ -25,6 +25,14 @@
 // Pure computation, no I/O. AllocPage and FreePage are O(1) apart from a scan
 // of at most FSP_EXTENT_SIZE/64 bitmap words, and allocate no memory.
 // Not thread-safe: one Tablespace is driven by one thread.
+//
+// A broken precondition (freeing a page that is not in use, an unknown
+// segment, a list or bitmap out of step) is what the server would assert
+// on (ut_a). The model records the first one in status() (sticky Internal,
+// naming the fsp function) and leaves the step undone instead, so memory
+// stays sound; from then on AllocPage hands out spare pages above FSP_SIZE
+// and FreePage does nothing. The space's figures mean nothing then: callers
+// check status() (Engine::status() does) and stop.
 #ifndef INNOSIM_MODEL_TABLESPACE_H_
 #define INNOSIM_MODEL_TABLESPACE_H_
 
@@ -34,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "model/page_format.h"
 
 namespace innosim {
@@ -92,16 +101,21 @@ class Tablespace {
 
   // fseg_alloc_free_page_general(hint, direction, has_done_reservation): when
   // `has_done_reservation` is false it first runs ReserveFreeExtents(2).
-  // Returns the allocated page number.
+  // Returns the allocated page number; once status() is not OK, a spare page
+  // above FSP_SIZE that no descriptor knows of (never a page in use).
   uint32_t AllocPage(SegmentId seg, uint32_t hint, FspDirection dir,
                      bool has_done_reservation = false);
 
   // fseg_free_page: frees a used page of `seg` (fragment or extent page). An
   // extent left empty goes back to FSP_FREE (a leased descriptor extent back
   // to FSP_FREE_FRAG); a fragment extent left empty goes to FSP_FREE.
+  // `page_no` must be a used page of `seg`, else status() says so and
+  // nothing changes.
   void FreePage(SegmentId seg, uint32_t page_no);
 
-  SegmentUsage Usage(SegmentId seg) const;  // fseg_n_reserved_pages
+  // fseg_n_reserved_pages; an unknown segment has none (and is recorded in
+  // status()).
+  SegmentUsage Usage(SegmentId seg) const;
   uint32_t size_in_pages() const { return size_; }  // FSP_SIZE
   uint32_t free_limit() const { return free_limit_; }  // FSP_FREE_LIMIT
   // fsp_get_available_space_in_free_extents (KiB) * 1024: DATA_FREE.
@@ -118,11 +132,17 @@ class Tablespace {
   uint32_t n_free_frag_extents() const { return fsp_free_frag_.len; }
   uint32_t n_full_frag_extents() const { return fsp_full_frag_.len; }
 
+  // OK, or the first broken precondition: Internal("tablespace: FUNCTION:
+  // what"), FUNCTION being the fsp function that would have asserted.
+  // Sticky; cheap (ask once per transaction).
+  const absl::Status& status() const { return status_; }
+
   // "" if every invariant holds, else a description of the first few
-  // violations: bitmaps vs per-extent and per-list counts, list membership vs
-  // extent state and owner, FSP_FRAG_N_USED, FSEG_NOT_FULL_N_USED,
-  // reserved >= used, every used page owned exactly once (system page, inode
-  // page, or one segment), no used page at or beyond FSP_SIZE.
+  // violations: status() when not OK (first), bitmaps vs per-extent and
+  // per-list counts, list membership vs extent state and owner,
+  // FSP_FRAG_N_USED, FSEG_NOT_FULL_N_USED, reserved >= used, every used
+  // page owned exactly once (system page, inode page, or one segment), no
+  // used page at or beyond FSP_SIZE.
   std::string Verify() const;
 
  private:
@@ -155,6 +175,12 @@ class Tablespace {
     ListBase free, not_full, full;  // FSEG_FREE, FSEG_NOT_FULL, FSEG_FULL
     uint32_t not_full_n_used = 0;   // FSEG_NOT_FULL_N_USED
   };
+
+  // Records the first broken precondition of `function` (status_).
+  void Fail(const char* function, const std::string& what) const;
+  // A page number no one has: FSP_SIZE, which then grows by one (outside
+  // every descriptor). What AllocPage returns once status_ is not OK.
+  uint32_t SparePage();
 
   uint32_t ExtentOf(uint32_t page) const { return page / extent_size_; }
   uint32_t FirstPage(uint32_t x) const { return x * extent_size_; }
@@ -216,6 +242,11 @@ class Tablespace {
   std::vector<uint32_t> inode_pages_;  // pages of type FIL_PAGE_INODE
   uint32_t inodes_used_ = 0;
   uint32_t inodes_per_page_;
+  // Mutable: a const query (Usage) with a broken precondition records it too.
+  mutable absl::Status status_;
+  // What BaseOf returns for an extent on no list, so that a broken list
+  // operation writes here rather than out of bounds.
+  ListBase no_list_;
 };
 
 // One B-tree's segments, as btr_create makes them: the top (non-leaf)

@@ -137,10 +137,11 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
   for (size_t ix = 0; ix < table.secondary.size(); ++ix) {
     encoders.emplace_back(*schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000);
   }
-  std::unique_ptr<FlushModel> flush;
-  if (spec.flush) flush = std::make_unique<FlushModel>(*settings);
-  Engine engine(profile, table, flush.get());
-  const double seconds_per_row = spec.flush ? 1.0 / spec.rows_per_sec : 0;
+  EngineOptions options;
+  if (spec.flush) options.flush = *settings;
+  options.trx_rows = spec.trx_rows;
+  options.rows_per_sec = spec.rows_per_sec;
+  Engine engine(profile, table, options);
   result.warnings = settings->warnings;
   const auto t0 = std::chrono::steady_clock::now();
   // Keys are read kLookahead rows ahead, and each announced to the engine
@@ -179,24 +180,13 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
     for (size_t ix = 0; ix < encoders.size(); ++ix) {
       if (!engine.InsertSecondary(ix, encoders[ix].Encode(i, key)).ok()) ++result.secondary_ties;
     }
-    if (flush) {
-      if ((i + 1) % spec.trx_rows == 0) {
-        engine.CommitTrx();
-        if (absl::Status s = engine.status(); !s.ok()) return s;
-      }
-      flush->Tick(static_cast<double>(i + 1) * seconds_per_row);
-      if (spec.series_every > 0 && (i + 1) % spec.series_every == 0) {
-        result.series.push_back({i + 1, flush->Snapshot()});
-      }
+    if (absl::Status s = engine.EndRow(); !s.ok()) return s;
+    if (spec.series_every > 0 && (i + 1) % spec.series_every == 0 && engine.flush_model() != nullptr) {
+      result.series.push_back({i + 1, engine.flush_model()->Snapshot()});
     }
   }
-  if (flush) {
-    // The seed's procedure: commit, then wait until no page is dirty.
-    engine.CommitTrx();
-    flush->FlushAll();
-    if (absl::Status s = engine.status(); !s.ok()) return s;
-    result.flush = flush->counters();
-  }
+  if (absl::Status s = engine.EndLoad(); !s.ok()) return s;
+  if (engine.flush_model() != nullptr) result.flush = engine.flush_model()->counters();
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.report = engine.Report();
   result.settings_used = settings->Describe();

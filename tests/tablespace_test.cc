@@ -9,6 +9,8 @@
 #include <set>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+
 namespace innosim {
 namespace {
 
@@ -379,6 +381,89 @@ TEST(TablespaceTest, OtherPageSizes) {
     EXPECT_EQ(u.reserved, ext / 2 + RoundUp(u.used - ext / 2, ext));
     EXPECT_EQ(ts.Verify(), "");
   }
+}
+
+// A broken precondition is what the server would assert on; the model
+// records it (sticky, naming the fsp function), leaves the space as it was,
+// and does not abort.
+TEST(TablespaceTest, FreeingAPageThatIsNotAllocatedIsAStatusNotACrash) {
+  Tablespace ts(k16K, AllocationPolicy::kMySQL84);
+  FilePerTableLayout l = CreateFilePerTableLayout(ts, 1);
+  const auto leaf = l.indexes[0].leaf;
+  const uint32_t page = SplitAlloc(ts, leaf, l.indexes[0].root_page);
+  ASSERT_TRUE(ts.status().ok()) << ts.status();
+  const SegmentUsage before = ts.Usage(leaf);
+
+  ts.FreePage(leaf, page + 1);  // never allocated
+  EXPECT_EQ(ts.status().code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(ts.status().message(),
+            absl::StrCat("tablespace: fseg_free_page_low: page ", page + 1, " of segment ", leaf, " is not allocated"));
+  // Nothing changed, and Verify names the broken precondition first.
+  EXPECT_EQ(ts.Usage(leaf).used, before.used);
+  EXPECT_TRUE(ts.IsPageUsed(page));
+  EXPECT_EQ(ts.Verify(),
+            absl::StrCat("fseg_free_page_low: page ", page + 1, " of segment ", leaf, " is not allocated\n"));
+}
+
+TEST(TablespaceTest, FreeingAPageTwiceKeepsTheFirstFailure) {
+  Tablespace ts(k16K, AllocationPolicy::kMariaDB1011);
+  FilePerTableLayout l = CreateFilePerTableLayout(ts, 1);
+  const auto leaf = l.indexes[0].leaf;
+  const uint32_t page = SplitAlloc(ts, leaf, l.indexes[0].root_page);
+  ts.FreePage(leaf, page);
+  ASSERT_TRUE(ts.status().ok()) << ts.status();
+  EXPECT_FALSE(ts.IsPageUsed(page));
+  ts.FreePage(leaf, page);
+  EXPECT_EQ(ts.status().message(),
+            absl::StrCat("tablespace: fseg_free_page_low: page ", page, " of segment ", leaf, " is not allocated"));
+  // Sticky: a later misuse does not replace the first.
+  const absl::Status first = ts.status();
+  ts.FreePage(leaf + 100, page);
+  EXPECT_EQ(ts.status(), first);
+}
+
+// A page of another segment is not this segment's to free.
+TEST(TablespaceTest, FreeingAnotherSegmentsPageIsAStatus) {
+  Tablespace ts(k16K, AllocationPolicy::kMySQL84);
+  FilePerTableLayout l = CreateFilePerTableLayout(ts, 1);
+  const uint32_t root = l.indexes[0].root_page;  // the top segment's
+  ts.FreePage(l.indexes[0].leaf, root);
+  EXPECT_EQ(ts.status().message(), absl::StrCat("tablespace: fseg_free_page_low: fragment page ", root,
+                                                " does not belong to segment ", l.indexes[0].leaf));
+  EXPECT_TRUE(ts.IsPageUsed(root));
+}
+
+// An unknown segment: AllocPage records it and hands out a spare page that
+// nobody has (above FSP_SIZE, outside the descriptors), and so does every
+// later allocation; Usage answers "no pages".
+TEST(TablespaceTest, AnUnknownSegmentIsAStatusAndAllocationsGoToSparePages) {
+  Tablespace ts(k16K, AllocationPolicy::kMySQL84);
+  FilePerTableLayout l = CreateFilePerTableLayout(ts, 1);
+  const Tablespace::SegmentId unknown = static_cast<Tablespace::SegmentId>(ts.segment_count() + 3);
+  const uint32_t size = ts.size_in_pages();
+  const uint32_t spare = ts.AllocPage(unknown, 0, FspDirection::kUp);
+  EXPECT_EQ(ts.status().code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(ts.status().message(), absl::StrCat("tablespace: fseg_alloc_free_page_general: unknown segment ", unknown,
+                                                " of ", ts.segment_count()));
+  EXPECT_GE(spare, size);
+  EXPECT_FALSE(ts.IsPageUsed(spare));
+  // Later allocations, even for a known segment, never hand out a page twice.
+  const uint32_t next = ts.AllocPage(l.indexes[0].leaf, 0, FspDirection::kUp);
+  EXPECT_GT(next, spare);
+  EXPECT_EQ(ts.Usage(l.indexes[0].leaf).used, 0u);
+
+  Tablespace other(k16K, AllocationPolicy::kMariaDB1011);
+  EXPECT_EQ(other.Usage(7).reserved, 0u);
+  EXPECT_EQ(other.status().message(), "tablespace: fseg_n_reserved_pages: unknown segment 7 of 0");
+}
+
+// Settings out of range are reported, and the space runs with the defaults.
+TEST(TablespaceTest, AnUnsupportedPageSizeIsAStatus) {
+  Tablespace ts(12345, AllocationPolicy::kMySQL84);
+  EXPECT_EQ(ts.status().message(),
+            "tablespace: fsp_header_init: innodb_page_size 12345 is not supported (running with 16384)");
+  EXPECT_EQ(ts.page_size(), k16K);
+  EXPECT_EQ(ts.extent_size(), 64u);
 }
 
 }  // namespace
