@@ -329,10 +329,14 @@ TEST_P(EngineFlushPropertyTest, VerifyHoldsThroughoutALoadThatEvicts) {
   const BufferPool& pool = load.flush().buffer_pool();
   EXPECT_GT(pool.stats().evicted, 100u);
   // Above BUF_LRU_OLD_MIN_LEN (512) frames the LRU list has an old sublist.
-  if (pool_pages > 512) EXPECT_GT(max_old, 0u);
+  if (pool_pages > 512) {
+    EXPECT_GT(max_old, 0u);
+  }
   EXPECT_GT(pool.stats().pages_written, 0u);
   EXPECT_EQ(pool.dirty_pages(), 0u);
-  if (stream == "uuidv4") EXPECT_GT(pool.stats().reads, 0u);
+  if (stream == "uuidv4") {
+    EXPECT_GT(pool.stats().reads, 0u);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

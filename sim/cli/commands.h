@@ -29,6 +29,7 @@ void AddKeys(CLI::App& app, Registry& reg);
 void AddBench(CLI::App& app, Registry& reg);
 void AddIbd(CLI::App& app, Registry& reg);
 void AddMeasure(CLI::App& app, Registry& reg);
+void AddExplain(CLI::App& app, Registry& reg);
 
 // One-line error to stderr, returns the exit code.
 int Fail(int code, const std::string& message);

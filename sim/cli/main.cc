@@ -6,6 +6,7 @@
 //   bench       innosim against absl::btree_set on the same keys
 //   ibd         what every page of a tablespace file holds
 //   measure     load the same stream into a real server and compare
+//   explain     every insert step by step: leaf, header, split rule, why
 // Bad input: one line on stderr and exit code 2.
 #include <algorithm>
 #include <cstdio>
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   innosim::cli::AddBench(app, reg);
   innosim::cli::AddIbd(app, reg);
   innosim::cli::AddMeasure(app, reg);
+  innosim::cli::AddExplain(app, reg);
   // A mistyped subcommand: CLI11 would only say that one is required.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> names;

@@ -1,0 +1,117 @@
+// innosim explain: every insert of a small run, step by step (sim/explain.h).
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/run_options.h"
+#include "sim/count.h"
+#include "sim/explain.h"
+#include "sim/uuid.h"
+
+namespace innosim::cli {
+namespace {
+
+// --keys: whole numbers (8-byte keys, the BIGINT table) or UUIDs (16-byte
+// keys), comma-separated; not both kinds.
+absl::Status ParseKeyList(const std::string& text, std::vector<Key>* keys, int* width) {
+  int kind = 0;  // 8 or 16 once known
+  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
+    item = absl::StripAsciiWhitespace(item);
+    Key k;
+    uint64_t v = 0;
+    int this_kind = 0;
+    if (!item.empty() && item[0] != '-' && item[0] != '+' && absl::SimpleAtoi(item, &v)) {
+      k = Key::FromU64(v);
+      this_kind = 8;
+    } else if (ParseUuid(std::string_view(item.data(), item.size()), &k)) {
+      this_kind = 16;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("--keys: '", item,
+                                                     "' is neither a whole number nor a UUID: write e.g. --keys "
+                                                     "10,20,15 or --keys 0190a6b2-7c4e-7d21-9f00-0123456789ab,..."));
+    }
+    if (kind != 0 && kind != this_kind) {
+      return absl::InvalidArgumentError("--keys mixes whole numbers and UUIDs: give one kind of key");
+    }
+    kind = this_kind;
+    keys->push_back(k);
+  }
+  if (keys->empty()) return absl::InvalidArgumentError("--keys is empty: write e.g. --keys 10,20,15");
+  *width = kind;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void AddExplain(CLI::App& app, Registry& reg) {
+  auto* sub = app.add_subcommand("explain", "Every insert step by step: the leaf, its header, the split rule and why");
+  auto opts = std::make_shared<CommonRunOptions>();
+  opts->Register(sub);
+  // A learner's --keys replaces the stream.
+  sub->get_option("--stream")->required(false);
+  sub->get_option("--rows")->required(false);
+  sub->add_option("--rows-per-ms", opts->rows_per_ms,
+                  "rows per millisecond of the synthetic clock (every stream but uuidv4 and autoinc)")
+      ->capture_default_str();
+  struct Extra {
+    std::string keys;
+    std::string from = "1";
+    std::string to;
+    std::string only;
+    std::string page;
+  };
+  auto extra = std::make_shared<Extra>();
+  sub->add_option("--keys", extra->keys, "your own keys instead of a stream: 10,20,15 or UUIDs, comma-separated");
+  sub->add_option("--from", extra->from, "first row to print (1-based)")->capture_default_str();
+  sub->add_option("--to", extra->to, "last row to print");
+  sub->add_option("--only", extra->only, "splits: print only the inserts that split a page");
+  sub->add_option("--explain-page", extra->page, "print only the inserts that touch this page number");
+  reg.Add(sub, [opts, extra]() {
+    ExplainSpec e;
+    if (!extra->keys.empty()) {
+      if (!opts->stream.empty()) return Fail(2, "give --keys or --stream, not both");
+      if (absl::Status s = ParseKeyList(extra->keys, &e.keys, &e.key_width); !s.ok()) {
+        return Fail(2, std::string(s.message()));
+      }
+      opts->stream = e.key_width == 8 ? "autoinc" : "uuidv4";  // validation only: the keys replace it
+      opts->rows = absl::StrCat(e.keys.size());
+    } else if (opts->stream.empty() || opts->rows.empty()) {
+      return Fail(2, "give --stream S --rows N, or your own --keys 10,20,15");
+    }
+    if (!extra->only.empty() && extra->only != "splits") {
+      return Fail(2, absl::StrCat("--only '", extra->only, "': the one filter is --only splits"));
+    }
+    e.only_splits = extra->only == "splits";
+    absl::StatusOr<uint64_t> from = ParseCount(extra->from);
+    if (!from.ok() || *from == 0) return Fail(2, "--from: a row number from 1 (e.g. --from 100)");
+    e.from = *from;
+    if (!extra->to.empty()) {
+      absl::StatusOr<uint64_t> to = ParseCount(extra->to);
+      if (!to.ok() || *to < e.from) return Fail(2, "--to: a row number at or after --from (e.g. --to 200)");
+      e.to = *to;
+    }
+    if (!extra->page.empty()) {
+      uint32_t p = 0;
+      if (!absl::SimpleAtoi(extra->page, &p)) return Fail(2, "--explain-page: a page number (e.g. --explain-page 4)");
+      e.page = p;
+    }
+    absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
+    if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
+    if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
+    absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
+    if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
+    e.run = *spec;
+    absl::StatusOr<ExplainResult> r = Explain(e);
+    if (!r.ok()) return Fail(2, std::string(r.status().message()));
+    std::cout << (opts->json ? ExplainJsonLines(*r) : ExplainText(*r));
+    return 0;
+  });
+}
+
+}  // namespace innosim::cli

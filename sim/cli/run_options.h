@@ -1,0 +1,178 @@
+// The options run, sweep and explain share (--stream, --rows, --seed,
+// --page-size, --profile, --set, --defaults-file, --table, ...), and how
+// they become a RunSpec: every check the run would make, made before it.
+#ifndef INNOSIM_SIM_CLI_RUN_OPTIONS_H_
+#define INNOSIM_SIM_CLI_RUN_OPTIONS_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "model/server_settings.h"
+#include "sim/count.h"
+#include "sim/defaults_file.h"
+#include "sim/key_stream.h"
+#include "sim/nearest_name.h"
+#include "sim/runner.h"
+#include "sim/table_parser.h"
+
+namespace innosim::cli {
+
+// --seed: a whole number from 0 to 2^64-1 (a sign would wrap around).
+inline absl::StatusOr<uint64_t> ParseSeed(const std::string& text) {
+  uint64_t v = 0;
+  if (text.empty() || text[0] == '-' || text[0] == '+' || !absl::SimpleAtoi(text, &v)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--seed '", text, "' must be a whole number from 0 to 18446744073709551615 (e.g. --seed 7)"));
+  }
+  return v;
+}
+
+// Options shared by run and sweep.
+struct CommonRunOptions {
+  std::string stream;
+  std::string rows = "";
+  std::string rows_per_ms = "482";
+  std::string seed = "1";
+  std::string page_size;  // empty: innodb_page_size from the settings
+  std::string profile = "mysql-8.4";
+  bool json = false;
+  std::vector<std::string> sets;
+  std::string rows_per_sec = "100000";
+  bool no_flush = false;
+  std::string batch = "1000";
+  std::string table = "seed000";
+  std::string payload_bytes = "100";
+  CLI::Option* payload_option = nullptr;
+  std::string defaults_file;
+  // Settings read from --defaults-file (LoadDefaults), applied before --set.
+  std::vector<VariableAssignment> file_settings;
+
+  void Register(CLI::App* sub) {
+    sub->add_option("--stream", stream,
+                    "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, uuidv1, uuidv1-swap, uuidv6, ulid, "
+                    "ulid-monotonic, snowflake, autoinc, file:PATH (docs/key-streams.md)")
+        ->required();
+    sub->add_option("--rows", rows, "rows to insert; suffixes k, M, G (e.g. 10M)")->required();
+    sub->add_option("--seed", seed, "random seed of the key stream (0 to 2^64-1)")->capture_default_str();
+    sub->add_option("--page-size", page_size,
+                    absl::StrCat("innodb_page_size, as --set innodb_page_size: ", SupportedPageSizesInK(),
+                                 " (default: the settings', 16384)"));
+    sub->add_option("--profile", profile, "engine profile: mysql-8.4 or mariadb-10.11")->capture_default_str();
+    sub->add_flag("--json", json, "print JSON instead of a readable summary");
+    sub->add_option("--set", sets, "server variable NAME=VALUE (repeatable), e.g. innodb_buffer_pool_size=4G");
+    sub->add_option("--rows-per-sec", rows_per_sec, "simulated insert rate that clocks the page cleaner")
+        ->capture_default_str();
+    sub->add_option("--batch", batch, "rows per transaction (multi-row INSERT)")->capture_default_str();
+    sub->add_flag("--no-flush", no_flush, "structure only: no buffer pool, redo log or page cleaner");
+    sub->add_option("--table", table,
+                    "seed000, seed004, or 'CREATE TABLE t (...)' (PK: BINARY(16) for 16-byte streams, BIGINT for autoinc and "
+                    "snowflake)")
+        ->capture_default_str();
+    payload_option =
+        sub->add_option("--payload-bytes", payload_bytes, "bytes stored in each VARCHAR column")->capture_default_str();
+    sub->add_option("--defaults-file", defaults_file,
+                    "my.cnf whose [mysqld] (and [server], ...) variables apply before --set");
+  }
+
+  // Reads --defaults-file once; warnings go to stderr.
+  absl::Status LoadDefaults() {
+    if (defaults_file.empty()) return absl::OkStatus();
+    const std::optional<ServerFlavor> flavor = ServerFlavorByName(profile);
+    if (!flavor) {
+      return absl::InvalidArgumentError(absl::StrCat("unknown profile '", profile, "': use mysql-8.4 or mariadb-10.11",
+                                                     DidYouMean(profile, EngineProfile::Names())));
+    }
+    absl::StatusOr<DefaultsFile> f = ReadDefaultsFile(defaults_file, *flavor);
+    if (!f.ok()) return f.status();
+    std::vector<std::string> warnings = f->warnings;
+    absl::StatusOr<std::vector<VariableAssignment>> entries =
+        CheckDefaultsEntries(*f, defaults_file, *flavor, &warnings);
+    if (!entries.ok()) return entries.status();
+    for (const std::string& w : warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
+    file_settings = *std::move(entries);
+    return absl::OkStatus();
+  }
+
+  // Builds the spec (rows_per_ms given separately for sweeps).
+  absl::StatusOr<RunSpec> Spec(uint64_t rpms) const {
+    RunSpec spec;
+    absl::StatusOr<uint64_t> n = ParseCount(rows);
+    if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat("--rows: ", n.status().message()));
+    spec.rows = *n;
+    if (!page_size.empty()) {
+      // A size as the server reads innodb_page_size: 16k = 16384.
+      absl::StatusOr<uint64_t> ps = ParseSize(page_size);
+      if (!ps.ok()) return absl::InvalidArgumentError(absl::StrCat("--page-size: ", ps.status().message()));
+      if (!IsSupportedPageSize(*ps)) {
+        return absl::InvalidArgumentError(absl::StrCat("--page-size ", page_size,
+                                                       ": InnoDB pages are ", SupportedPageSizesInK()));
+      }
+      spec.page_size = static_cast<uint32_t>(*ps);
+    }
+    absl::StatusOr<uint64_t> sd = ParseSeed(seed);
+    if (!sd.ok()) return sd.status();
+    spec.stream.name = stream;
+    spec.stream.seed = *sd;
+    spec.stream.rows_per_ms = rpms;
+    spec.profile = profile;
+    spec.flush = !no_flush;
+    spec.table = table;
+    absl::StatusOr<uint64_t> pb = ParseCount(payload_bytes);
+    if (payload_bytes == "0") pb = 0;
+    if (!pb.ok()) return absl::InvalidArgumentError(absl::StrCat("--payload-bytes: ", pb.status().message()));
+    spec.payload_bytes = static_cast<uint32_t>(std::min<uint64_t>(*pb, 1u << 30));
+    spec.payload_bytes_given = payload_option != nullptr && payload_option->count() > 0;
+    spec.settings = file_settings;
+    for (const std::string& kv : sets) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--set '", kv, "': write NAME=VALUE, e.g. --set innodb_buffer_pool_size=4G"));
+      }
+      spec.settings.push_back({kv.substr(0, eq), kv.substr(eq + 1), "--set"});
+    }
+    double rps = 0;
+    if (!absl::SimpleAtod(rows_per_sec, &rps) || !(rps > 0) || !std::isfinite(rps)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--rows-per-sec '", rows_per_sec, "' must be a positive number (e.g. 127290)"));
+    }
+    spec.rows_per_sec = rps;
+    absl::StatusOr<uint64_t> b = ParseCount(batch);
+    if (!b.ok()) return absl::InvalidArgumentError(absl::StrCat("--batch: ", b.status().message()));
+    spec.trx_rows = *b;
+    if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
+    absl::StatusOr<RunConfig> config = ConfigFor(spec);
+    if (!config.ok()) return config.status();
+    // The table, checked against the stream's key width before running.
+    const int width = StreamKeyWidth(stream);
+    if (!absl::StartsWith(stream, "file:")) {
+      TableOptions to;
+      to.payload_bytes = spec.payload_bytes;
+      to.payload_given = spec.payload_bytes_given;
+      absl::StatusOr<TableSchema> t = ResolveTable(spec.table, width, to);
+      if (!t.ok()) return t.status();
+    }
+    return spec;
+  }
+};
+
+inline absl::StatusOr<uint64_t> ParseRowsPerMs(const std::string& text) {
+  if (text == "0") return absl::InvalidArgumentError("--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
+  absl::StatusOr<uint64_t> v = ParseCount(text);
+  if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("--rows-per-ms: ", v.status().message()));
+  return *v;
+}
+
+}  // namespace innosim::cli
+
+#endif  // INNOSIM_SIM_CLI_RUN_OPTIONS_H_
