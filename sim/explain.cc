@@ -178,6 +178,7 @@ void AddPage(const PageStore& store, uint32_t page_no, uint32_t reserve_bytes, s
   a.data_size = p.DataSize();
   a.usable = FreeSpaceOfEmpty(p.page_size());
   a.reserve = p.is_leaf() ? reserve_bytes : 0;
+  if (p.n_recs() > 0) a.first_key = p.key(0);
   out->push_back(a);
 }
 

@@ -57,6 +57,7 @@ struct PageAfter {
   uint32_t data_size = 0;
   uint32_t usable = 0;  // page_get_free_space_of_empty
   uint32_t reserve = 0; // the 1/16 kept free on clustered leaves that fill in order
+  Key first_key;        // orders the pages of a level (the leftmost non-leaf page's is the minimum)
   double fill() const { return usable == 0 ? 0 : static_cast<double>(data_size) / usable; }
 };
 
@@ -105,6 +106,9 @@ std::string ExplainText(const ExplainResult& r);
 // One JSON object per insert, one per line (docs/explain.md has the schema),
 // then one summary object.
 std::string ExplainJsonLines(const ExplainResult& r);
+// One self-contained HTML document (no network reference: styles, script
+// and trace inline) that replays the trace: docs/explain.md.
+std::string ExplainHtml(const ExplainResult& r);
 
 // The readable names of the trace's vocabulary (also the JSON's values).
 const char* StepName(TraceStep s);

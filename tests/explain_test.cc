@@ -139,7 +139,7 @@ TEST(ExplainTest, FiltersSelectRowsSplitsAndOnePage) {
 
 TEST(ExplainCliTest, JsonIsOneObjectPerInsertThenTheSummary) {
   const Output o = RunInnosim({"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096", "--json"},
-                              "/tmp/innosim_explain_err.txt");
+                              "/tmp/innosim_explain_json_err.txt");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   std::istringstream in(o.out);
   std::string line;
@@ -172,7 +172,7 @@ TEST(ExplainCliTest, BadInputIsOneLineAndExitCodeTwo) {
                                              {"explain", "--stream", "uuidv4"},
                                              {"explain", "--stream", "uuidv4", "--rows", "10", "--only", "merges"},
                                              {"explain", "--stream", "uuidv4", "--rows", "10", "--from", "0"}}) {
-    const Output o = RunInnosim(args, "/tmp/innosim_explain_err.txt");
+    const Output o = RunInnosim(args, "/tmp/innosim_explain_bad_err.txt");
     EXPECT_EQ(o.exit_code, 2) << args.back();
     EXPECT_TRUE(o.out.empty());
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;

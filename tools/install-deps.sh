@@ -2,14 +2,15 @@
 # Installs what innosim needs on Debian 12 (run as root, or with sudo):
 # the compilers (g++; clang and its libFuzzer runtime for tests/fuzz) and
 # build tools, the libraries, and MariaDB 10.11 for the
-# adapter's tests. Packages already present are left alone. The MariaDB
+# adapter's tests, and Debian's chromium for the browser explainer's test
+# (headless). Packages already present are left alone. The MariaDB
 # package's own service is kept from starting (policy-rc.d): tests start a
 # private server of their own.
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config clang libclang-rt-14-dev
           libabsl-dev libboost-container-dev libcli11-dev libgtest-dev libgmock-dev
           libbenchmark-dev nlohmann-json3-dev libtomlplusplus-dev libmariadb-dev
-          mariadb-server mariadb-client)
+          mariadb-server mariadb-client chromium zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -12,10 +12,15 @@
 #include "sim/cli/run_options.h"
 #include "sim/count.h"
 #include "sim/explain.h"
+#include "sim/report.h"
 #include "sim/uuid.h"
 
 namespace innosim::cli {
 namespace {
+
+// Inserts a --html page embeds at most: the page replays them in the
+// browser, and a few thousand keep it quick to load and to step through.
+constexpr uint64_t kMaxHtmlRows = 5000;
 
 // --keys: whole numbers (8-byte keys, the BIGINT table) or UUIDs (16-byte
 // keys), comma-separated; not both kinds.
@@ -65,6 +70,7 @@ void AddExplain(CLI::App& app, Registry& reg) {
     std::string to;
     std::string only;
     std::string page;
+    std::string html;
   };
   auto extra = std::make_shared<Extra>();
   sub->add_option("--keys", extra->keys, "your own keys instead of a stream: 10,20,15 or UUIDs, comma-separated");
@@ -72,6 +78,8 @@ void AddExplain(CLI::App& app, Registry& reg) {
   sub->add_option("--to", extra->to, "last row to print");
   sub->add_option("--only", extra->only, "splits: print only the inserts that split a page");
   sub->add_option("--explain-page", extra->page, "print only the inserts that touch this page number");
+  sub->add_option("--html", extra->html,
+                  "write a self-contained page that replays every insert (at most 5000 rows; open FILE.html#step=N)");
   reg.Add(sub, [opts, extra]() {
     ExplainSpec e;
     if (!extra->keys.empty()) {
@@ -101,14 +109,32 @@ void AddExplain(CLI::App& app, Registry& reg) {
       if (!absl::SimpleAtoi(extra->page, &p)) return Fail(2, "--explain-page: a page number (e.g. --explain-page 4)");
       e.page = p;
     }
+    if (!extra->html.empty()) {
+      // The page replays the tree from the first insert: it needs them all.
+      if (extra->from != "1" || !extra->to.empty() || e.only_splits || e.page != kFilNull) {
+        return Fail(2, "--html replays every insert: drop --from, --to, --only and --explain-page");
+      }
+      if (absl::Status s = CheckOutputPath(extra->html, "--html"); !s.ok()) return Fail(2, std::string(s.message()));
+    }
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
     if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
     e.run = *spec;
+    if (!extra->html.empty() && e.run.rows > kMaxHtmlRows) {
+      return Fail(2, absl::StrCat("--html holds at most ", kMaxHtmlRows, " inserts: lower --rows"));
+    }
     absl::StatusOr<ExplainResult> r = Explain(e);
     if (!r.ok()) return Fail(2, std::string(r.status().message()));
+    if (!extra->html.empty()) {
+      if (absl::Status s = WriteFileAtomically(extra->html, ExplainHtml(*r)); !s.ok()) {
+        return Fail(3, std::string(s.message()));
+      }
+      std::cout << "wrote " << extra->html << ": " << r->inserts.size() << " inserts (open " << extra->html
+                << "#step=N at insert N)\n";
+      return 0;
+    }
     std::cout << (opts->json ? ExplainJsonLines(*r) : ExplainText(*r));
     return 0;
   });
