@@ -16,6 +16,9 @@
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
+#include "sim/simulated_tree.h"
+#include "tools/page_map.h"
+#include "tools/simulated_census.h"
 
 namespace innosim::cli {
 
@@ -179,6 +182,30 @@ absl::StatusOr<uint64_t> ParseRowsPerMs(const std::string& text) {
   return *v;
 }
 
+// --page-map: the simulated tablespace drawn as `innosim ibd --svg` draws a
+// file. Run() keeps its engine, so the tree is built again without the
+// flush model (sim/simulated_tree.h); that it is the run's tree is checked
+// on the figures both report.
+absl::Status WritePageMap(const RunSpec& spec, const RunResult& r, const std::string& path, PageMapOrder order) {
+  absl::StatusOr<std::unique_ptr<Engine>> engine = SimulateTree(spec);
+  if (!engine.ok()) return engine.status();
+  const EngineReport tree = (*engine)->Report();
+  if (tree.primary.n_leaf_pages != r.report.primary.n_leaf_pages || tree.primary.size != r.report.primary.size ||
+      tree.file_size != r.report.file_size) {
+    return absl::InternalError(absl::StrCat("--page-map: the tree built for the map (n_leaf_pages ",
+                                            tree.primary.n_leaf_pages, ", size ", tree.primary.size,
+                                            ") differs from the run's (", r.report.primary.n_leaf_pages, ", ",
+                                            r.report.primary.size, "): a bug in innosim, please report it"));
+  }
+  const IbdCensus census = SimulatedCensus(**engine, "simulated");
+  PageMapSvgOptions options;
+  options.order = order;
+  options.index_names = SimulatedIndexNames(**engine);
+  options.title = absl::StrCat("innosim run --stream ", spec.stream.name, " --rows ", spec.rows, " --profile ",
+                               spec.profile, ": the simulated tablespace");
+  return WriteFileAtomically(path, PageMapSvg(census, options));
+}
+
 }  // namespace
 
 void AddRun(CLI::App& app, Registry& reg) {
@@ -191,7 +218,15 @@ void AddRun(CLI::App& app, Registry& reg) {
   sub->add_option("--series", *series,
                   "write a CSV time series, one row per 10,000 rows: rows, seconds, LSN, checkpoint age, dirty "
                   "pages, pages written, reads");
-  reg.Add(sub, [opts, series]() {
+  auto page_map = std::make_shared<std::string>();
+  auto order = std::make_shared<std::string>("file");
+  sub->add_option("--page-map", *page_map,
+                  "write the simulated tablespace's page map as SVG (as innosim ibd FILE --svg draws a real file)");
+  sub->add_option("--order", *order,
+                  "page map layout: file (pages in file order, one row per extent) or key (live pages in key order, "
+                  "level by level)")
+      ->capture_default_str();
+  reg.Add(sub, [opts, series, page_map, order]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
@@ -203,10 +238,21 @@ void AddRun(CLI::App& app, Registry& reg) {
       if (absl::Status s = CheckOutputPath(*series, "--series"); !s.ok()) return Fail(2, std::string(s.message()));
       spec->series_every = 10000;
     }
+    if (*order != "file" && *order != "key") {
+      return Fail(2, absl::StrCat("--order '", *order, "': use --order file or --order key"));
+    }
+    if (page_map->empty() && *order != "file") return Fail(2, "--order needs --page-map FILE.svg to draw");
+    if (!page_map->empty()) {
+      if (absl::Status s = CheckOutputPath(*page_map, "--page-map"); !s.ok()) return Fail(2, std::string(s.message()));
+    }
     absl::StatusOr<RunResult> r = Run(*spec);
     if (!r.ok()) return Fail(2, std::string(r.status().message()));
     if (!series->empty()) {
       if (absl::Status s = WriteSeriesCsv(*series, *r); !s.ok()) return Fail(3, std::string(s.message()));
+    }
+    if (!page_map->empty()) {
+      const PageMapOrder o = *order == "key" ? PageMapOrder::kKey : PageMapOrder::kFile;
+      if (absl::Status s = WritePageMap(*spec, *r, *page_map, o); !s.ok()) return Fail(3, std::string(s.message()));
     }
     if (opts->json) {
       for (const std::string& w : r->warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
