@@ -38,8 +38,9 @@ absl::StatusOr<std::unique_ptr<Engine>> SimulateTree(const RunSpec& spec) {
                                                      " rows: lower --rows or give a longer key file"));
     }
     if (!engine->InsertRow(key).ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, ": duplicate primary key in the stream (",
-                                                     "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("row ", i + 1, ": duplicate primary key in the stream (",
+                       "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
     }
     // Ties after the compact encoding are skipped, as Run skips them.
     for (size_t ix = 0; ix < encoders.size(); ++ix) (void)engine->InsertSecondary(ix, encoders[ix].Encode(i, key));
