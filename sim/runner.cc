@@ -107,7 +107,7 @@ absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec) {
   return config;
 }
 
-absl::StatusOr<RunResult> Run(const RunSpec& spec) {
+absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const Engine&)>& at_end) {
   if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
   if (spec.flush && !(spec.rows_per_sec > 0)) {
     return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
@@ -189,6 +189,7 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec) {
   if (engine.flush_model() != nullptr) result.flush = engine.flush_model()->counters();
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.report = engine.Report();
+  if (at_end) at_end(engine);
   result.settings_used = settings->Describe();
   if (result.secondary_ties > 0) {
     result.warnings.push_back(absl::StrCat(result.secondary_ties,

@@ -9,6 +9,7 @@
 #define INNOSIM_SIM_RUNNER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -90,7 +91,9 @@ absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec);
 
 // Checks a spec without running it: one-line errors saying how to mend it.
 absl::Status ValidateRunSpec(const RunSpec& spec);
-absl::StatusOr<RunResult> Run(const RunSpec& spec);
+// `at_end`, if given, sees the engine once the load is done (after the
+// final flush), e.g. to draw its pages.
+absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const Engine&)>& at_end = nullptr);
 // Runs every spec, `threads` at a time (0 = all cores).
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);
 

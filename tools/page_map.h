@@ -14,17 +14,30 @@
 // Each row starts with its first page number and ends with '|'.
 //
 // SVG (PageMapSvg): a self-contained SVG document, the same grid with
-// cells coloured by index (one hue per index) and darker the fuller the
-// page; non-leaf pages are outlined in black, stale INDEX pages are pink,
-// system pages grey, unused pages white. Each cell carries a <title>
-// (page number, type, index, level, records, fill) when the file has at
-// most 65536 pages.
+// cells coloured by index (one hue per index) and shaded by the same five
+// fill ranges as the text map, darker the fuller the page; non-leaf pages
+// are outlined in black, stale INDEX pages are pink, system pages grey,
+// unused pages white. A legend names each shade's range ("<25%" ..
+// ">=90%") and the other cell kinds; the title wraps to the map's width.
+// Each cell carries a <title> (page number, type, index, level, records,
+// fill) when the map has at most 65536 cells.
+//
+// Order (PageMapOrder): kFile draws every page of the file, page 0 first,
+// one row per extent (where InnoDB put the pages). kKey draws the live
+// INDEX pages only, per index: the leaf level in key order (from the
+// leftmost leaf along FIL_PAGE_NEXT), then each non-leaf level up to the
+// root, each level under a heading of its own (how full the tree is along
+// its key range: a random key stream and a time-ordered one with random
+// sub-millisecond bits look alike in file order, not in key order).
 //
 // Thread safety: pure functions.
 #ifndef INNOSIM_TOOLS_PAGE_MAP_H_
 #define INNOSIM_TOOLS_PAGE_MAP_H_
 
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "tools/ibd_reader.h"
 
@@ -38,8 +51,37 @@ struct PageMapOptions {
 // The text page map, ending with a newline.
 std::string PageMapText(const IbdCensus& census, const PageMapOptions& options = {});
 
+enum class PageMapOrder : uint8_t { kFile, kKey };
+
+// The five leaf-fill ranges of both maps, lightest first; a page's range is
+// LeafFillBand(fill). The SVG legend writes these labels beside the shades.
+inline constexpr const char* kLeafFillBandLabels[5] = {"<25%", "25-50%", "50-75%", "75-90%", ">=90%"};
+int LeafFillBand(double fill);  // 0..4
+
+// One run of cells under an optional heading, drawn `census.extent_size`
+// cells per row; each row is labelled with the ordinal of its first cell
+// in the section (in file order, that is its page number).
+struct PageMapSection {
+  std::string heading;          // "" in file order
+  std::vector<uint32_t> pages;  // page numbers, in drawing order
+};
+
+// The cells of the map in `order`: in kFile one section holding 0 ..
+// n_pages - 1; in kKey one section per level of each index, leaf first.
+std::vector<PageMapSection> PageMapSections(const IbdCensus& census, PageMapOrder order,
+                                            const std::map<uint64_t, std::string>& index_names = {});
+
+struct PageMapSvgOptions {
+  // First line of the title; "" = the census's path.
+  std::string title;
+  PageMapOrder order = PageMapOrder::kFile;
+  // Index id -> name for the legend and headings ("PRIMARY"); an index not
+  // named is "index <id>".
+  std::map<uint64_t, std::string> index_names;
+};
+
 // The SVG page map as a complete document.
-std::string PageMapSvg(const IbdCensus& census);
+std::string PageMapSvg(const IbdCensus& census, const PageMapSvgOptions& options = {});
 
 }  // namespace innosim
 

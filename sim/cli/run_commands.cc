@@ -17,6 +17,8 @@
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
+#include "tools/page_map.h"
+#include "tools/simulated_census.h"
 
 namespace innosim::cli {
 
@@ -32,6 +34,23 @@ int Fail(int code, const std::string& message) {
   return code;
 }
 
+namespace {
+
+// --page-map: the run's simulated tablespace, drawn as `innosim ibd --svg`
+// draws a file. The census is taken from the run's own engine at the end of
+// the load.
+std::string PageMapOf(const Engine& engine, const RunSpec& spec, PageMapOrder order) {
+  const IbdCensus census = SimulatedCensus(engine, "simulated");
+  PageMapSvgOptions options;
+  options.order = order;
+  options.index_names = SimulatedIndexNames(engine);
+  options.title = absl::StrCat("innosim run --stream ", spec.stream.name, " --rows ", spec.rows, " --profile ",
+                               spec.profile, ": the simulated tablespace");
+  return PageMapSvg(census, options);
+}
+
+}  // namespace
+
 void AddRun(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand("run", "Simulate one key stream and print InnoDB's counters");
   auto opts = std::make_shared<CommonRunOptions>();
@@ -42,7 +61,15 @@ void AddRun(CLI::App& app, Registry& reg) {
   sub->add_option("--series", *series,
                   "write a CSV time series, one row per 10,000 rows: rows, seconds, LSN, checkpoint age, dirty "
                   "pages, pages written, reads");
-  reg.Add(sub, [opts, series]() {
+  auto page_map = std::make_shared<std::string>();
+  auto order = std::make_shared<std::string>("file");
+  sub->add_option("--page-map", *page_map,
+                  "write the simulated tablespace's page map as SVG (as innosim ibd FILE --svg draws a real file)");
+  sub->add_option("--order", *order,
+                  "page map layout: file (pages in file order, one row per extent) or key (live pages in key order, "
+                  "level by level)")
+      ->capture_default_str();
+  reg.Add(sub, [opts, series, page_map, order]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
@@ -54,10 +81,26 @@ void AddRun(CLI::App& app, Registry& reg) {
       if (absl::Status s = CheckOutputPath(*series, "--series"); !s.ok()) return Fail(2, std::string(s.message()));
       spec->series_every = 10000;
     }
-    absl::StatusOr<RunResult> r = Run(*spec);
+    if (*order != "file" && *order != "key") {
+      return Fail(2, absl::StrCat("--order '", *order, "': use --order file or --order key"));
+    }
+    if (page_map->empty() && *order != "file") return Fail(2, "--order needs --page-map FILE.svg to draw");
+    if (!page_map->empty()) {
+      if (absl::Status s = CheckOutputPath(*page_map, "--page-map"); !s.ok()) return Fail(2, std::string(s.message()));
+    }
+    std::string map_svg;
+    std::function<void(const Engine&)> at_end;
+    if (!page_map->empty()) {
+      const PageMapOrder o = *order == "key" ? PageMapOrder::kKey : PageMapOrder::kFile;
+      at_end = [&map_svg, &spec, o](const Engine& engine) { map_svg = PageMapOf(engine, *spec, o); };
+    }
+    absl::StatusOr<RunResult> r = Run(*spec, at_end);
     if (!r.ok()) return Fail(2, std::string(r.status().message()));
     if (!series->empty()) {
       if (absl::Status s = WriteSeriesCsv(*series, *r); !s.ok()) return Fail(3, std::string(s.message()));
+    }
+    if (!page_map->empty()) {
+      if (absl::Status s = WriteFileAtomically(*page_map, map_svg); !s.ok()) return Fail(3, std::string(s.message()));
     }
     if (opts->json) {
       for (const std::string& w : r->warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
