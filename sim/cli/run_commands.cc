@@ -44,8 +44,8 @@ std::string PageMapOf(const Engine& engine, const RunSpec& spec, PageMapOrder or
   PageMapSvgOptions options;
   options.order = order;
   options.index_names = SimulatedIndexNames(engine);
-  options.title = absl::StrCat("innosim run --stream ", spec.stream.name, " --rows ", spec.rows, " --profile ",
-                               spec.profile, ": the simulated tablespace");
+  options.title = absl::StrCat("innosim run --stream ", spec.stream.name, " --rows ", spec.rows, " --rows-per-ms ",
+                               spec.stream.rows_per_ms, " --profile ", spec.profile, ": the simulated tablespace");
   return PageMapSvg(census, options);
 }
 
