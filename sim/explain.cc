@@ -73,13 +73,19 @@ std::string LastInsertText(int last_insert) {
 std::string SplitWhy(const TraceEvent& s) {
   const PageHeaderView& h = s.page;
   switch (s.split_kind) {
-    case SplitDecision::Kind::kToRight:
+    case SplitDecision::Kind::kToRight: {
+      const int after = static_cast<int>(h.n_recs) - 1 - s.cursor;  // records after the insert point
+      const std::string where =
+          s.split_rec != kNoSplitRec
+              ? "the new record stays on the old page with the one record after it, and the new page takes the rest"
+          : after == 0 ? "the new page starts with the new record alone"
+                       : absl::StrCat("the new page takes the new record and the ", after, " record",
+                                      after == 1 ? "" : "s", " after the insert point");
       return absl::StrFormat(
-          "PAGE_LAST_INSERT (%s) is the record the new one goes after (PAGE_DIRECTION %s, PAGE_N_DIRECTION %u): "
-          "the page looks like it fills in order, so the old page keeps %s and the new page starts%s",
-          LastInsertText(h.last_insert), DirectionName(h.direction), h.n_direction,
-          s.split_rec == kNoSplitRec ? "every record up to the insert point" : "one record after the insert point",
-          s.split_rec == kNoSplitRec ? " with the new record alone" : " after it");
+          "PAGE_LAST_INSERT (%s) is the record the new one goes after (PAGE_DIRECTION %s, PAGE_N_DIRECTION %u): the "
+          "page looks like it fills in order, so it splits at the insert point: %s",
+          LastInsertText(h.last_insert), DirectionName(h.direction), h.n_direction, where);
+    }
     case SplitDecision::Kind::kToLeft:
       return absl::StrFormat(
           "PAGE_LAST_INSERT (%s) is the record right after the insert point: keys arrive in descending order, so the "
