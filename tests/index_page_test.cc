@@ -316,7 +316,7 @@ TEST_F(IndexPageTest, DeleteStartEqualsDeletingTheFirstRecordRepeatedly) {
       ASSERT_TRUE(InsertSorted(one, k, pool_));
     }
     bulk.DeleteStart(to, pool_);
-    for (int i = 0; i < to; ++i) one.DeleteRec(0, pool_);
+    for (int i = 0; i < to; ++i) one.DeleteRec(0);
     ASSERT_EQ(bulk.Verify(), "") << to;
     ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, std::to_string(to)));
     bulk.Release(pool_);
@@ -350,7 +350,7 @@ TEST_F(IndexPageTest, DeleteStartOnCountsEqualsDeletingOneByOneOnEveryPageSize) 
           ASSERT_TRUE(InsertSorted(one, k, pool_)) << label;
         }
         bulk.DeleteStart(to, pool_);
-        for (int i = 0; i < to; ++i) one.DeleteRec(0, pool_);
+        for (int i = 0; i < to; ++i) one.DeleteRec(0);
         ASSERT_EQ(bulk.Verify(), "") << label;
         ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, label));
         bulk.Release(pool_);
@@ -422,7 +422,7 @@ TEST_F(IndexPageTest, DeleteRecBalancesSlots) {
     p.Create(5, 0, kRec, k16K, pool_);
     AppendAscending(p, 12, pool_);
     ASSERT_EQ(Slots(p), (std::vector<uint32_t>{1, 4, 4, 5}));
-    p.DeleteRec(0, pool_);
+    p.DeleteRec(0);
     EXPECT_EQ(Slots(p), (std::vector<uint32_t>{1, 7, 5}));
     EXPECT_EQ(p.key(0), K(20));
     EXPECT_EQ(p.garbage(), kRec);
@@ -439,12 +439,12 @@ TEST_F(IndexPageTest, DeleteRecBalancesSlots) {
     IndexPage p;
     p.Create(5, 0, kRec, k16K, pool_);
     AppendAscending(p, 12, pool_);
-    p.DeleteRec(5, pool_);
+    p.DeleteRec(5);
     EXPECT_EQ(Slots(p), (std::vector<uint32_t>{1, 4, 4, 4}));
     EXPECT_EQ(p.Verify(), "");
     // The supremum's slot is never balanced: it may own fewer than 4.
-    p.DeleteRec(10, pool_);
-    p.DeleteRec(9, pool_);
+    p.DeleteRec(10);
+    p.DeleteRec(9);
     EXPECT_EQ(Slots(p), (std::vector<uint32_t>{1, 4, 4, 2}));
     EXPECT_EQ(p.n_recs(), 9);
     EXPECT_EQ(p.garbage(), 3 * kRec);
@@ -461,7 +461,7 @@ TEST_F(IndexPageTest, ReorganizeResetsHeapAndSetsLastInsertToLastRecord) {
   }
   p.DeleteEnd(10, pool_);  // 4 records to the free list
   ASSERT_EQ(p.garbage(), 4 * kRec);
-  p.Reorganize(pool_);
+  p.Reorganize();
   // Heap rebuilt from the 10 live records: HEAP_TOP = 120 + data, no
   // garbage, N_HEAP = 12; LAST_INSERT = last record, RIGHT, N_RECS - 1.
   EXPECT_EQ(p.n_recs(), 10);
@@ -482,14 +482,14 @@ TEST_F(IndexPageTest, ReorganizeOfOneAndZeroRecords) {
   IndexPage p;
   p.Create(5, 0, kRec, k16K, pool_);
   ASSERT_TRUE(p.InsertAfter(-1, K(1), 0, pool_));
-  p.Reorganize(pool_);
+  p.Reorganize();
   // One record: NO_DIRECTION, 0, LAST_INSERT = that record.
   EXPECT_EQ(p.last_insert(), 0);
   EXPECT_EQ(p.direction(), PageDirection::kNoDirection);
   EXPECT_EQ(p.n_direction(), 0u);
   IndexPage e;
   e.Create(6, 0, kRec, k16K, pool_);
-  e.Reorganize(pool_);
+  e.Reorganize();
   EXPECT_EQ(e.last_insert(), -1);
   EXPECT_EQ(e.Verify(), "");
 }
@@ -642,7 +642,7 @@ TEST(IndexPageOwnerBitsTest, RandomInsertsAndDeletesMatchTheSlotArrayRules) {
     ASSERT_GT(p.n_recs(), page_size == 65536u ? 1000 : 100);
     while (p.n_recs() > 0) {
       const int pos = static_cast<int>(rng() % static_cast<uint64_t>(p.n_recs()));
-      p.DeleteRec(pos, pool);
+      p.DeleteRec(pos);
       model.Delete(static_cast<uint32_t>(pos) + 1);
       ASSERT_EQ(p.Verify(), "") << page_size;
       ASSERT_EQ(Slots(p), model.owned()) << page_size << " with " << p.n_recs() << " records left";
