@@ -214,7 +214,7 @@ absl::Status BTree::Insert(const Key& key) {
 void BTree::Reorganize(uint32_t page_no) {
   if (trace_ != nullptr) TraceStepOn(TraceStep::kReorganized, "btr_page_reorganize_low", PageHeaderView::Of(P(page_no)));
   if (profile_.reorg_counting == ReorgCounting::kAttemptAtStart) ++counters_.index_page_reorg_attempts;
-  P(page_no).Reorganize(store_->pool());
+  P(page_no).Reorganize();
   if (logging()) {
     const IndexPage& p = P(page_no);
     Log(redo_->Reorganize(page_no, p.DataSize(), kPageDirSlotSize * p.n_dir_slots()));
@@ -387,7 +387,7 @@ bool BTree::PessimisticDeleteNodePtr(uint32_t page_no, int pos) {
   if (p.n_recs() < 2 && page_no != root_) {
     // btr_discard_page: not reached by insert-only loads (a parent page
     // always keeps more than one node pointer there).
-    p.DeleteRec(pos, store_->pool());
+    p.DeleteRec(pos);
     Modify(page_no);
     return false;
   }
@@ -398,7 +398,7 @@ bool BTree::PessimisticDeleteNodePtr(uint32_t page_no, int pos) {
     NodePtrDelete(page_no);
     InsertOnNonLeafLevel(P(page_no).level() + 1u, next_key, page_no);
   }
-  P(page_no).DeleteRec(pos, store_->pool());
+  P(page_no).DeleteRec(pos);
   // MLOG_COMP_REC_DELETE: header + index info + offset, the size of a list
   // delete record.
   if (logging()) Log(redo_->ListDelete(page_no));

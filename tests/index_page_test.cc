@@ -316,7 +316,7 @@ TEST_F(IndexPageTest, DeleteStartEqualsDeletingTheFirstRecordRepeatedly) {
       ASSERT_TRUE(InsertSorted(one, k, pool_));
     }
     bulk.DeleteStart(to, pool_);
-    for (int i = 0; i < to; ++i) one.DeleteRec(0, pool_);
+    for (int i = 0; i < to; ++i) one.DeleteRec(0);
     ASSERT_EQ(bulk.Verify(), "") << to;
     ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, std::to_string(to)));
     bulk.Release(pool_);
@@ -350,7 +350,7 @@ TEST_F(IndexPageTest, DeleteStartOnCountsEqualsDeletingOneByOneOnEveryPageSize) 
           ASSERT_TRUE(InsertSorted(one, k, pool_)) << label;
         }
         bulk.DeleteStart(to, pool_);
-        for (int i = 0; i < to; ++i) one.DeleteRec(0, pool_);
+        for (int i = 0; i < to; ++i) one.DeleteRec(0);
         ASSERT_EQ(bulk.Verify(), "") << label;
         ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, label));
         bulk.Release(pool_);
@@ -422,7 +422,7 @@ TEST_F(IndexPageTest, DeleteRecBalancesSlots) {
     p.Create(5, 0, kRec, k16K, pool_);
     AppendAscending(p, 12, pool_);
     ASSERT_EQ(Slots(p), (std::vector<uint32_t>{1, 4, 4, 5}));
-    p.DeleteRec(0, pool_);
+    p.DeleteRec(0);
     EXPECT_EQ(Slots(p), (std::vector<uint32_t>{1, 7, 5}));
     EXPECT_EQ(p.key(0), K(20));
     EXPECT_EQ(p.garbage(), kRec);
@@ -439,12 +439,12 @@ TEST_F(IndexPageTest, DeleteRecBalancesSlots) {
     IndexPage p;
     p.Create(5, 0, kRec, k16K, pool_);
     AppendAscending(p, 12, pool_);
-    p.DeleteRec(5, pool_);
+    p.DeleteRec(5);
     EXPECT_EQ(Slots(p), (std::vector<uint32_t>{1, 4, 4, 4}));
     EXPECT_EQ(p.Verify(), "");
     // The supremum's slot is never balanced: it may own fewer than 4.
-    p.DeleteRec(10, pool_);
-    p.DeleteRec(9, pool_);
+    p.DeleteRec(10);
+    p.DeleteRec(9);
     EXPECT_EQ(Slots(p), (std::vector<uint32_t>{1, 4, 4, 2}));
     EXPECT_EQ(p.n_recs(), 9);
     EXPECT_EQ(p.garbage(), 3 * kRec);
@@ -461,7 +461,7 @@ TEST_F(IndexPageTest, ReorganizeResetsHeapAndSetsLastInsertToLastRecord) {
   }
   p.DeleteEnd(10, pool_);  // 4 records to the free list
   ASSERT_EQ(p.garbage(), 4 * kRec);
-  p.Reorganize(pool_);
+  p.Reorganize();
   // Heap rebuilt from the 10 live records: HEAP_TOP = 120 + data, no
   // garbage, N_HEAP = 12; LAST_INSERT = last record, RIGHT, N_RECS - 1.
   EXPECT_EQ(p.n_recs(), 10);
@@ -482,14 +482,14 @@ TEST_F(IndexPageTest, ReorganizeOfOneAndZeroRecords) {
   IndexPage p;
   p.Create(5, 0, kRec, k16K, pool_);
   ASSERT_TRUE(p.InsertAfter(-1, K(1), 0, pool_));
-  p.Reorganize(pool_);
+  p.Reorganize();
   // One record: NO_DIRECTION, 0, LAST_INSERT = that record.
   EXPECT_EQ(p.last_insert(), 0);
   EXPECT_EQ(p.direction(), PageDirection::kNoDirection);
   EXPECT_EQ(p.n_direction(), 0u);
   IndexPage e;
   e.Create(6, 0, kRec, k16K, pool_);
-  e.Reorganize(pool_);
+  e.Reorganize();
   EXPECT_EQ(e.last_insert(), -1);
   EXPECT_EQ(e.Verify(), "");
 }
@@ -573,82 +573,6 @@ TEST_F(IndexPageTest, VerifyCatchesKeysOutOfOrder) {
 
 namespace innosim {
 namespace {
-
-// The directory as InnoDB's slot array: n_owned per slot, slot 0 the
-// infimum's. The insert and delete rules of page_cur_insert_rec_low /
-// page_dir_split_slot and page_cur_delete_rec / page_dir_balance_slot,
-// written on counts, to hold the page's owner bits against.
-class SlotArrayModel {
- public:
-  SlotArrayModel() : owned_{1, 1} {}
-  // The record at list position `list_pos` (1-based among user records)
-  // is inserted; it joins the group of its successor.
-  void Insert(uint32_t list_pos) {
-    const size_t s = SlotOf(list_pos);
-    if (++owned_[s] > kDirSlotMaxNOwned) {
-      const uint32_t n = owned_[s];
-      owned_[s] = n - n / 2;
-      owned_.insert(owned_.begin() + static_cast<long>(s), n / 2);
-    }
-  }
-  void Delete(uint32_t list_pos) {
-    const size_t s = SlotOf(list_pos);
-    const uint32_t old = owned_[s]--;
-    if (old <= kDirSlotMinNOwned && s + 1 < owned_.size()) {
-      if (owned_[s + 1] > kDirSlotMinNOwned) {
-        ++owned_[s];
-        --owned_[s + 1];
-      } else {
-        owned_[s + 1] += owned_[s];
-        owned_.erase(owned_.begin() + static_cast<long>(s));
-      }
-    }
-  }
-  const std::vector<uint32_t>& owned() const { return owned_; }
-
- private:
-  size_t SlotOf(uint32_t list_pos) const {
-    uint32_t end = 0;
-    for (size_t s = 0; s < owned_.size(); ++s) {
-      end += owned_[s];
-      if (list_pos < end) return s;
-    }
-    return owned_.size() - 1;
-  }
-  std::vector<uint32_t> owned_;
-};
-
-// Pages of more than 126 records keep their owner bits in more than two
-// words (a different shift path); small pages in two. Random inserts, then
-// random deletes, each checked against the slot-array rules.
-TEST(IndexPageOwnerBitsTest, RandomInsertsAndDeletesMatchTheSlotArrayRules) {
-  for (const uint32_t page_size : {4096u, 16384u, 65536u}) {
-    PagePool pool;
-    IndexPage p;
-    p.Create(5, 0, kSmallRec, page_size, pool);
-    SlotArrayModel model;
-    std::mt19937_64 rng(page_size);
-    std::set<uint64_t> keys;
-    for (;;) {
-      const uint64_t k = rng() >> 1;
-      if (!keys.insert(k).second) continue;
-      bool dup = false;
-      const int c = p.SearchInsertCursor(K(k), &dup);
-      if (!p.InsertAfter(c, K(k), 0, pool)) break;
-      model.Insert(static_cast<uint32_t>(c) + 2);
-      ASSERT_EQ(p.Verify(), "") << page_size;
-      ASSERT_EQ(Slots(p), model.owned()) << page_size << " after " << p.n_recs() << " inserts";
-    }
-    ASSERT_GT(p.n_recs(), page_size == 65536u ? 1000 : 100);
-    while (p.n_recs() > 0) {
-      const int pos = static_cast<int>(rng() % static_cast<uint64_t>(p.n_recs()));
-      p.DeleteRec(pos, pool);
-      model.Delete(static_cast<uint32_t>(pos) + 1);
-      ASSERT_EQ(p.Verify(), "") << page_size;
-      ASSERT_EQ(Slots(p), model.owned()) << page_size << " with " << p.n_recs() << " records left";
-    }
-  }
-}
 
 // The leaf search compares high halves first and then the keys at its
 // last one or two positions whole: keys sharing their high half with k
