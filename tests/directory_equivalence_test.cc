@@ -185,7 +185,9 @@ TEST_P(DirectoryEquivalenceTest, RandomOperationSequencesMatchTheRules) {
   // pages of small records more than 126 records (owner bits in more than
   // two words).
   EXPECT_GE(full, 3) << Label(shape);
-  if (shape.rec_size == 30) EXPECT_GT(max_recs, 126) << Label(shape);
+  if (shape.rec_size == 30) {
+    EXPECT_GT(max_recs, 126) << Label(shape);
+  }
 }
 
 // Every record count a page of this shape can hold, for the paths that set
