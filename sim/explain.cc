@@ -5,7 +5,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
 #include "sim/key_stream.h"
 #include "sim/secondary_keys.h"
@@ -263,6 +266,34 @@ FrozenSummary Summarize(const Engine& engine, const LeafLife& life) {
 
 }  // namespace
 
+absl::Status ParseKeyList(std::string_view text, std::vector<Key>* keys, int* width) {
+  int kind = 0;  // 8 or 16 once known
+  for (absl::string_view item : absl::StrSplit(absl::string_view(text.data(), text.size()), ',', absl::SkipWhitespace())) {
+    item = absl::StripAsciiWhitespace(item);
+    Key k;
+    uint64_t v = 0;
+    int this_kind = 0;
+    if (!item.empty() && item[0] != '-' && item[0] != '+' && absl::SimpleAtoi(item, &v)) {
+      k = Key::FromU64(v);
+      this_kind = 8;
+    } else if (ParseUuid(std::string_view(item.data(), item.size()), &k)) {
+      this_kind = 16;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("--keys: '", item,
+                                                     "' is neither a whole number nor a UUID: write e.g. --keys "
+                                                     "10,20,15 or --keys 0190a6b2-7c4e-7d21-9f00-0123456789ab,..."));
+    }
+    if (kind != 0 && kind != this_kind) {
+      return absl::InvalidArgumentError("--keys mixes whole numbers and UUIDs: give one kind of key");
+    }
+    kind = this_kind;
+    keys->push_back(k);
+  }
+  if (keys->empty()) return absl::InvalidArgumentError("--keys is empty: write e.g. --keys 10,20,15");
+  *width = kind;
+  return absl::OkStatus();
+}
+
 absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   RunSpec rs = spec.run;
   rs.flush = false;
@@ -334,6 +365,21 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   }
   result.rows = rs.rows;
   result.summary = Summarize(engine, life);
+  const PageStore& store = engine.page_store();
+  uint32_t pn = engine.primary().root();
+  while (!store.page(pn).is_leaf()) pn = store.page(pn).child(0);
+  for (; pn != kFilNull; pn = store.page(pn).next()) {
+    const IndexPage& p = store.page(pn);
+    LeafAtEnd l;
+    l.page_no = pn;
+    l.n_recs = static_cast<uint32_t>(p.n_recs());
+    l.fill = static_cast<double>(p.DataSize()) / FreeSpaceOfEmpty(p.page_size());
+    if (p.n_recs() > 0) {
+      l.first_key = p.key(0);
+      l.last_key = p.key(p.n_recs() - 1);
+    }
+    result.leaves.push_back(l);
+  }
   result.report = engine.Report();
   return result;
 }

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -88,6 +89,15 @@ struct FrozenSummary {
   double receiving_mean_fill = 0;
 };
 
+// A leaf at the end of the run, in key order.
+struct LeafAtEnd {
+  uint32_t page_no = kFilNull;
+  uint32_t n_recs = 0;
+  double fill = 0;
+  Key first_key;
+  Key last_key;
+};
+
 struct ExplainResult {
   ExplainSpec spec;
   int key_width = 16;
@@ -95,8 +105,13 @@ struct ExplainResult {
   uint64_t rows = 0;
   std::vector<ExplainedInsert> inserts;  // the ones selected for printing
   FrozenSummary summary;
+  std::vector<LeafAtEnd> leaves;
   EngineReport report;
 };
+
+// --keys: whole numbers (8-byte keys, the BIGINT table) or UUIDs (16-byte
+// keys), comma-separated; not both kinds. Sets *width to 8 or 16.
+absl::Status ParseKeyList(std::string_view text, std::vector<Key>* keys, int* width);
 
 absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec);
 

@@ -1,6 +1,7 @@
 // innosim explain: every insert of a small run, step by step (sim/explain.h).
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "sim/count.h"
 #include "sim/explain.h"
 #include "sim/report.h"
+#include "sim/scenario.h"
 #include "sim/uuid.h"
 
 namespace innosim::cli {
@@ -21,36 +23,6 @@ namespace {
 // Inserts a --html page embeds at most: the page replays them in the
 // browser, and a few thousand keep it quick to load and to step through.
 constexpr uint64_t kMaxHtmlRows = 5000;
-
-// --keys: whole numbers (8-byte keys, the BIGINT table) or UUIDs (16-byte
-// keys), comma-separated; not both kinds.
-absl::Status ParseKeyList(const std::string& text, std::vector<Key>* keys, int* width) {
-  int kind = 0;  // 8 or 16 once known
-  for (absl::string_view item : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
-    item = absl::StripAsciiWhitespace(item);
-    Key k;
-    uint64_t v = 0;
-    int this_kind = 0;
-    if (!item.empty() && item[0] != '-' && item[0] != '+' && absl::SimpleAtoi(item, &v)) {
-      k = Key::FromU64(v);
-      this_kind = 8;
-    } else if (ParseUuid(std::string_view(item.data(), item.size()), &k)) {
-      this_kind = 16;
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat("--keys: '", item,
-                                                     "' is neither a whole number nor a UUID: write e.g. --keys "
-                                                     "10,20,15 or --keys 0190a6b2-7c4e-7d21-9f00-0123456789ab,..."));
-    }
-    if (kind != 0 && kind != this_kind) {
-      return absl::InvalidArgumentError("--keys mixes whole numbers and UUIDs: give one kind of key");
-    }
-    kind = this_kind;
-    keys->push_back(k);
-  }
-  if (keys->empty()) return absl::InvalidArgumentError("--keys is empty: write e.g. --keys 10,20,15");
-  *width = kind;
-  return absl::OkStatus();
-}
 
 }  // namespace
 
@@ -71,6 +43,7 @@ void AddExplain(CLI::App& app, Registry& reg) {
     std::string only;
     std::string page;
     std::string html;
+    std::string scenario;
   };
   auto extra = std::make_shared<Extra>();
   sub->add_option("--keys", extra->keys, "your own keys instead of a stream: 10,20,15 or UUIDs, comma-separated");
@@ -78,11 +51,21 @@ void AddExplain(CLI::App& app, Registry& reg) {
   sub->add_option("--to", extra->to, "last row to print");
   sub->add_option("--only", extra->only, "splits: print only the inserts that split a page");
   sub->add_option("--explain-page", extra->page, "print only the inserts that touch this page number");
+  sub->add_option("--scenario", extra->scenario,
+                  "a learner's scenario file (experiments/scenarios/*.toml): its keys, table and what to see, checked");
   sub->add_option("--html", extra->html,
                   "write a self-contained page that replays every insert (at most 5000 rows; open FILE.html#step=N)");
   reg.Add(sub, [opts, extra]() {
     ExplainSpec e;
-    if (!extra->keys.empty()) {
+    std::optional<Scenario> scenario;
+    if (!extra->scenario.empty()) {
+      if (!extra->keys.empty() || !opts->stream.empty()) {
+        return Fail(2, "--scenario brings its own keys: drop --keys and --stream");
+      }
+      absl::StatusOr<Scenario> sc = LoadScenario(extra->scenario);
+      if (!sc.ok()) return Fail(2, std::string(sc.status().message()));
+      scenario = *std::move(sc);
+    } else if (!extra->keys.empty()) {
       if (!opts->stream.empty()) return Fail(2, "give --keys or --stream, not both");
       if (absl::Status s = ParseKeyList(extra->keys, &e.keys, &e.key_width); !s.ok()) {
         return Fail(2, std::string(s.message()));
@@ -119,9 +102,18 @@ void AddExplain(CLI::App& app, Registry& reg) {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
-    absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
-    if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
-    e.run = *spec;
+    if (scenario) {
+      const ExplainSpec filters = e;
+      e = scenario->spec;
+      e.from = filters.from;
+      e.to = filters.to;
+      e.only_splits = filters.only_splits;
+      e.page = filters.page;
+    } else {
+      absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
+      if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
+      e.run = *spec;
+    }
     if (!extra->html.empty() && e.run.rows > kMaxHtmlRows) {
       return Fail(2, absl::StrCat("--html holds at most ", kMaxHtmlRows, " inserts: lower --rows"));
     }
@@ -135,8 +127,18 @@ void AddExplain(CLI::App& app, Registry& reg) {
                 << "#step=N at insert N)\n";
       return 0;
     }
+    if (scenario && !opts->json) {
+      std::cout << "scenario: " << scenario->title << (scenario->source.empty() ? "" : " (" + scenario->source + ")")
+                << "\n  what to see: " << scenario->see << "\n\n";
+    }
     std::cout << (opts->json ? ExplainJsonLines(*r) : ExplainText(*r));
-    return 0;
+    if (!scenario) return 0;
+    const std::vector<std::string> failed = CheckScenario(*scenario, *r);
+    if (!opts->json) {
+      std::cout << (failed.empty() ? "check: innosim shows what the scenario says\n" : "");
+      for (const std::string& f : failed) std::cout << "check FAILED: " << f << "\n";
+    }
+    return failed.empty() ? 0 : 1;
   });
 }
 
