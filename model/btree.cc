@@ -125,6 +125,10 @@ void BTree::TraceLeafReached(const Key& key, uint32_t leaf, int cursor) {
   trace_->OnStep(e);
 }
 
+void BTree::TraceInserted(uint32_t page_no) {
+  TraceStepOn(TraceStep::kInserted, "btr_cur_optimistic_insert", PageHeaderView::Of(P(page_no)));
+}
+
 void BTree::TraceStepOn(TraceStep step, const char* rule, const PageHeaderView& before) {
   TraceEvent e;
   e.step = step;
@@ -134,14 +138,14 @@ void BTree::TraceStepOn(TraceStep step, const char* rule, const PageHeaderView& 
 }
 
 absl::Status BTree::Insert(const Key& key) {
-  if (trace_ != nullptr) trace_->OnInsertStart(key);
+  if (__builtin_expect(trace_ != nullptr, 0)) trace_->OnInsertStart(key);
   const uint32_t leaf = SearchLeaf(key);
   bool duplicate = false;
   const IndexPage& page = P(leaf);
   const int last_insert = page.last_insert();
   const int cursor = page.SearchInsertCursor(key, &duplicate, fast_.TryShortcutFirst());
   fast_.CursorFound(cursor == last_insert);
-  if (trace_ != nullptr) TraceLeafReached(key, leaf, cursor);
+  if (__builtin_expect(trace_ != nullptr, 0)) TraceLeafReached(key, leaf, cursor);
   if (duplicate) {
     CommitMtr();
     return absl::AlreadyExistsError("duplicate key");
@@ -183,7 +187,9 @@ absl::Status BTree::Insert(const Key& key) {
                                 (p.MaxInsertSize(1) < rec_size))
                              : too_big;
   if (fails) {
-    if (trace_ != nullptr) TraceStepOn(TraceStep::kRefusedNoRoom, "btr_cur_optimistic_insert", PageHeaderView::Of(p));
+    if (__builtin_expect(trace_ != nullptr, 0)) {
+      TraceStepOn(TraceStep::kRefusedNoRoom, "btr_cur_optimistic_insert", PageHeaderView::Of(p));
+    }
     return false;
   }
   // The 1/16 reserve for future updates: only on clustered leaves, only when
@@ -197,8 +203,6 @@ absl::Status BTree::Insert(const Key& key) {
     }
     return false;
   }
-  PageHeaderView before;
-  if (trace_ != nullptr) before = PageHeaderView::Of(p);
   if (!p.InsertAfterInline(cursor, key, child, store_->pool())) {
     // page_cur_tuple_insert found no room at the heap top and no reusable
     // free record, but the checks above say it fits after a reorganize.
@@ -207,7 +211,7 @@ absl::Status BTree::Insert(const Key& key) {
   }
   Modify(page_no);
   LogInsert(page_no, cursor, key);
-  if (trace_ != nullptr) TraceStepOn(TraceStep::kInserted, "btr_cur_optimistic_insert", before);
+  if (__builtin_expect(trace_ != nullptr, 0)) TraceInserted(page_no);
   return true;
 }
 

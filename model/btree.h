@@ -183,9 +183,12 @@ class BTree {
   bool Compress(uint32_t page_no);
   // btr_can_merge_with_page; may reorganize the merge page.
   bool CanMergeWithPage(uint32_t page_no, uint32_t merge_page_no);
-  // The trace's events (only called with a trace sink).
-  void TraceLeafReached(const Key& key, uint32_t leaf, int cursor);
-  void TraceStepOn(TraceStep step, const char* rule, const PageHeaderView& before);
+  // The trace's events (only called with a trace sink; out of the insert
+  // path's way).
+  [[gnu::cold, gnu::noinline]] void TraceLeafReached(const Key& key, uint32_t leaf, int cursor);
+  // kInserted, with the page's header after the insert.
+  [[gnu::cold, gnu::noinline]] void TraceInserted(uint32_t page_no);
+  [[gnu::cold, gnu::noinline]] void TraceStepOn(TraceStep step, const char* rule, const PageHeaderView& header);
   // btr_page_reorganize_low with its counters.
   void Reorganize(uint32_t page_no);
   // btr_page_alloc + btr_page_create / btr_page_free.

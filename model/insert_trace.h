@@ -56,7 +56,7 @@ struct PageHeaderView {
 
 enum class TraceStep : uint8_t {
   kLeafReached,         // btr_cur_search_to_nth_level: the leaf and the cursor on it
-  kInserted,            // btr_cur_optimistic_insert: the record fit
+  kInserted,            // btr_cur_optimistic_insert: the record fit (header after)
   kRefusedNoRoom,       // btr_cur_optimistic_insert: DB_FAIL, no room even after a reorganize
   kRefusedByReserve,    // btr_cur_optimistic_insert: DB_FAIL, the 1/16 reserve of a sequential-looking leaf
   kReorganized,         // btr_page_reorganize_low
@@ -72,7 +72,8 @@ struct TraceEvent {
   TraceStep step = TraceStep::kLeafReached;
   // The InnoDB function whose rule this step is.
   const char* rule = "";
-  // The page the step acts on, its header before the step.
+  // The page the step acts on, its header before the step (after it for
+  // kInserted: the leaf's header before is kLeafReached's).
   PageHeaderView page;
   // kLeafReached: the record the tuple goes after (-1 = infimum), and the
   // pages fixed on the way down, root first.

@@ -164,8 +164,10 @@ void Decide(ExplainedInsert* x) {
   } else if (inserted != nullptr) {
     x->decision = reorganized != nullptr ? "reorganized, then inserted" : "optimistic insert";
     x->rule = reorganized != nullptr ? "btr_page_reorganize_low" : "btr_cur_optimistic_insert";
-    x->why = absl::StrFormat("the record fits: %u bytes free (after a reorganize), %u needed", inserted->page.max_insert,
-                             inserted->page.rec_size);
+    // The leaf's header before the insert is the search's (steps[0]).
+    const PageHeaderView& before = x->steps.front().page;
+    x->why = absl::StrFormat("the record fits: %u bytes free (after a reorganize), %u needed", before.max_insert,
+                             before.rec_size);
   } else {
     x->decision = "refused";
     x->rule = "btr_cur_optimistic_insert";

@@ -152,7 +152,7 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
   Key ring[kRing];
   uint64_t read = 0;  // keys taken from the stream so far
   bool ended = false;
-  auto read_one = [&]() {
+  auto read_one = [&]() __attribute__((always_inline)) {
     if (ended || read == spec.rows) return;
     Key& k = ring[read & (kRing - 1)];
     if (!ks.Next(&k)) {
