@@ -327,7 +327,9 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   result.spec.run = rs;
   result.key_width = width;
   result.table = TableSql(schema->def);
-  Engine engine(config->profile, schema->def);
+  // Through the engine's door, as `run` and `bench` drive it; structure
+  // only (no flush model).
+  Engine engine(config->profile, schema->def, EngineOptions{});
   StepCollector collector;
   engine.set_trace(&collector);
   std::vector<SecondaryKeyEncoder> encoders;
@@ -356,6 +358,7 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
     x.key = key;
     x.steps = collector.Take();
     for (size_t ix = 0; ix < encoders.size(); ++ix) (void)engine.InsertSecondary(ix, encoders[ix].Encode(i, key));
+    if (absl::Status s = engine.EndRow(); !s.ok()) return s;
     Decide(&x);
     life.Note(x);
     if (!Selected(spec, x)) continue;
@@ -365,6 +368,7 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
     }
     result.inserts.push_back(std::move(x));
   }
+  if (absl::Status s = engine.EndLoad(); !s.ok()) return s;
   result.rows = rs.rows;
   result.summary = Summarize(engine, life);
   const PageStore& store = engine.page_store();
