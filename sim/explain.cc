@@ -237,28 +237,44 @@ struct LeafLife {
   }
 };
 
-FrozenSummary Summarize(const Engine& engine, const LeafLife& life) {
-  FrozenSummary s;
+// The leaves at the end of the run, in key order (along FIL_PAGE_NEXT).
+std::vector<LeafAtEnd> LeavesAtEnd(const Engine& engine) {
+  std::vector<LeafAtEnd> leaves;
   const PageStore& store = engine.page_store();
   uint32_t pn = engine.primary().root();
   while (!store.page(pn).is_leaf()) pn = store.page(pn).child(0);
-  double frozen_fill = 0;
-  double receiving_fill = 0;
   for (; pn != kFilNull; pn = store.page(pn).next()) {
     const IndexPage& p = store.page(pn);
-    const double fill = static_cast<double>(p.DataSize()) / FreeSpaceOfEmpty(p.page_size());
-    const size_t bucket = std::min<size_t>(9, static_cast<size_t>(fill * 10));
-    const bool split = pn < life.last_split.size() && life.last_split[pn] > 0;
-    const bool frozen = split && life.reached_after[pn] == 0;
+    LeafAtEnd l;
+    l.page_no = pn;
+    l.n_recs = static_cast<uint32_t>(p.n_recs());
+    l.fill = static_cast<double>(p.DataSize()) / FreeSpaceOfEmpty(p.page_size());
+    if (p.n_recs() > 0) {
+      l.first_key = p.key(0);
+      l.last_key = p.key(p.n_recs() - 1);
+    }
+    leaves.push_back(l);
+  }
+  return leaves;
+}
+
+FrozenSummary Summarize(const std::vector<LeafAtEnd>& leaves, const LeafLife& life) {
+  FrozenSummary s;
+  double frozen_fill = 0;
+  double receiving_fill = 0;
+  for (const LeafAtEnd& l : leaves) {
+    const size_t bucket = std::min<size_t>(9, static_cast<size_t>(l.fill * 10));
+    const bool split = l.page_no < life.last_split.size() && life.last_split[l.page_no] > 0;
+    const bool frozen = split && life.reached_after[l.page_no] == 0;
     ++s.leaves;
     if (frozen) {
       ++s.frozen;
       ++s.frozen_fill[bucket];
-      frozen_fill += fill;
+      frozen_fill += l.fill;
     } else {
       ++s.receiving;
       ++s.receiving_fill[bucket];
-      receiving_fill += fill;
+      receiving_fill += l.fill;
     }
   }
   s.frozen_mean_fill = s.frozen > 0 ? frozen_fill / static_cast<double>(s.frozen) : 0;
@@ -370,22 +386,8 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   }
   if (absl::Status s = engine.EndLoad(); !s.ok()) return s;
   result.rows = rs.rows;
-  result.summary = Summarize(engine, life);
-  const PageStore& store = engine.page_store();
-  uint32_t pn = engine.primary().root();
-  while (!store.page(pn).is_leaf()) pn = store.page(pn).child(0);
-  for (; pn != kFilNull; pn = store.page(pn).next()) {
-    const IndexPage& p = store.page(pn);
-    LeafAtEnd l;
-    l.page_no = pn;
-    l.n_recs = static_cast<uint32_t>(p.n_recs());
-    l.fill = static_cast<double>(p.DataSize()) / FreeSpaceOfEmpty(p.page_size());
-    if (p.n_recs() > 0) {
-      l.first_key = p.key(0);
-      l.last_key = p.key(p.n_recs() - 1);
-    }
-    result.leaves.push_back(l);
-  }
+  result.leaves = LeavesAtEnd(engine);
+  result.summary = Summarize(result.leaves, life);
   result.report = engine.Report();
   return result;
 }
