@@ -418,8 +418,8 @@ namespace {
 constexpr uint64_t kMariaDbPoolExtentSize = 8ull << 20;
 // sizeof(buf_block_t) of the MariaDB 10.11.19 x86-64 build (Debian
 // 10.11.19-0+deb12u1). A compile-time fact of that build, not a tunable:
-// it is not in any header, so it is measured, from Innodb_buffer_pool_pages_total
-// at several pool and page sizes (docs/flushing.md has the command). 4k pages
+// it is in no header, so it is measured, from Innodb_buffer_pool_pages_total at
+// several pool and page sizes (docs/flushing.md has the command). 4k pages
 // at 128M give 1971 frames per extent, which holds only for a descriptor of
 // 158-160 bytes; buf_block_t holds 8-byte members, so its size is a multiple
 // of 8: 160. Every page size gives the same frame counts for 158-160.
@@ -433,12 +433,11 @@ constexpr uint64_t kMySqlChunkSize = 128ull << 20;
 // its own frames, rounded up to whole pages; an incomplete last extent keeps
 // the same descriptor pages and the rest are frames.
 uint64_t MariaDbFrames(uint64_t pool_bytes, uint64_t page_size) {
-  const uint64_t bytes = pool_bytes;
   const uint64_t extent_pages = kMariaDbPoolExtentSize / page_size;
   const uint64_t descriptor_pages = extent_pages - kMariaDbPoolExtentSize / (page_size + kMariaDbBufBlockSize);
   const uint64_t frames_per_extent = extent_pages - descriptor_pages;
-  uint64_t frames = bytes / kMariaDbPoolExtentSize * frames_per_extent;
-  const uint64_t tail_pages = bytes % kMariaDbPoolExtentSize / page_size;
+  uint64_t frames = pool_bytes / kMariaDbPoolExtentSize * frames_per_extent;
+  const uint64_t tail_pages = pool_bytes % kMariaDbPoolExtentSize / page_size;
   if (tail_pages > descriptor_pages) frames += tail_pages - descriptor_pages;
   return frames;
 }
@@ -454,10 +453,11 @@ uint64_t MariaDbFrames(uint64_t pool_bytes, uint64_t page_size) {
 uint64_t MySqlFrames(uint64_t pool_bytes, uint64_t page_size, uint64_t instances) {
   if (pool_bytes == 0 || instances == 0) return 0;
   uint64_t chunk = kMySqlChunkSize;
-  if (chunk * instances > pool_bytes) chunk = (pool_bytes + instances - 1) / instances;
+  if (chunk * instances > pool_bytes) chunk = pool_bytes / instances + (pool_bytes % instances != 0 ? 1 : 0);
   const uint64_t unit = chunk * instances;
-  const uint64_t rounded = (pool_bytes + unit - 1) / unit * unit;
-  return rounded / unit * instances * (chunk / page_size);
+  // Rounded up without forming the rounded size, which can pass 2^64.
+  const uint64_t units = pool_bytes / unit + (pool_bytes % unit != 0 ? 1 : 0);
+  return units * instances * (chunk / page_size);
 }
 
 }  // namespace
