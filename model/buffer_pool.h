@@ -50,7 +50,8 @@ namespace innosim {
 class BufferPool {
  public:
   struct Options {
-    // Frames: innodb_buffer_pool_size / innodb_page_size. 0 is taken as 1;
+    // Frames: ServerSettings::BufferPoolPages(), the server's frame count for its
+    // pool and page size. 0 is taken as 1;
     // above 2^31 - 1 the pool has 1 frame and status() is OutOfRange.
     uint64_t n_frames = 8192;
     // innodb_old_blocks_pct (5..95).

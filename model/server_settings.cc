@@ -34,6 +34,12 @@ bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 
+// MariaDB keeps innodb_buffer_pool_size a whole number of MiB, rounding
+// down: the sysvar's block size (handler/ha_innodb.cc,
+// MYSQL_SYSVAR_ULONGLONG(buffer_pool_size, ..., 1024*1024L));
+// buf_pool_t::create() asserts it. 100.5M starts as 100M.
+constexpr uint64_t kMariaDbPoolSizeUnit = 1ull << 20;
+
 // How a variable's value is read.
 enum class Kind : uint8_t {
   kInteger,      // whole number, K/M/G/T/P/E suffixes (my_getopt.cc)
@@ -355,6 +361,10 @@ absl::Status ServerSettings::Set(std::string_view raw_name_v, std::string_view r
       if (x != *v) {
         warnings.push_back(absl::StrCat(origin, ": ", name, "=", raw_value, " is outside ", server, "'s range (",
                                         RangeText(lo, hi, true), "): adjusted to ", x, ", as the server does"));
+      } else if (!mysql && def->u == &S::innodb_buffer_pool_size && x % kMariaDbPoolSizeUnit != 0) {
+        x -= x % kMariaDbPoolSizeUnit;
+        warnings.push_back(absl::StrCat(origin, ": ", name, "=", raw_value, " is not a whole number of MiB: ", server,
+                                        " rounds it down to ", x));
       }
       this->*(def->u) = x;
       break;
@@ -399,8 +409,63 @@ uint64_t ServerSettings::EffectiveBufferPoolInstances() const {
   return innodb_buffer_pool_size < (1ull << 30) ? 1 : 8;
 }
 
+namespace {
+
+// MariaDB 10.11.12+ (MDEV-29445; the 10.11.19 this project runs) reserves
+// the pool as one address range of innodb_buffer_pool_size_max, used in
+// extents of innodb_buffer_pool_extent_size bytes: 8 MiB where size_t is
+// 64 bits (include/buf0buf.h, innodb_buffer_pool_extent_size).
+constexpr uint64_t kMariaDbPoolExtentSize = 8ull << 20;
+// sizeof(buf_block_t) of the MariaDB 10.11.19 x86-64 build (Debian
+// 10.11.19-0+deb12u1). A compile-time fact of that build, not a tunable:
+// it is in no header, so it is measured, from Innodb_buffer_pool_pages_total at
+// several pool and page sizes (docs/flushing.md has the command). 4k pages
+// at 128M give 1971 frames per extent, which holds only for a descriptor of
+// 158-160 bytes; buf_block_t holds 8-byte members, so its size is a multiple
+// of 8: 160. Every page size gives the same frame counts for 158-160.
+constexpr uint64_t kMariaDbBufBlockSize = 160;
+// MySQL 8.4: innodb_buffer_pool_chunk_size default, 128 MiB ([Doc]
+// innodb_buffer_pool_chunk_size; srv/srv0srv.cc srv_buf_pool_chunk_unit).
+constexpr uint64_t kMySqlChunkSize = 128ull << 20;
+
+// MariaDB 10.11 (buf/buf0buf.cc, first_page()/pages() and
+// buf_pool_t::get_n_blocks()): each extent begins with the descriptors of
+// its own frames, rounded up to whole pages; an incomplete last extent keeps
+// the same descriptor pages and the rest are frames.
+uint64_t MariaDbFrames(uint64_t pool_bytes, uint64_t page_size) {
+  const uint64_t extent_pages = kMariaDbPoolExtentSize / page_size;
+  const uint64_t descriptor_pages = extent_pages - kMariaDbPoolExtentSize / (page_size + kMariaDbBufBlockSize);
+  const uint64_t frames_per_extent = extent_pages - descriptor_pages;
+  uint64_t frames = pool_bytes / kMariaDbPoolExtentSize * frames_per_extent;
+  const uint64_t tail_pages = pool_bytes % kMariaDbPoolExtentSize / page_size;
+  if (tail_pages > descriptor_pages) frames += tail_pages - descriptor_pages;
+  return frames;
+}
+
+// MySQL 8.4 (buf/buf0buf.cc, buf_chunk_init): a chunk is allocated as
+// chunk_size plus whole pages for its descriptors, so each chunk has
+// chunk_size / page_size frames. The pool is rounded up to a multiple of
+// chunk_size * instances, after the chunk is shrunk to pool / instances when
+// it is larger (handler/ha_innodb.cc innodb_init_params,
+// buf_pool_size_align; [Doc] "Configuring InnoDB Buffer Pool Size").
+// Not measured here (no MySQL on this machine). Left out: buf_chunk_init
+// gives up one frame when the allocation is not page-aligned (frame != mem).
+uint64_t MySqlFrames(uint64_t pool_bytes, uint64_t page_size, uint64_t instances) {
+  if (pool_bytes == 0 || instances == 0) return 0;
+  uint64_t chunk = kMySqlChunkSize;
+  if (chunk * instances > pool_bytes) chunk = pool_bytes / instances + (pool_bytes % instances != 0 ? 1 : 0);
+  const uint64_t unit = chunk * instances;
+  // Rounded up without forming the rounded size, which can pass 2^64.
+  const uint64_t units = pool_bytes / unit + (pool_bytes % unit != 0 ? 1 : 0);
+  return units * instances * (chunk / page_size);
+}
+
+}  // namespace
+
 uint64_t ServerSettings::BufferPoolPages() const {
-  return innodb_page_size == 0 ? 0 : innodb_buffer_pool_size / innodb_page_size;
+  if (innodb_page_size == 0) return 0;
+  if (flavor == ServerFlavor::kMariaDb1011) return MariaDbFrames(innodb_buffer_pool_size, innodb_page_size);
+  return MySqlFrames(innodb_buffer_pool_size, innodb_page_size, EffectiveBufferPoolInstances());
 }
 
 uint64_t ServerSettings::EffectiveRedoLogCapacity() const {
@@ -451,6 +516,12 @@ std::vector<ServerSettings::Row> ServerSettings::Describe() const {
   if (mysql) d("innodb_segment_reserve_factor", innodb_segment_reserve_factor);
   u("innodb_buffer_pool_size", innodb_buffer_pool_size);
   u("innodb_buffer_pool_instances", EffectiveBufferPoolInstances());
+  // Not a variable but what the model derives from the two above; named as
+  // the server's SHOW GLOBAL STATUS names it, so the two can be compared.
+  out.push_back({"Innodb_buffer_pool_pages_total", absl::StrCat(BufferPoolPages()),
+                 mysql ? "innodb_buffer_pool_size / innodb_page_size, whole chunks (buf0buf.cc buf_chunk_init)"
+                       : "innodb_buffer_pool_size less the block descriptors (buf0buf.cc get_n_blocks)",
+                 true});
   u("innodb_old_blocks_pct", innodb_old_blocks_pct);
   u("innodb_old_blocks_time", innodb_old_blocks_time);
   u("innodb_lru_scan_depth", innodb_lru_scan_depth);

@@ -145,7 +145,11 @@ struct ServerSettings {
   uint64_t EffectiveIoCapacityMax() const;
   // innodb_buffer_pool_instances as the server derives it when 0.
   uint64_t EffectiveBufferPoolInstances() const;
-  // Frames in the buffer pool: innodb_buffer_pool_size / innodb_page_size.
+  // Frames in the buffer pool, as the server's Innodb_buffer_pool_pages_total
+  // reports them: innodb_buffer_pool_size as the server rounds it, less the
+  // memory its block descriptors (buf_block_t) take where the server carves
+  // them out of the pool (MariaDB; MySQL allocates them in addition). See
+  // BufferPoolFrames() in server_settings.cc and docs/flushing.md.
   uint64_t BufferPoolPages() const;
   // The redo log's capacity in bytes: innodb_redo_log_capacity, or MySQL's
   // fallback to innodb_log_file_size * innodb_log_files_in_group when only

@@ -26,6 +26,7 @@
 #include "model/page_events.h"
 #include "model/record_format.h"
 #include "model/server_settings.h"
+#include "tests/test_util.h"
 #include "tests/tree_streams.h"
 
 namespace innosim {
@@ -84,7 +85,7 @@ TEST_P(BTreePropertyTest, WithTheFlushModelOnASmallPoolVerifyAfterEveryInsert) {
   const auto [stream, page_size, mariadb] = GetParam();
   ServerSettings settings = ServerSettings::Defaults(mariadb ? ServerFlavor::kMariaDb1011 : ServerFlavor::kMySql84);
   settings.innodb_page_size = page_size;
-  settings.innodb_buffer_pool_size = uint64_t{40} * page_size;
+  settings.innodb_buffer_pool_size = PoolBytesForFrames(settings, 40);
   FlushModel flush(settings);
   Engine e(ProfileFor(mariadb, page_size), Seed000Table(16), &flush);
   Generator gen(stream, 20260101 + static_cast<uint64_t>(stream));

@@ -290,7 +290,8 @@ TEST(EngineFlushTest, BufferPoolTooSmallForOneMtrIsAnErrorNotACrash) {
 
 ServerSettings SmallPool(ServerFlavor flavor, uint64_t pages, uint32_t page_size) {
   ServerSettings s = ServerSettings::Defaults(flavor);
-  s.innodb_buffer_pool_size = pages * page_size;
+  s.innodb_page_size = page_size;
+  s.innodb_buffer_pool_size = PoolBytesForFrames(s, pages);
   return s;
 }
 

@@ -190,5 +190,69 @@ TEST(ServerSettingsTest, SetterParsesSuffixesAndReportsUnknownNames) {
   EXPECT_EQ(m.innodb_lru_scan_depth, 1536u);
 }
 
+// Innodb_buffer_pool_pages_total of the private MariaDB 10.11.19 (16k pages
+// unless named), measured with the command in docs/flushing.md: 8 MiB
+// extents of 507 frames each (5 pages of descriptors); an incomplete last
+// extent loses the same 5 pages.
+TEST(BufferPoolFramesTest, MariaDbCarvesTheBlockDescriptorsOutOfEachExtent) {
+  struct Case {
+    const char* pool;
+    const char* page;
+    uint64_t frames;
+  };
+  for (const Case& c : {Case{"16M", "16k", 1014}, Case{"24M", "16k", 1521}, Case{"64M", "16k", 4056},
+                        Case{"100M", "16k", 6335}, Case{"128M", "16k", 8112}, Case{"200M", "16k", 12675},
+                        Case{"1G", "16k", 64896}, Case{"128M", "4k", 31536}, Case{"128M", "8k", 16064},
+                        Case{"128M", "32k", 4064}, Case{"128M", "64k", 2032}}) {
+    ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+    ASSERT_TRUE(s.Set("innodb_page_size", c.page).ok());
+    ASSERT_TRUE(s.Set("innodb_buffer_pool_size", c.pool).ok());
+    EXPECT_EQ(s.BufferPoolPages(), c.frames) << c.pool << " of " << c.page << " pages";
+  }
+}
+
+TEST(BufferPoolFramesTest, MariaDbRoundsThePoolDownToWholeMebibytes) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  ASSERT_TRUE(s.Set("innodb_buffer_pool_size", "105381888", "my.cnf:3").ok());  // 100.5M
+  EXPECT_EQ(s.innodb_buffer_pool_size, 100ull << 20);
+  EXPECT_EQ(s.BufferPoolPages(), 6335u);
+  ASSERT_EQ(s.warnings.size(), 1u);
+  EXPECT_NE(s.warnings[0].find("my.cnf:3: innodb_buffer_pool_size=105381888 is not a whole number of MiB"),
+            std::string::npos)
+      << s.warnings[0];
+}
+
+// MySQL 8.4 allocates the descriptors beside the chunk's frames, so a pool
+// has pool / page frames once the pool is a whole number of chunk_size x
+// instances (not measured here: no MySQL server on this machine).
+TEST(BufferPoolFramesTest, MySqlKeepsWholeChunksOfFramesAndRoundsThePoolUpToThem) {
+  struct Case {
+    const char* pool;
+    uint64_t frames;
+  };
+  for (const Case& c : {Case{"128M", 8192}, Case{"100M", 6400}, Case{"4G", 262144}, Case{"200M", 16384},
+                        Case{"1536M", 131072}}) {
+    ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
+    ASSERT_TRUE(s.Set("innodb_buffer_pool_size", c.pool).ok());
+    EXPECT_EQ(s.BufferPoolPages(), c.frames) << c.pool;
+  }
+  ServerSettings four = ServerSettings::Defaults(ServerFlavor::kMySql84);
+  ASSERT_TRUE(four.Set("innodb_buffer_pool_size", "4G").ok());
+  ASSERT_TRUE(four.Set("innodb_buffer_pool_instances", "3").ok());
+  // 4G over 3 instances of 128M chunks: rounded up to 33 chunks of 8192.
+  EXPECT_EQ(four.BufferPoolPages(), 33u * 8192);
+  // The MiB rounding is MariaDB's alone here.
+  ASSERT_TRUE(four.Set("innodb_buffer_pool_size", "105381888").ok());
+  EXPECT_EQ(four.innodb_buffer_pool_size, 105381888u);
+}
+
+TEST(BufferPoolFramesTest, TheSettingsPrintoutShowsTheFrames) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  const std::vector<ServerSettings::Row> rows = s.Describe();
+  const ServerSettings::Row* frames = FindRow(rows, "Innodb_buffer_pool_pages_total");
+  ASSERT_NE(frames, nullptr);
+  EXPECT_EQ(frames->value, "8112");
+}
+
 }  // namespace
 }  // namespace innosim

@@ -8,12 +8,23 @@
 
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
+#include "model/server_settings.h"
 #include "model/key.h"
 #include "sim/compare.h"  // RelativeError, as `measure` and `experiment` compute it
 #include "sim/key_stream.h"
 #include "sim/runner.h"
 
 namespace innosim {
+
+// The smallest innodb_buffer_pool_size, in whole pages, that gives `frames`
+// frames under `s`'s server (MariaDB's block descriptors take pages of the
+// pool): for tests that need a pool of a given number of frames.
+inline uint64_t PoolBytesForFrames(ServerSettings s, uint64_t frames) {
+  uint64_t pages = frames;
+  s.innodb_buffer_pool_size = pages * s.innodb_page_size;
+  while (s.BufferPoolPages() < frames) s.innodb_buffer_pool_size = ++pages * s.innodb_page_size;
+  return s.innodb_buffer_pool_size;
+}
 
 // An 8-byte key of value v (the keys of autoinc), for hand-built trees.
 inline Key K(uint64_t v) { return Key::FromU64(v); }
