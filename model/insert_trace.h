@@ -36,6 +36,7 @@ struct PageHeaderView {
   uint32_t garbage = 0;          // PAGE_GARBAGE
   uint32_t usable = 0;           // page_get_free_space_of_empty
   uint32_t rec_size = 0;         // bytes of one record on this page
+  uint32_t page_size = 0;
 
   static PageHeaderView Of(const IndexPage& p) {
     PageHeaderView h;
@@ -50,6 +51,7 @@ struct PageHeaderView {
     h.garbage = p.garbage();
     h.usable = FreeSpaceOfEmpty(p.page_size());
     h.rec_size = p.rec_size();
+    h.page_size = p.page_size();
     return h;
   }
 };

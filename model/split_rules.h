@@ -7,7 +7,7 @@
 // record after the insert point on the old page); an insert right before it
 // splits "to the left"; anything else splits at the middle record. There is
 // no run length, no history: one out-of-order insert is enough to fall back
-// to the middle (docs/splits.md explains the consequences).
+// to the middle (docs/how-page-splits-work.md explains the consequences).
 //
 // Records are ordinals on the page (-1 = infimum, n_recs = supremum).
 // Pure functions; thread-compatible.

@@ -138,12 +138,14 @@ void Decide(ExplainedInsert* x) {
   }
   for (const TraceEvent& e : x->steps) x->split |= e.step == TraceStep::kSplit;
   const std::string prefix = reserve != nullptr ? "refused by the 1/16 reserve, then " : "";
+  // dict_index_get_space_reserve: UNIV_PAGE_SIZE / 16.
   const std::string reserve_why =
       reserve != nullptr
-          ? absl::StrFormat("the leaf looks sequential (PAGE_LAST_INSERT %s next to the insert point) and inserting "
-                            "would eat into the 1/16 of the page kept for updates (%u bytes would be left, %u needed); ",
-                            LastInsertText(reserve->page.last_insert), reserve->page.max_insert,
-                            reserve->page.rec_size)
+          ? absl::StrFormat("the leaf looks sequential (PAGE_LAST_INSERT %s next to the insert point), and there a "
+                            "record must leave 1/16 of the page (%u bytes) free for updates: %u bytes are free, the "
+                            "record needs %u; ",
+                            LastInsertText(reserve->page.last_insert), reserve->page.page_size / 16,
+                            reserve->page.max_insert, reserve->page.rec_size)
           : "";
   if (leaf_split != nullptr) {
     x->decision = absl::StrCat(prefix, root_raise != nullptr ? "root raised, then " : "",
@@ -477,9 +479,9 @@ std::string ExplainText(const ExplainResult& r) {
   const FrozenSummary& s = r.summary;
   absl::StrAppendFormat(&out,
                         "summary: %u leaves; %u frozen (split, never reached by an insert after their last split), "
-                        "mean fill %.1f%%; %u still receiving inserts, mean fill %.1f%%\n",
+                        "mean fill %.1f%%; %u reached again after their last split (or never split), mean fill %.1f%%\n",
                         s.leaves, s.frozen, 100 * s.frozen_mean_fill, s.receiving, 100 * s.receiving_mean_fill);
-  out += "  fill      frozen  receiving\n";
+  out += "  fill      frozen  reached again\n";
   for (int b = 0; b < 10; ++b) {
     absl::StrAppendFormat(&out, "  %3d-%3d%% %7u %10u\n", b * 10, b * 10 + 10, s.frozen_fill[b], s.receiving_fill[b]);
   }
