@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates every figure of docs/how-page-splits-work.md and
-# docs/ibd-reader.md from the simulator (no server needed):
+# Regenerates every figure of docs/how-page-splits-work.md,
+# docs/ibd-reader.md and docs/validation.md from the simulator (no server
+# needed):
 #
 #   docs/figures/make-figures.sh [build/innosim]
 #
@@ -39,4 +40,8 @@ excerpt explain-root-raise 28 --keys "$(seq -s, 10 10 300)" --page-size 4096
 for s in uuidv4 uuidv7-random uuidv7-counter autoinc; do
   "$innosim" explain --stream "$s" --rows 3000 --page-size 4096 | sed -n '/^summary:/,$p' > "explain-summary-$s.txt"
 done
+# Seed 000's rows-per-ms sweep against its published DATA_LENGTH (10M rows a
+# run: about 20 s on two cores).
+"$innosim" experiment ../../experiments/seed000.toml --svg "$tmp/sweep.svg" > /dev/null
+rsvg-convert "$tmp/sweep.svg" -o sweep-seed000.png
 echo "make-figures.sh: figures written to $(pwd)"

@@ -17,6 +17,7 @@
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
+#include "sim/sweep_chart.h"
 #include "tools/page_map.h"
 #include "tools/simulated_census.h"
 
@@ -122,10 +123,15 @@ void AddSweep(CLI::App& app, Registry& reg) {
   sub->add_option("--threads", *threads, "parallel runs (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1024));
-  reg.Add(sub, [opts, values, threads]() {
+  auto svg = std::make_shared<std::string>();
+  sub->add_option("--svg", *svg, "also draw leaf fill and DATA_LENGTH against rows per ms as SVG");
+  reg.Add(sub, [opts, values, threads, svg]() {
     absl::StatusOr<std::vector<uint64_t>> list = ParseCountList(*values);
     if (!list.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", list.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
+    if (!svg->empty()) {
+      if (absl::Status s = CheckOutputPath(*svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
+    }
     std::vector<RunSpec> specs;
     for (uint64_t v : *list) {
       absl::StatusOr<RunSpec> spec = opts->Spec(v);
@@ -135,6 +141,15 @@ void AddSweep(CLI::App& app, Registry& reg) {
     std::vector<absl::StatusOr<RunResult>> results = RunMany(specs, *threads);
     for (const auto& r : results) {
       if (!r.ok()) return Fail(2, std::string(r.status().message()));
+    }
+    if (!svg->empty()) {
+      std::vector<RunResult> done;
+      for (const auto& r : results) done.push_back(*r);
+      const std::string title = absl::StrCat("innosim sweep --stream ", opts->stream, " --rows ", specs[0].rows,
+                                             " --profile ", specs[0].profile);
+      if (absl::Status s = WriteFileAtomically(*svg, SweepChartSvg(title, SweepPointsOf(done), {})); !s.ok()) {
+        return Fail(3, std::string(s.message()));
+      }
     }
     if (opts->json) {
       for (const auto& r : results) std::cout << RunToJson(*r).dump() << "\n";
@@ -180,11 +195,17 @@ void AddExperiment(CLI::App& app, Registry& reg) {
   sub->add_option("--threads", *threads, "parallel runs (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1024));
-  reg.Add(sub, [path, markdown, rows, threads]() {
+  auto svg = std::make_shared<std::string>();
+  sub->add_option("--svg", *svg,
+                  "also draw the experiment's rows-per-ms sweep (leaf fill, DATA_LENGTH) with its published points");
+  reg.Add(sub, [path, markdown, rows, threads, svg]() {
     absl::StatusOr<Experiment> e = LoadExperiment(*path);
     if (!e.ok()) return Fail(2, std::string(e.status().message()));
     if (!markdown->empty()) {
       if (absl::Status s = CheckOutputPath(*markdown, "--markdown"); !s.ok()) return Fail(2, std::string(s.message()));
+    }
+    if (!svg->empty()) {
+      if (absl::Status s = CheckOutputPath(*svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
     }
     std::optional<uint64_t> override_rows;
     if (!rows->empty()) {
@@ -198,6 +219,21 @@ void AddExperiment(CLI::App& app, Registry& reg) {
     if (!markdown->empty()) {
       std::string cmd = absl::StrCat("innosim experiment ", *path);
       if (absl::Status s = WriteFileAtomically(*markdown, ExperimentMarkdown(*r, cmd)); !s.ok()) {
+        return Fail(3, std::string(s.message()));
+      }
+    }
+    if (!svg->empty()) {
+      std::string title;
+      std::vector<SweepPoint> simulated, published;
+      if (!ExperimentSweep(*r, &title, &simulated, &published)) {
+        return Fail(2, absl::StrCat("--svg: ", *path, " has no sweep (three or more rows_per_ms values of one stream)"));
+      }
+      if (override_rows) {
+        // The published figures are for the file's row counts.
+        published.clear();
+        absl::StrAppend(&title, " (--rows: published points left out)");
+      }
+      if (absl::Status s = WriteFileAtomically(*svg, SweepChartSvg(title, simulated, published)); !s.ok()) {
         return Fail(3, std::string(s.message()));
       }
     }
