@@ -52,7 +52,7 @@ int32_t& BufferPool::Slot(uint32_t space_id, uint32_t page_no) {
   size_t i = 0;
   while (i < spaces_.size() && spaces_[i].space_id != space_id) ++i;
   if (i == spaces_.size()) {
-    spaces_.push_back(SpacePages{space_id, {}});
+    spaces_.push_back(SpacePages{space_id, {}, {}});
     spaces_.back().frame_of_page.reserve(1024);
   }
   auto& v = spaces_[i].frame_of_page;
@@ -237,6 +237,12 @@ void BufferPool::WritePage(int32_t f) {
   FlushListRemove(f);
   fr.oldest_modification = 0;
   ++stats_.pages_written;
+  for (SpacePages& sp : spaces_) {
+    if (sp.space_id != fr.space_id) continue;
+    if (fr.page_no >= sp.writes.size()) sp.writes.resize(std::max<size_t>(fr.page_no + 1, sp.writes.size() * 2), 0);
+    ++sp.writes[fr.page_no];
+    break;
+  }
 }
 
 void BufferPool::Evict(int32_t f) {

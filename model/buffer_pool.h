@@ -147,6 +147,14 @@ class BufferPool {
 
   // --- Observers -----------------------------------------------------------
   uint64_t n_frames() const { return frames_.size(); }
+  // How often the page was written so far (for pictures of the pages
+  // written, `run --page-map --shade writes`; not a server counter).
+  uint32_t PageWrites(uint32_t space_id, uint32_t page_no) const {
+    for (const SpacePages& s : spaces_) {
+      if (s.space_id == space_id) return page_no < s.writes.size() ? s.writes[page_no] : 0;
+    }
+    return 0;
+  }
   uint64_t dirty_pages() const { return flush_len_; }
   uint64_t lru_len() const { return lru_len_; }
   uint64_t lru_old_len() const { return lru_old_len_; }
@@ -208,6 +216,7 @@ class BufferPool {
   struct SpacePages {
     uint32_t space_id = 0;
     std::vector<int32_t> frame_of_page;  // -1 = not resident
+    std::vector<uint32_t> writes;        // page writes so far, by page number
   };
 
   // The page table of a space, or nullptr. A load touches two or three

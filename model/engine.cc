@@ -14,7 +14,7 @@ constexpr uint32_t kTableSpaceId = 2;
 // the system tablespace in MariaDB), pages reused transaction after
 // transaction because insert undo logs are freed or cached at commit
 // (trx_undo_insert_cleanup).
-constexpr uint32_t kUndoSpaceKey = 0xFFFFFFEFu;
+constexpr uint32_t kUndoSpaceKey = Engine::kUndoPageEventSpace;
 constexpr uint32_t kUndoFirstPage = 300;
 
 }  // namespace
@@ -49,13 +49,13 @@ void Engine::Build(PageEventSink* sink) {
   sink_ = sink;
   const FilePerTableLayout layout =
       CreateFilePerTableLayout(space_, static_cast<uint32_t>(1 + table_.secondary.size()));
-  // Space id 0 is this table; indexes share it and the page numbering.
+  // kPageEventSpace is this table; indexes share it and the page numbering.
   primary_ = std::make_unique<BTree>(profile_, &space_, &store_, layout.indexes[0],
-                                     ClusteredRecordSizes(table_), true, 0, sink);
+                                     ClusteredRecordSizes(table_), true, kPageEventSpace, sink);
   for (size_t i = 0; i < table_.secondary.size(); ++i) {
     secondary_.push_back(std::make_unique<BTree>(profile_, &space_, &store_, layout.indexes[i + 1],
                                                  SecondaryRecordSizes(table_, table_.secondary[i]),
-                                                 false, 0, sink));
+                                                 false, kPageEventSpace, sink));
   }
   if (sink_ != nullptr) {
     const ServerFlavor flavor =

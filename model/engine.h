@@ -83,6 +83,13 @@ struct EngineOptions {
 
 class Engine {
  public:
+  // The space id the table's page events carry: the buffer pool's pages
+  // (FlushModel) are keyed by it.
+  static constexpr uint32_t kPageEventSpace = 0;
+  // The space id of the undo pages' events (engine.cc: the undo tablespace
+  // or system tablespace the insert undo logs live in).
+  static constexpr uint32_t kUndoPageEventSpace = 0xFFFFFFEFu;
+
   // A load with `options`. trx_rows == 0 or, with flush, rows_per_sec <= 0
   // is InvalidArgument in status(), and the load runs with the defaults
   // instead (its figures mean nothing).

@@ -104,6 +104,18 @@ std::string BandColour(int hue, int band) {
   return absl::StrFormat("hsl(%d,70%%,%d%%)", hue, kLight[std::clamp(band, 0, 4)]);
 }
 
+}  // namespace
+
+int PageWriteBand(uint32_t writes) {
+  if (writes <= 1) return 0;
+  if (writes <= 3) return 1;
+  if (writes <= 7) return 2;
+  if (writes <= 15) return 3;
+  return 4;
+}
+
+namespace {
+
 std::string XmlEscape(const std::string& s) {
   std::string out;
   for (char ch : s) {
@@ -275,9 +287,15 @@ std::string PageMapSvg(const IbdCensus& c, const PageMapSvgOptions& o) {
   };
   for (const IbdIndexCensus& ix : c.indexes) {
     const int hue = hue_of(ix.index_id);
-    text(absl::StrCat(IndexLabel(ix.index_id, o.index_names), ", page fill:"));
-    for (int band = 0; band < 5; ++band) swatch(BandColour(hue, band), "none", kLeafFillBandLabels[band]);
-    swatch(BandColour(hue, 2), "black", "non-leaf page (outlined, shaded by its fill)");
+    if (o.page_writes != nullptr) {
+      text(absl::StrCat(IndexLabel(ix.index_id, o.index_names), ", times each page was written:"));
+      for (int band = 0; band < 5; ++band) swatch(BandColour(hue, band), "none", kPageWriteBandLabels[band]);
+      swatch(BandColour(hue, 2), "black", "non-leaf page (outlined, shaded by its writes)");
+    } else {
+      text(absl::StrCat(IndexLabel(ix.index_id, o.index_names), ", page fill:"));
+      for (int band = 0; band < 5; ++band) swatch(BandColour(hue, band), "none", kLeafFillBandLabels[band]);
+      swatch(BandColour(hue, 2), "black", "non-leaf page (outlined, shaded by its fill)");
+    }
     new_line();
   }
   swatch("#f2b8b8", "none", "stale INDEX page (freed, not in a live tree)");
@@ -319,12 +337,17 @@ std::string PageMapSvg(const IbdCensus& c, const PageMapSvgOptions& o) {
             what = absl::StrFormat("stale INDEX, %s level %d, %d records, fill %.1f%%",
                                    IndexLabel(pg.index_id, o.index_names), pg.level, pg.n_recs, 100 * fill);
             break;
-          case IbdPageState::kIndexLive:
-            fillc = BandColour(hue_of(pg.index_id), LeafFillBand(fill));
+          case IbdPageState::kIndexLive: {
+            const uint32_t writes =
+                o.page_writes != nullptr && i < o.page_writes->size() ? (*o.page_writes)[i] : 0;
+            fillc = BandColour(hue_of(pg.index_id),
+                               o.page_writes != nullptr ? PageWriteBand(writes) : LeafFillBand(fill));
             stroke = pg.level > 0 ? "black" : "none";
             what = absl::StrFormat("%s level %d, %d records, fill %.1f%%", IndexLabel(pg.index_id, o.index_names),
                                    pg.level, pg.n_recs, 100 * fill);
+            if (o.page_writes != nullptr) absl::StrAppend(&what, absl::StrFormat(", written %u times", writes));
             break;
+          }
         }
         absl::StrAppendFormat(&body, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"%s\"",
                               cx, y, kCell - kGap, kCell - kGap, fillc, stroke);

@@ -78,7 +78,16 @@ struct PageMapSvgOptions {
   // Index id -> name for the legend and headings ("PRIMARY"); an index not
   // named is "index <id>".
   std::map<uint64_t, std::string> index_names;
+  // When set (indexed by page number): live index pages are shaded by how
+  // often each was written instead of by fill (`run --page-map --shade
+  // writes`), in the bands of kPageWriteBandLabels.
+  const std::vector<uint32_t>* page_writes = nullptr;
 };
+
+// The write-count bands of a map shaded by writes, lightest first.
+inline constexpr const char* kPageWriteBandLabels[5] = {"0-1 writes", "2-3", "4-7", "8-15", ">=16"};
+// The band of a page written `writes` times.
+int PageWriteBand(uint32_t writes);
 
 // The SVG page map as a complete document.
 std::string PageMapSvg(const IbdCensus& census, const PageMapSvgOptions& options = {});

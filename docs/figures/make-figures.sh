@@ -27,6 +27,10 @@ map page-map-autoinc-key --stream autoinc --rows 200k --order key
 map page-map-uuidv7-counter-key --stream uuidv7-counter --rows 200k --order key
 map page-map-uuidv7-random-50-key --stream uuidv7-random --rows 200k --rows-per-ms 50 --order key
 map page-map-uuidv7-random-1000-key --stream uuidv7-random --rows 200k --rows-per-ms 1000 --order key
+# Pages written: needs the flush model (map() runs without it).
+"$innosim" run --stream uuidv4 --rows 200k --set innodb_buffer_pool_size=8M --page-map "$tmp/w.svg" --order key \
+  --shade writes > /dev/null
+rsvg-convert "$tmp/w.svg" -o page-map-uuidv4-writes-8M.png
 
 excerpt() {  # NAME ROW, then explain's arguments: the block of insert ROW
   local name=$1 row=$2; shift 2

@@ -40,13 +40,24 @@ namespace {
 // --page-map: the run's simulated tablespace, drawn as `innosim ibd --svg`
 // draws a file. The census is taken from the run's own engine at the end of
 // the load.
-std::string PageMapOf(const Engine& engine, const RunSpec& spec, PageMapOrder order) {
+std::string PageMapOf(const Engine& engine, const RunSpec& spec, PageMapOrder order, bool shade_writes) {
   const IbdCensus census = SimulatedCensus(engine, "simulated");
   PageMapSvgOptions options;
   options.order = order;
+  // --shade writes: how often the buffer pool wrote each page (the load and
+  // the final flush), from the engine's flush model.
+  std::vector<uint32_t> writes;
+  if (shade_writes && engine.flush_model() != nullptr) {
+    writes.resize(census.pages.size(), 0);
+    for (size_t p = 0; p < writes.size(); ++p) {
+      writes[p] = engine.flush_model()->buffer_pool().PageWrites(Engine::kPageEventSpace, static_cast<uint32_t>(p));
+    }
+    options.page_writes = &writes;
+  }
   options.index_names = SimulatedIndexNames(engine);
   options.title = absl::StrCat("innosim run --stream ", spec.stream.name, " --rows ", spec.rows, " --rows-per-ms ",
-                               spec.stream.rows_per_ms, " --profile ", spec.profile, ": the simulated tablespace");
+                               spec.stream.rows_per_ms, " --profile ", spec.profile, ": the simulated tablespace",
+                               shade_writes ? ", shaded by the times each page was written" : "");
   return PageMapSvg(census, options);
 }
 
@@ -70,7 +81,12 @@ void AddRun(CLI::App& app, Registry& reg) {
                   "page map layout: file (pages in file order, one row per extent) or key (live pages in key order, "
                   "level by level)")
       ->capture_default_str();
-  reg.Add(sub, [opts, series, page_map, order]() {
+  auto shade = std::make_shared<std::string>("fill");
+  sub->add_option("--shade", *shade,
+                  "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
+                  "flush model)")
+      ->capture_default_str();
+  reg.Add(sub, [opts, series, page_map, order, shade]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
@@ -86,6 +102,11 @@ void AddRun(CLI::App& app, Registry& reg) {
       return Fail(2, absl::StrCat("--order '", *order, "': use --order file or --order key"));
     }
     if (page_map->empty() && *order != "file") return Fail(2, "--order needs --page-map FILE.svg to draw");
+    if (*shade != "fill" && *shade != "writes") {
+      return Fail(2, absl::StrCat("--shade '", *shade, "': use --shade fill or --shade writes"));
+    }
+    if (page_map->empty() && *shade != "fill") return Fail(2, "--shade needs --page-map FILE.svg to draw");
+    if (*shade == "writes" && !spec->flush) return Fail(2, "--shade writes needs the flush model: drop --no-flush");
     if (!page_map->empty()) {
       if (absl::Status s = CheckOutputPath(*page_map, "--page-map"); !s.ok()) return Fail(2, std::string(s.message()));
     }
@@ -93,7 +114,8 @@ void AddRun(CLI::App& app, Registry& reg) {
     std::function<void(const Engine&)> at_end;
     if (!page_map->empty()) {
       const PageMapOrder o = *order == "key" ? PageMapOrder::kKey : PageMapOrder::kFile;
-      at_end = [&map_svg, &spec, o](const Engine& engine) { map_svg = PageMapOf(engine, *spec, o); };
+      const bool writes = *shade == "writes";
+      at_end = [&map_svg, &spec, o, writes](const Engine& engine) { map_svg = PageMapOf(engine, *spec, o, writes); };
     }
     absl::StatusOr<RunResult> r = Run(*spec, at_end);
     if (!r.ok()) return Fail(2, std::string(r.status().message()));
