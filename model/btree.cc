@@ -108,10 +108,7 @@ uint32_t BTree::DescendAndRemember(const Key& k) {
 }
 
 void BTree::TraceLeafReached(const Key& key, uint32_t leaf, int cursor) {
-  TraceEvent e;
-  e.step = TraceStep::kLeafReached;
-  e.rule = "btr_cur_search_to_nth_level";
-  e.page = PageHeaderView::Of(P(leaf));
+  TraceEvent e = TraceEvent::At(TraceStep::kLeafReached, "btr_cur_search_to_nth_level", PageHeaderView::Of(P(leaf)));
   e.cursor = cursor;
   // The pages a descent fixes, root first (read again here: the leaf may
   // have come from a speed device's remembered route).
@@ -130,11 +127,7 @@ void BTree::TraceInserted(uint32_t page_no) {
 }
 
 void BTree::TraceStepOn(TraceStep step, const char* rule, const PageHeaderView& before) {
-  TraceEvent e;
-  e.step = step;
-  e.rule = rule;
-  e.page = before;
-  trace_->OnStep(e);
+  trace_->OnStep(TraceEvent::At(step, rule, before));
 }
 
 absl::Status BTree::Insert(const Key& key) {
@@ -216,7 +209,9 @@ absl::Status BTree::Insert(const Key& key) {
 }
 
 void BTree::Reorganize(uint32_t page_no) {
-  if (trace_ != nullptr) TraceStepOn(TraceStep::kReorganized, "btr_page_reorganize_low", PageHeaderView::Of(P(page_no)));
+  if (trace_ != nullptr) {
+    TraceStepOn(TraceStep::kReorganized, "btr_page_reorganize_low", PageHeaderView::Of(P(page_no)));
+  }
   if (profile_.reorg_counting == ReorgCounting::kAttemptAtStart) ++counters_.index_page_reorg_attempts;
   P(page_no).Reorganize();
   if (logging()) {
@@ -240,10 +235,8 @@ void BTree::InsertOnNonLeafLevel(uint32_t level, const Key& key, uint32_t child)
   const uint32_t page_no = SearchToLevel(key, level);
   const int cursor = NonLeafCursor(P(page_no), key);
   if (trace_ != nullptr) {
-    TraceEvent e;
-    e.step = TraceStep::kNodePointer;
-    e.rule = "btr_insert_on_non_leaf_level";
-    e.page = PageHeaderView::Of(P(page_no));
+    TraceEvent e = TraceEvent::At(TraceStep::kNodePointer, "btr_insert_on_non_leaf_level",
+                                  PageHeaderView::Of(P(page_no)));
     e.cursor = cursor;
     e.child = child;
     trace_->OnStep(e);
@@ -263,10 +256,8 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
   ++counters_.pages_allocated;
   fast_.PageAllocated();
   if (trace_ != nullptr) {
-    TraceEvent e;
-    e.step = TraceStep::kPageAllocated;
-    e.rule = "fseg_alloc_free_page_general";
-    e.page = PageHeaderView::Of(P(page_no));
+    TraceEvent e = TraceEvent::At(TraceStep::kPageAllocated, "fseg_alloc_free_page_general",
+                                  PageHeaderView::Of(P(page_no)));
     e.hint = hint;
     e.leaf_segment = level == 0;
     trace_->OnStep(e);
@@ -366,10 +357,8 @@ bool BTree::InsertIntoRightSibling(uint32_t page_no, int cursor, const Key& key,
   ++counters_.right_sibling_inserts;
   fast_.RightSiblingInsert();
   if (trace_ != nullptr) {
-    TraceEvent e;
-    e.step = TraceStep::kRightSiblingInsert;
-    e.rule = "btr_insert_into_right_sibling";
-    e.page = PageHeaderView::Of(P(page_no));
+    TraceEvent e = TraceEvent::At(TraceStep::kRightSiblingInsert, "btr_insert_into_right_sibling",
+                                  PageHeaderView::Of(P(page_no)));
     e.new_page = next_no;
     trace_->OnStep(e);
   }
@@ -506,10 +495,7 @@ bool BTree::Compress(uint32_t page_no) {
     if (!compressed) CompressIfUseful(father2);
   }
   if (trace_ != nullptr) {
-    TraceEvent e;
-    e.step = TraceStep::kMerged;
-    e.rule = "btr_compress";
-    e.page = PageHeaderView::Of(P(page_no));
+    TraceEvent e = TraceEvent::At(TraceStep::kMerged, "btr_compress", PageHeaderView::Of(P(page_no)));
     e.into = is_left ? left_no : right_no;
     trace_->OnStep(e);
   }
@@ -610,10 +596,7 @@ void BTree::SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_
     Modify(page_no);
     if (level == 0) fast_.LeafSplit(page_no, lower, upper, first_key);
     if (trace_ != nullptr) {
-      TraceEvent e;
-      e.step = TraceStep::kSplit;
-      e.rule = "btr_page_split_and_insert";
-      e.page = split_before;
+      TraceEvent e = TraceEvent::At(TraceStep::kSplit, "btr_page_split_and_insert", split_before);
       e.cursor = cursor;
       e.split_kind = d.kind;
       e.split_rec = d.split_rec;

@@ -27,15 +27,15 @@ namespace innosim {
 struct PageHeaderView {
   uint32_t page_no = kFilNull;
   uint16_t level = 0;
-  uint32_t n_recs = 0;           // PAGE_N_RECS
-  int last_insert = -1;          // PAGE_LAST_INSERT as a record ordinal, -1 = none
+  uint32_t n_recs = 0;                                    // PAGE_N_RECS
+  int last_insert = -1;                                   // PAGE_LAST_INSERT as a record ordinal, -1 = none
   PageDirection direction = PageDirection::kNoDirection;  // PAGE_DIRECTION
-  uint32_t n_direction = 0;      // PAGE_N_DIRECTION
-  uint32_t data_size = 0;        // page_get_data_size
-  uint32_t max_insert = 0;       // page_get_max_insert_size_after_reorganize(page, 1)
-  uint32_t garbage = 0;          // PAGE_GARBAGE
-  uint32_t usable = 0;           // page_get_free_space_of_empty
-  uint32_t rec_size = 0;         // bytes of one record on this page
+  uint32_t n_direction = 0;                               // PAGE_N_DIRECTION
+  uint32_t data_size = 0;                                 // page_get_data_size
+  uint32_t max_insert = 0;                                // page_get_max_insert_size_after_reorganize(page, 1)
+  uint32_t garbage = 0;                                   // PAGE_GARBAGE
+  uint32_t usable = 0;                                    // page_get_free_space_of_empty
+  uint32_t rec_size = 0;                                  // bytes of one record on this page
   uint32_t page_size = 0;
 
   static PageHeaderView Of(const IndexPage& p) {
@@ -89,7 +89,7 @@ struct TraceEvent {
   uint32_t new_page = kFilNull;  // the page allocated for the split
   uint32_t lower = kFilNull;
   uint32_t upper = kFilNull;
-  uint32_t moved = 0;            // records moved to the new page
+  uint32_t moved = 0;  // records moved to the new page
   // kNodePointer: the child the new node pointer points to; kPageAllocated:
   // the hint page and whether it came from the leaf segment.
   uint32_t child = kFilNull;
@@ -97,6 +97,16 @@ struct TraceEvent {
   bool leaf_segment = false;
   // kMerged: the page merged into.
   uint32_t into = kFilNull;
+
+  // An event of `step` under `rule` on a page whose header is `page`; the
+  // step's own fields are set by the caller.
+  static TraceEvent At(TraceStep step, const char* rule, const PageHeaderView& page) {
+    TraceEvent e;
+    e.step = step;
+    e.rule = rule;
+    e.page = page;
+    return e;
+  }
 };
 
 class InsertTraceSink {

@@ -4,8 +4,8 @@
 #include <memory>
 #include <utility>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -19,28 +19,44 @@ namespace innosim {
 
 const char* StepName(TraceStep s) {
   switch (s) {
-    case TraceStep::kLeafReached: return "leaf reached";
-    case TraceStep::kInserted: return "inserted";
-    case TraceStep::kRefusedNoRoom: return "refused: no room";
-    case TraceStep::kRefusedByReserve: return "refused by the 1/16 reserve";
-    case TraceStep::kReorganized: return "reorganized";
-    case TraceStep::kRightSiblingInsert: return "inserted into the right sibling";
-    case TraceStep::kRootRaise: return "root raised";
-    case TraceStep::kSplit: return "split";
-    case TraceStep::kNodePointer: return "node pointer into the parent";
-    case TraceStep::kPageAllocated: return "page allocated";
-    case TraceStep::kMerged: return "merged";
+    case TraceStep::kLeafReached:
+      return "leaf reached";
+    case TraceStep::kInserted:
+      return "inserted";
+    case TraceStep::kRefusedNoRoom:
+      return "refused: no room";
+    case TraceStep::kRefusedByReserve:
+      return "refused by the 1/16 reserve";
+    case TraceStep::kReorganized:
+      return "reorganized";
+    case TraceStep::kRightSiblingInsert:
+      return "inserted into the right sibling";
+    case TraceStep::kRootRaise:
+      return "root raised";
+    case TraceStep::kSplit:
+      return "split";
+    case TraceStep::kNodePointer:
+      return "node pointer into the parent";
+    case TraceStep::kPageAllocated:
+      return "page allocated";
+    case TraceStep::kMerged:
+      return "merged";
   }
   return "?";
 }
 
 const char* DirectionName(PageDirection d) {
   switch (d) {
-    case PageDirection::kLeft: return "PAGE_LEFT";
-    case PageDirection::kRight: return "PAGE_RIGHT";
-    case PageDirection::kSameRec: return "PAGE_SAME_REC";
-    case PageDirection::kSamePage: return "PAGE_SAME_PAGE";
-    case PageDirection::kNoDirection: return "PAGE_NO_DIRECTION";
+    case PageDirection::kLeft:
+      return "PAGE_LEFT";
+    case PageDirection::kRight:
+      return "PAGE_RIGHT";
+    case PageDirection::kSameRec:
+      return "PAGE_SAME_REC";
+    case PageDirection::kSamePage:
+      return "PAGE_SAME_PAGE";
+    case PageDirection::kNoDirection:
+      return "PAGE_NO_DIRECTION";
   }
   return "?";
 }
@@ -51,26 +67,31 @@ const char* SplitKindName(SplitDecision::Kind k, int split_rec) {
   switch (k) {
     case SplitDecision::Kind::kToRight:
       return split_rec == kNoSplitRec ? "split to the right" : "split to the right, keeping one record";
-    case SplitDecision::Kind::kToLeft: return "split to the left";
-    case SplitDecision::Kind::kMiddle: return "split at the middle";
-    case SplitDecision::Kind::kSure: return "sure split";
+    case SplitDecision::Kind::kToLeft:
+      return "split to the left";
+    case SplitDecision::Kind::kMiddle:
+      return "split at the middle";
+    case SplitDecision::Kind::kSure:
+      return "sure split";
   }
   return "split";
 }
 
 const char* SplitRule(SplitDecision::Kind k) {
   switch (k) {
-    case SplitDecision::Kind::kToRight: return "btr_page_get_split_rec_to_right";
-    case SplitDecision::Kind::kToLeft: return "btr_page_get_split_rec_to_left";
-    case SplitDecision::Kind::kMiddle: return "page_get_middle_rec";
-    case SplitDecision::Kind::kSure: return "btr_page_get_split_rec";
+    case SplitDecision::Kind::kToRight:
+      return "btr_page_get_split_rec_to_right";
+    case SplitDecision::Kind::kToLeft:
+      return "btr_page_get_split_rec_to_left";
+    case SplitDecision::Kind::kMiddle:
+      return "page_get_middle_rec";
+    case SplitDecision::Kind::kSure:
+      return "btr_page_get_split_rec";
   }
   return "";
 }
 
-std::string LastInsertText(int last_insert) {
-  return last_insert < 0 ? "none" : absl::StrCat("record ", last_insert);
-}
+std::string LastInsertText(int last_insert) { return last_insert < 0 ? "none" : absl::StrCat("record ", last_insert); }
 
 // Why a leaf split went the way it did, from the header it read.
 std::string SplitWhy(const TraceEvent& s) {
@@ -127,26 +148,39 @@ void Decide(ExplainedInsert* x) {
   for (const TraceEvent& e : x->steps) {
     if (e.page.level != 0) continue;
     switch (e.step) {
-      case TraceStep::kRefusedByReserve: if (reserve == nullptr) reserve = &e; break;
-      case TraceStep::kSplit: if (leaf_split == nullptr) leaf_split = &e; break;
-      case TraceStep::kRightSiblingInsert: if (right_sibling == nullptr) right_sibling = &e; break;
-      case TraceStep::kRootRaise: if (root_raise == nullptr) root_raise = &e; break;
-      case TraceStep::kInserted: if (inserted == nullptr) inserted = &e; break;
-      case TraceStep::kReorganized: if (reorganized == nullptr) reorganized = &e; break;
-      default: break;
+      case TraceStep::kRefusedByReserve:
+        if (reserve == nullptr) reserve = &e;
+        break;
+      case TraceStep::kSplit:
+        if (leaf_split == nullptr) leaf_split = &e;
+        break;
+      case TraceStep::kRightSiblingInsert:
+        if (right_sibling == nullptr) right_sibling = &e;
+        break;
+      case TraceStep::kRootRaise:
+        if (root_raise == nullptr) root_raise = &e;
+        break;
+      case TraceStep::kInserted:
+        if (inserted == nullptr) inserted = &e;
+        break;
+      case TraceStep::kReorganized:
+        if (reorganized == nullptr) reorganized = &e;
+        break;
+      default:
+        break;
     }
   }
   for (const TraceEvent& e : x->steps) x->split |= e.step == TraceStep::kSplit;
   const std::string prefix = reserve != nullptr ? "refused by the 1/16 reserve, then " : "";
   // dict_index_get_space_reserve: UNIV_PAGE_SIZE / 16.
   const std::string reserve_why =
-      reserve != nullptr
-          ? absl::StrFormat("the leaf looks sequential (PAGE_LAST_INSERT %s next to the insert point), and there a "
-                            "record must leave 1/16 of the page (%u bytes) free for updates: %u bytes are free, the "
-                            "record needs %u; ",
-                            LastInsertText(reserve->page.last_insert), reserve->page.page_size / 16,
-                            reserve->page.max_insert, reserve->page.rec_size)
-          : "";
+      reserve != nullptr ? absl::StrFormat(
+                               "the leaf looks sequential (PAGE_LAST_INSERT %s next to the insert point), and there a "
+                               "record must leave 1/16 of the page (%u bytes) free for updates: %u bytes are free, the "
+                               "record needs %u; ",
+                               LastInsertText(reserve->page.last_insert), reserve->page.page_size / 16,
+                               reserve->page.max_insert, reserve->page.rec_size)
+                         : "";
   if (leaf_split != nullptr) {
     x->decision = absl::StrCat(prefix, root_raise != nullptr ? "root raised, then " : "",
                                SplitKindName(leaf_split->split_kind, leaf_split->split_rec));
@@ -288,7 +322,8 @@ FrozenSummary Summarize(const std::vector<LeafAtEnd>& leaves, const LeafLife& li
 
 absl::Status ParseKeyList(std::string_view text, std::vector<Key>* keys, int* width) {
   int kind = 0;  // 8 or 16 once known
-  for (absl::string_view item : absl::StrSplit(absl::string_view(text.data(), text.size()), ',', absl::SkipWhitespace())) {
+  for (absl::string_view item :
+       absl::StrSplit(absl::string_view(text.data(), text.size()), ',', absl::SkipWhitespace())) {
     item = absl::StripAsciiWhitespace(item);
     Key k;
     uint64_t v = 0;
@@ -382,7 +417,8 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
     if (!Selected(spec, x)) continue;
     const PageStore& store = engine.page_store();
     for (const TraceEvent& e : x.steps) {
-      for (uint32_t p : {e.page.page_no, e.new_page, e.lower, e.upper, e.into}) AddPage(store, p, reserve_bytes, &x.pages_after);
+      for (uint32_t p : {e.page.page_no, e.new_page, e.lower, e.upper, e.into})
+        AddPage(store, p, reserve_bytes, &x.pages_after);
     }
     result.inserts.push_back(std::move(x));
   }
@@ -414,11 +450,11 @@ std::string StepText(const TraceEvent& e) {
                              e.leaf_segment ? "leaf" : "non-leaf", e.rule,
                              e.hint == kFilNull || e.hint == 0 ? "none" : absl::StrCat(e.hint));
     case TraceStep::kSplit:
-      return absl::StrFormat("%s of page %u (level %u, %s): %u records to new page %u; lower %u, upper %u; the new "
-                             "record goes %s",
-                             SplitKindName(e.split_kind, e.split_rec), e.page.page_no, e.page.level,
-                             SplitRule(e.split_kind), e.moved, e.new_page, e.lower, e.upper,
-                             e.insert_left ? "left" : "right");
+      return absl::StrFormat(
+          "%s of page %u (level %u, %s): %u records to new page %u; lower %u, upper %u; the new "
+          "record goes %s",
+          SplitKindName(e.split_kind, e.split_rec), e.page.page_no, e.page.level, SplitRule(e.split_kind), e.moved,
+          e.new_page, e.lower, e.upper, e.insert_left ? "left" : "right");
     case TraceStep::kNodePointer:
       return absl::StrFormat("node pointer to page %u into page %u (level %u, %s)", e.child, e.page.page_no,
                              e.page.level, e.rule);
@@ -451,11 +487,11 @@ nlohmann::ordered_json HeaderJson(const PageHeaderView& h) {
 }  // namespace
 
 std::string ExplainText(const ExplainResult& r) {
-  std::string out = absl::StrCat("explain: ", r.rows, " rows of ",
-                                 r.spec.keys.empty() ? r.spec.run.stream.name : "the keys given", ", ",
-                                 r.spec.run.page_size, "-byte pages, ", r.spec.run.profile, "\n  table: ", r.table,
-                                 "\n  pages: '#' used, 'r' the 1/16 reserve kept free on leaves that fill in order, "
-                                 "'.' free\n\n");
+  std::string out =
+      absl::StrCat("explain: ", r.rows, " rows of ", r.spec.keys.empty() ? r.spec.run.stream.name : "the keys given",
+                   ", ", r.spec.run.page_size, "-byte pages, ", r.spec.run.profile, "\n  table: ", r.table,
+                   "\n  pages: '#' used, 'r' the 1/16 reserve kept free on leaves that fill in order, "
+                   "'.' free\n\n");
   for (const ExplainedInsert& x : r.inserts) {
     const TraceEvent& leaf = x.steps.front();
     std::string path;
@@ -477,10 +513,11 @@ std::string ExplainText(const ExplainResult& r) {
     out += "\n";
   }
   const FrozenSummary& s = r.summary;
-  absl::StrAppendFormat(&out,
-                        "summary: %u leaves; %u frozen (split, never reached by an insert after their last split), "
-                        "mean fill %.1f%%; %u reached again after their last split (or never split), mean fill %.1f%%\n",
-                        s.leaves, s.frozen, 100 * s.frozen_mean_fill, s.receiving, 100 * s.receiving_mean_fill);
+  absl::StrAppendFormat(
+      &out,
+      "summary: %u leaves; %u frozen (split, never reached by an insert after their last split), "
+      "mean fill %.1f%%; %u reached again after their last split (or never split), mean fill %.1f%%\n",
+      s.leaves, s.frozen, 100 * s.frozen_mean_fill, s.receiving, 100 * s.receiving_mean_fill);
   out += "  fill      frozen  reached again\n";
   for (int b = 0; b < 10; ++b) {
     absl::StrAppendFormat(&out, "  %3d-%3d%% %7u %10u\n", b * 10, b * 10 + 10, s.frozen_fill[b], s.receiving_fill[b]);

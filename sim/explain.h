@@ -46,8 +46,8 @@ struct ExplainSpec {
   // Which inserts to print (1-based rows, inclusive); the summary covers all.
   uint64_t from = 1;
   uint64_t to = std::numeric_limits<uint64_t>::max();
-  bool only_splits = false;          // only inserts that split a page
-  uint32_t page = kFilNull;          // --explain-page: only inserts touching it
+  bool only_splits = false;  // only inserts that split a page
+  uint32_t page = kFilNull;  // --explain-page: only inserts touching it
 };
 
 // A page as an insert left it.
@@ -56,9 +56,9 @@ struct PageAfter {
   uint16_t level = 0;
   uint32_t n_recs = 0;
   uint32_t data_size = 0;
-  uint32_t usable = 0;  // page_get_free_space_of_empty
-  uint32_t reserve = 0; // the 1/16 kept free on clustered leaves that fill in order
-  Key first_key;        // orders the pages of a level (the leftmost non-leaf page's is the minimum)
+  uint32_t usable = 0;   // page_get_free_space_of_empty
+  uint32_t reserve = 0;  // the 1/16 kept free on clustered leaves that fill in order
+  Key first_key;         // orders the pages of a level (the leftmost non-leaf page's is the minimum)
   double fill() const { return usable == 0 ? 0 : static_cast<double>(data_size) / usable; }
 };
 

@@ -3,6 +3,7 @@
 // and the trace as JSON; the page makes no network request.
 #include <string>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "nlohmann/json.hpp"
@@ -14,26 +15,20 @@ namespace {
 
 const char* ShortKind(SplitDecision::Kind k) {
   switch (k) {
-    case SplitDecision::Kind::kToRight: return "right";
-    case SplitDecision::Kind::kToLeft: return "left";
-    case SplitDecision::Kind::kMiddle: return "middle";
-    case SplitDecision::Kind::kSure: return "sure";
+    case SplitDecision::Kind::kToRight:
+      return "right";
+    case SplitDecision::Kind::kToLeft:
+      return "left";
+    case SplitDecision::Kind::kMiddle:
+      return "middle";
+    case SplitDecision::Kind::kSure:
+      return "sure";
   }
   return "";
 }
 
 // The key as lowercase hex of its 16 bytes: ordered as the key is.
-std::string KeyHex(const Key& k) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out(32, '0');
-  for (int i = 0; i < 16; ++i) {
-    const uint64_t word = i < 8 ? k.hi : k.lo;
-    const auto byte = static_cast<uint8_t>(word >> (8 * (7 - i % 8)));
-    out[2 * i] = kDigits[byte >> 4];
-    out[2 * i + 1] = kDigits[byte & 15];
-  }
-  return out;
-}
+std::string KeyHex(const Key& k) { return absl::BytesToHexString(KeyBytes(k, 16)); }
 
 std::string StepLine(const TraceEvent& e) {
   switch (e.step) {
@@ -74,9 +69,10 @@ nlohmann::json TraceJson(const ExplainResult& r) {
     }
     nlohmann::json pages = nlohmann::json::array();
     for (const PageAfter& p : x.pages_after) {
-      pages.push_back({p.page_no, p.level, p.n_recs, static_cast<double>(static_cast<int>(p.fill() * 1000)) / 1000,
-                       p.usable == 0 ? 0.0 : static_cast<double>(static_cast<int>(1000.0 * p.reserve / p.usable)) / 1000,
-                       KeyHex(p.first_key)});
+      pages.push_back(
+          {p.page_no, p.level, p.n_recs, static_cast<double>(static_cast<int>(p.fill() * 1000)) / 1000,
+           p.usable == 0 ? 0.0 : static_cast<double>(static_cast<int>(1000.0 * p.reserve / p.usable)) / 1000,
+           KeyHex(p.first_key)});
     }
     events.push_back({{"r", x.row},
                       {"k", FormatKey(x.key, r.key_width)},

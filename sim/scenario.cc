@@ -197,8 +197,8 @@ std::vector<std::string> CheckScenario(const Scenario& s, const ExplainResult& r
                                      100 * *s.frozen_mean_fill_at_least));
   }
   if (s.sparse_fill) {
-    const auto n = static_cast<uint64_t>(std::count_if(r.leaves.begin(), r.leaves.end(),
-                                                       [&](const LeafAtEnd& l) { return l.fill <= *s.sparse_fill; }));
+    const auto n = static_cast<uint64_t>(
+        std::count_if(r.leaves.begin(), r.leaves.end(), [&](const LeafAtEnd& l) { return l.fill <= *s.sparse_fill; }));
     if (n < s.sparse_leaves) {
       failed.push_back(absl::StrFormat("%u leaves end at most %.0f%% full, fewer than %u", n, 100 * *s.sparse_fill,
                                        s.sparse_leaves));

@@ -21,10 +21,17 @@ std::string Escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -52,7 +59,7 @@ struct Panel {
   std::string label;  // y axis
   double scale = 1;   // value -> shown unit
   std::string unit;
-  bool fill = true;   // leaf_fill, else data_length
+  bool fill = true;  // leaf_fill, else data_length
 };
 
 }  // namespace
@@ -172,7 +179,11 @@ std::string SweepChartSvg(const std::string& title, const std::vector<SweepPoint
                             "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eceff1\"/>"
                             "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s%s</text>\n",
                             kLeft, y, kLeft + plot_w, y, kLeft - 6, y + 4,
-                            absl::StrFormat(step < 1 ? "%.2f" : step < 10 ? "%.1f" : "%.0f", v), panel.unit);
+                            absl::StrFormat(step < 1    ? "%.2f"
+                                            : step < 10 ? "%.1f"
+                                                        : "%.0f",
+                                            v),
+                            panel.unit);
     }
     // Rate labels; one too close to the one before drops a line.
     double last_x = -1e9;
@@ -206,7 +217,8 @@ std::string SweepChartSvg(const std::string& title, const std::vector<SweepPoint
       }
     }
   }
-  absl::StrAppendFormat(&out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">rows per millisecond (log scale)</text>\n",
+  absl::StrAppendFormat(&out,
+                        "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">rows per millisecond (log scale)</text>\n",
                         kLeft + plot_w / 2, height - 18);
   return out + "</svg>\n";
 }

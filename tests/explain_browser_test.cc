@@ -93,15 +93,22 @@ double NonBackgroundFraction(const std::string& png) {
       const int c = x >= static_cast<size_t>(channels) ? prev[x - channels] : 0;
       int pred = 0;
       switch (filter) {
-        case 1: pred = a; break;
-        case 2: pred = b; break;
-        case 3: pred = (a + b) / 2; break;
+        case 1:
+          pred = a;
+          break;
+        case 2:
+          pred = b;
+          break;
+        case 3:
+          pred = (a + b) / 2;
+          break;
         case 4: {
           const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
           pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
           break;
         }
-        default: break;
+        default:
+          break;
       }
       out[x] = static_cast<uint8_t>(in[x] + pred);
     }
@@ -141,9 +148,9 @@ TEST(ExplainBrowserTest, OpensAtTheStepItsUrlNamesAndDrawsTheTree) {
   const fs::path dir = fs::temp_directory_path() / ("innosim_explain_browser_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string html = (dir / "trace.html").string();
-  const Output made = RunInnosim({"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096",
-                                  "--html", html},
-                                 (dir / "err.txt").string());
+  const Output made =
+      RunInnosim({"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096", "--html", html},
+                 (dir / "err.txt").string());
   ASSERT_EQ(made.exit_code, 0) << made.err;
   const std::string page = ReadWholeFile(html);
   ASSERT_GT(page.size(), 1000u);

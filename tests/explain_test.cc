@@ -138,8 +138,9 @@ TEST(ExplainTest, FiltersSelectRowsSplitsAndOnePage) {
 }
 
 TEST(ExplainCliTest, JsonIsOneObjectPerInsertThenTheSummary) {
-  const Output o = RunInnosim({"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096", "--json"},
-                              "/tmp/innosim_explain_json_err.txt");
+  const Output o =
+      RunInnosim({"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096", "--json"},
+                 "/tmp/innosim_explain_json_err.txt");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   std::istringstream in(o.out);
   std::string line;

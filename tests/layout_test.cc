@@ -78,8 +78,8 @@ TEST(LayoutTest, ModelIncludesNoSimOrToolsHeader) {
   for (const Source& s : SourcesIn("model", true)) {
     for (std::string& h : Matches(s, outward)) hits.push_back(std::move(h));
   }
-  EXPECT_TRUE(hits.empty()) << hits.size() << " include(s) of sim/ or tools/ in model/, first: "
-                            << (hits.empty() ? "" : hits[0]);
+  EXPECT_TRUE(hits.empty()) << hits.size()
+                            << " include(s) of sim/ or tools/ in model/, first: " << (hits.empty() ? "" : hits[0]);
 }
 
 TEST(LayoutTest, SimLibraryIncludesNoToolsHeader) {

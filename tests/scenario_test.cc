@@ -69,13 +69,14 @@ TEST(ScenarioTest, ErrorsNameTheFileAndLine) {
 }
 
 TEST(ScenarioCliTest, ExitCodeOneWhenACheckFails) {
-  const Output ok = RunInnosim({"explain", "--scenario", std::string(INNOSIM_SOURCE_DIR) +
-                                                             "/experiments/scenarios/large-rows-gap.toml"},
-                               "/tmp/innosim_scenario_err.txt");
+  const Output ok = RunInnosim(
+      {"explain", "--scenario", std::string(INNOSIM_SOURCE_DIR) + "/experiments/scenarios/large-rows-gap.toml"},
+      "/tmp/innosim_scenario_err.txt");
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_NE(ok.out.find("check: innosim shows what the scenario says"), std::string::npos);
   const std::string path = (fs::temp_directory_path() / "innosim_false_scenario.toml").string();
-  std::ofstream(path) << "title = \"x\"\nsee = \"y\"\nkeys = \"1,2,3\"\n[expect]\ndecisions = [\"split to the left\"]\n";
+  std::ofstream(path)
+      << "title = \"x\"\nsee = \"y\"\nkeys = \"1,2,3\"\n[expect]\ndecisions = [\"split to the left\"]\n";
   const Output bad = RunInnosim({"explain", "--scenario", path}, "/tmp/innosim_scenario_err2.txt");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.out.find("check FAILED: no insert was 'split to the left'"), std::string::npos) << bad.out;

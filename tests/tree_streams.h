@@ -26,10 +26,14 @@ enum class Stream { kUniform, kUuidV7Windows, kDescending, kInterleavedRuns };
 
 inline std::string StreamName(Stream s) {
   switch (s) {
-    case Stream::kUniform: return "Uniform";
-    case Stream::kUuidV7Windows: return "UuidV7Windows";
-    case Stream::kDescending: return "Descending";
-    case Stream::kInterleavedRuns: return "InterleavedRuns";
+    case Stream::kUniform:
+      return "Uniform";
+    case Stream::kUuidV7Windows:
+      return "UuidV7Windows";
+    case Stream::kDescending:
+      return "Descending";
+    case Stream::kInterleavedRuns:
+      return "InterleavedRuns";
   }
   return "?";
 }
@@ -82,10 +86,18 @@ struct Snapshot {
 inline Snapshot Take(const Engine& e) {
   Snapshot s;
   const IndexCounters& c = e.primary().counters();
-  s.counters = {c.index_page_splits,   c.index_page_reorg_attempts, c.index_page_reorg_successful,
-                c.index_page_merge_attempts, c.index_page_merge_successful, c.splits_to_right,
-                c.splits_to_left,      c.splits_middle,             c.splits_sure,
-                c.right_sibling_inserts, c.root_raises,             c.pages_allocated,
+  s.counters = {c.index_page_splits,
+                c.index_page_reorg_attempts,
+                c.index_page_reorg_successful,
+                c.index_page_merge_attempts,
+                c.index_page_merge_successful,
+                c.splits_to_right,
+                c.splits_to_left,
+                c.splits_middle,
+                c.splits_sure,
+                c.right_sibling_inserts,
+                c.root_raises,
+                c.pages_allocated,
                 c.pages_freed};
   for (const LevelCensus& l : e.primary().Census()) s.levels.emplace_back(l.pages, l.records, l.data_bytes);
   e.primary().ForEachKey([&](const Key& k) { s.keys.push_back(k); });
@@ -98,9 +110,9 @@ using Param = std::tuple<Stream, uint32_t, bool>;  // stream, page size, MariaDB
 
 // Every stream on small and default pages, with both engine profiles.
 inline auto AllParams() {
-  return ::testing::Combine(::testing::Values(Stream::kUniform, Stream::kUuidV7Windows, Stream::kDescending,
-                                              Stream::kInterleavedRuns),
-                            ::testing::Values(4096u, 16384u), ::testing::Bool());
+  return ::testing::Combine(
+      ::testing::Values(Stream::kUniform, Stream::kUuidV7Windows, Stream::kDescending, Stream::kInterleavedRuns),
+      ::testing::Values(4096u, 16384u), ::testing::Bool());
 }
 
 inline std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
@@ -171,8 +183,7 @@ struct EnginePair {
 // speed device on and into one with the devices `without`, and expects the
 // same tree, counters and page events. Returns the first engine's leaf splits
 // so that callers can check the stream did split pages.
-inline uint64_t ExpectSameRunsWithout(const FastPath::Devices& without, const Param& param, int rows,
-                                      uint64_t seed) {
+inline uint64_t ExpectSameRunsWithout(const FastPath::Devices& without, const Param& param, int rows, uint64_t seed) {
   const auto [stream, page_size, mariadb] = param;
   EnginePair e(ProfileFor(mariadb, page_size));
   e.without.set_fast_path(without);

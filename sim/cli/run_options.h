@@ -74,9 +74,10 @@ struct CommonRunOptions {
         ->capture_default_str();
     sub->add_option("--batch", batch, "rows per transaction (multi-row INSERT)")->capture_default_str();
     sub->add_flag("--no-flush", no_flush, "structure only: no buffer pool, redo log or page cleaner");
-    sub->add_option("--table", table,
-                    "seed000, seed004, or 'CREATE TABLE t (...)' (PK: BINARY(16) for 16-byte streams, BIGINT for autoinc and "
-                    "snowflake)")
+    sub->add_option(
+           "--table", table,
+           "seed000, seed004, or 'CREATE TABLE t (...)' (PK: BINARY(16) for 16-byte streams, BIGINT for autoinc and "
+           "snowflake)")
         ->capture_default_str();
     payload_option =
         sub->add_option("--payload-bytes", payload_bytes, "bytes stored in each VARCHAR column")->capture_default_str();
@@ -114,8 +115,8 @@ struct CommonRunOptions {
       absl::StatusOr<uint64_t> ps = ParseSize(page_size);
       if (!ps.ok()) return absl::InvalidArgumentError(absl::StrCat("--page-size: ", ps.status().message()));
       if (!IsSupportedPageSize(*ps)) {
-        return absl::InvalidArgumentError(absl::StrCat("--page-size ", page_size,
-                                                       ": InnoDB pages are ", SupportedPageSizesInK()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("--page-size ", page_size, ": InnoDB pages are ", SupportedPageSizesInK()));
       }
       spec.page_size = static_cast<uint32_t>(*ps);
     }
