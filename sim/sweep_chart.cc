@@ -62,6 +62,13 @@ struct Panel {
   bool fill = true;  // leaf_fill, else data_length
 };
 
+// A tick's value with as many decimals as its step needs.
+std::string TickLabel(double v, double step) {
+  if (step < 1) return absl::StrFormat("%.2f", v);
+  if (step < 10) return absl::StrFormat("%.1f", v);
+  return absl::StrFormat("%.0f", v);
+}
+
 }  // namespace
 
 std::vector<SweepPoint> SweepPointsOf(const std::vector<RunResult>& results) {
@@ -179,10 +186,7 @@ std::string SweepChartSvg(const std::string& title, const std::vector<SweepPoint
                             "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#eceff1\"/>"
                             "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s%s</text>\n",
                             kLeft, y, kLeft + plot_w, y, kLeft - 6, y + 4,
-                            absl::StrFormat(step < 1    ? "%.2f"
-                                            : step < 10 ? "%.1f"
-                                                        : "%.0f",
-                                            v),
+                            TickLabel(v, step),
                             panel.unit);
     }
     // Rate labels; one too close to the one before drops a line.
