@@ -84,10 +84,12 @@ struct EngineOptions {
 class Engine {
  public:
   // The space id the table's page events carry: the buffer pool's pages
-  // (FlushModel) are keyed by it.
+  // (FlushModel) are keyed by it. A key of the simulator, not InnoDB's
+  // space id (the redo records use the server's, engine.cc).
   static constexpr uint32_t kPageEventSpace = 0;
-  // The space id of the undo pages' events (engine.cc: the undo tablespace
-  // or system tablespace the insert undo logs live in).
+  // The key of the undo pages' events (engine.cc: the undo tablespace or
+  // system tablespace the insert undo logs live in); a key of the
+  // simulator, chosen to collide with no table's.
   static constexpr uint32_t kUndoPageEventSpace = 0xFFFFFFEFu;
 
   // A load with `options`. trx_rows == 0 or, with flush, rows_per_sec <= 0

@@ -116,6 +116,8 @@ absl::Status PageDirectory::DeleteRecListStart(uint32_t list_pos) {
 absl::Status PageDirectory::CopyRecListEndToCreatedPage(uint32_t n_recs) {
   if (this->n_recs() != 0) return absl::FailedPreconditionError("the page is not empty");
   if (n_recs > kPageMaxRecs) return absl::ResourceExhaustedError("more records than a page can hold");
+  // page_copy_rec_list_end_to_created_page (page/page0page.cc): a slot every
+  // (PAGE_DIR_SLOT_MAX_N_OWNED + 1) / 2 records.
   constexpr uint32_t kGroup = (kDirSlotMaxNOwned + 1) / 2;
   n_owned_.clear();
   n_owned_.push_back(1);  // the infimum

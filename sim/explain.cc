@@ -369,10 +369,7 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
     stream = *std::move(ks);
     width = stream->key_width();
   }
-  TableOptions table_options;
-  table_options.payload_bytes = rs.payload_bytes;
-  table_options.payload_given = rs.payload_bytes_given;
-  absl::StatusOr<TableSchema> schema = ResolveTable(rs.table, width, table_options);
+  absl::StatusOr<TableSchema> schema = ResolveRunTable(rs, width);
   if (!schema.ok()) return schema.status();
 
   ExplainResult result;

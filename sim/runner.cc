@@ -46,6 +46,13 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width) {
+  TableOptions options;
+  options.payload_bytes = spec.payload_bytes;
+  options.payload_given = spec.payload_bytes_given;
+  return ResolveTable(spec.table, key_width, options);
+}
+
 std::string TableSql(const TableDef& t) {
   std::vector<std::string> cols;
   for (const ColumnDef& c : t.columns) {
@@ -125,10 +132,7 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
   result.spec.page_size = profile.page_size;
   if (result.spec.label.empty()) result.spec.label = spec.stream.name;
   result.key_width = ks.key_width();
-  TableOptions table_options;
-  table_options.payload_bytes = spec.payload_bytes;
-  table_options.payload_given = spec.payload_bytes_given;
-  absl::StatusOr<TableSchema> schema = ResolveTable(spec.table, result.key_width, table_options);
+  absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, result.key_width);
   if (!schema.ok()) return schema.status();
   const TableDef& table = schema->def;
   result.table = TableSql(table);

@@ -97,6 +97,10 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
 // Runs every spec, `threads` at a time (0 = all cores).
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);
 
+// The spec's table (--table) for keys of `key_width` bytes, with the spec's
+// payload length (--payload-bytes); errors as ResolveTable's.
+absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width);
+
 // CREATE TABLE text of a TableDef.
 std::string TableSql(const TableDef& t);
 

@@ -157,10 +157,7 @@ struct CommonRunOptions {
     // The table, checked against the stream's key width before running.
     const int width = StreamKeyWidth(stream);
     if (!absl::StartsWith(stream, "file:")) {
-      TableOptions to;
-      to.payload_bytes = spec.payload_bytes;
-      to.payload_given = spec.payload_bytes_given;
-      absl::StatusOr<TableSchema> t = ResolveTable(spec.table, width, to);
+      absl::StatusOr<TableSchema> t = ResolveRunTable(spec, width);
       if (!t.ok()) return t.status();
     }
     return spec;
