@@ -20,8 +20,17 @@ namespace innosim {
 
 // {"stream", "rows", "rows_per_ms", "seed", "profile", "page_size",
 //  "index_page_splits", "index_page_reorg_attempts", ..., "n_leaf_pages",
-//  "size", "data_length", "height", "leaf_fill", "elapsed_s", "levels": [...]}
+//  "size", "data_length", "height", "leaf_fill", "data_length_in_key_order",
+//  "data_length_fill_seed000", "elapsed_s", "levels": [...]}
 nlohmann::ordered_json RunToJson(const RunResult& r);
+// Seed 000's "fill factor" (shared/seeds/000_*.txt, sections 6.1-6.3),
+// computed as the seed computes it: 15/16 x DATA_LENGTH of the same rows
+// appended in key order (RunResult::data_length_in_key_order) / DATA_LENGTH.
+// It assumes that appended pages are 15/16 full and scales that by size, so
+// it counts reserved pages and non-leaf pages against the rows; it is not
+// the leaf pages' fill (leaf_fill: used bytes / usable bytes on the leaves).
+// 0 when either length is 0.
+double DataLengthFillSeed000(const RunResult& r);
 // The value RunToJson reports under counter.name; unset where it reports
 // none (the flush counters of a run without the flush model).
 std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter);

@@ -74,6 +74,12 @@ struct RunResult {
   // Secondary entries that tied with an existing one after the compact
   // 16-byte encoding (sim/secondary_keys.h) and were not inserted.
   uint64_t secondary_ties = 0;
+  // DATA_LENGTH of the same rows appended in key order: Run() simulates,
+  // after the run itself, the same table, row count, page size, profile and
+  // settings with an ascending stream of the same key width
+  // (OrderedStreamName), structure only. The reference seed 000's "fill
+  // factor" divides by (report.h: DataLengthFillSeed000). 0 if not run.
+  uint64_t data_length_in_key_order = 0;
 };
 
 // What a spec runs with: the server's settings (the profile's defaults, then
@@ -94,6 +100,11 @@ absl::Status ValidateRunSpec(const RunSpec& spec);
 // `at_end`, if given, sees the engine once the load is done (after the
 // final flush), e.g. to draw its pages.
 absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const Engine&)>& at_end = nullptr);
+// The ascending stream of keys `key_width` bytes wide that stands for "the
+// same rows appended in key order": uuidv7-counter (seed 000's UUIDv7 with
+// a monotonic counter, strictly ascending at any rate) for 16-byte keys,
+// autoinc for 8-byte keys.
+const char* OrderedStreamName(int key_width);
 // Runs every spec, `threads` at a time (0 = all cores).
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);
 

@@ -2,7 +2,10 @@
 // its exact type and range, and every error names the file and line.
 #include "sim/experiment.h"
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -32,6 +35,8 @@ TEST(ExperimentParseTest, PublishedExperimentsLoad) {
   EXPECT_EQ(s0->runs.size(), 12u);
   EXPECT_EQ(s0->runs[0].spec.rows, 10000000u);
   EXPECT_DOUBLE_EQ(s0->runs[0].tolerance.at("pages_written_per_page"), 0.2);
+  // The seed's "fill factor" is compared as the seed computes it.
+  EXPECT_DOUBLE_EQ(s0->runs[0].tolerance.at("data_length_fill_seed000"), 0.012);
   absl::StatusOr<Experiment> s4 = LoadExperiment(INNOSIM_SOURCE_DIR "/experiments/seed004.toml");
   ASSERT_TRUE(s4.ok()) << s4.status();
   EXPECT_EQ(s4->runs.size(), 3u);
@@ -171,6 +176,23 @@ TEST(ExperimentParseTest, RunErrorsNameTheRunsLine) {
   EXPECT_EQ(m.rfind("t.toml:6: run 1 (uuidv5): unknown stream 'uuidv5'", 0), 0u) << m;
   m = Error("name = \"t\"\n[[run]]\nstream = \"uuidv4\"\n");
   EXPECT_EQ(m, "t.toml:2: run 1 (uuidv4): no row count: set rows = \"10M\" in [defaults] or the run");
+}
+
+// Seed 000's fill is a metric of `run --json`: an experiment compares it
+// with a published figure, and a figure it does not meet is a miss.
+TEST(ExperimentRunTest, TheSeedFillIsComparedAsPublished) {
+  for (const auto& [published, ok] : std::vector<std::pair<std::string, bool>>{{"0.9375", true}, {"0.58", false}}) {
+    absl::StatusOr<Experiment> e = Parse(
+        "name = \"t\"\n[defaults]\nrows = 5000\nflush = false\n[[run]]\nstream = \"uuidv7-counter\"\n"
+        "[run.published]\ndata_length_fill_seed000 = " +
+        published + "\n[run.tolerance]\ndata_length_fill_seed000 = 0.001\n");
+    ASSERT_TRUE(e.ok()) << e.status();
+    absl::StatusOr<ExperimentResult> r = RunExperiment(*e, 1, std::nullopt);
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_EQ(r->rows.size(), 1u);
+    EXPECT_DOUBLE_EQ(r->rows[0].simulated, 15.0 / 16.0);  // appended rows: their own reference
+    EXPECT_EQ(r->rows[0].ok, ok) << published;
+  }
 }
 
 }  // namespace

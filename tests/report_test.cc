@@ -16,8 +16,10 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "tests/innosim_process.h"
+#include "tests/test_util.h"
 
 namespace innosim {
 namespace {
@@ -203,6 +205,71 @@ TEST(CheckOutputPathTest, IbdChecksItsSvgBeforeReading) {
   EXPECT_EQ(o.err,
             "innosim: --svg /nonexistent-innosim/map.svg: folder /nonexistent-innosim does not exist: create it or "
             "name a file in another folder\n");
+}
+
+// Seed 000's "fill factor" is a size ratio, printed beside the true leaf
+// fill: 15/16 x DATA_LENGTH of the same rows appended in key order /
+// DATA_LENGTH, the ordered length from a run of its own (not a constant).
+TEST(SeedFillTest, IsFifteenSixteenthsOfTheOrderedLengthOverTheLength) {
+  RunSpec spec;
+  spec.stream.name = "uuidv4";
+  spec.rows = 200000;
+  spec.flush = false;
+  const RunResult v4 = MustRun(spec);
+  spec.stream.name = "uuidv7-counter";
+  const RunResult ordered = MustRun(spec);
+  ASSERT_GT(v4.report.data_length, 0u);
+  // The reference is the same rows appended: the counter stream's own size.
+  EXPECT_EQ(v4.data_length_in_key_order, ordered.report.data_length);
+  EXPECT_EQ(ordered.data_length_in_key_order, ordered.report.data_length);
+  const double expected = 15.0 / 16.0 * static_cast<double>(ordered.report.data_length) /
+                          static_cast<double>(v4.report.data_length);
+  EXPECT_DOUBLE_EQ(DataLengthFillSeed000(v4), expected);
+  EXPECT_DOUBLE_EQ(DataLengthFillSeed000(ordered), 15.0 / 16.0);
+  // A size ratio, not the leaf fill: at this size (whole extents reserved
+  // on both sides) the seed's figure is well below the leaves' fill.
+  EXPECT_LT(DataLengthFillSeed000(v4), v4.report.primary.leaf_fill - 0.04);
+  const nlohmann::ordered_json j = RunToJson(v4);
+  EXPECT_EQ(j["data_length_in_key_order"], ordered.report.data_length);
+  EXPECT_DOUBLE_EQ(j["data_length_fill_seed000"].get<double>(), expected);
+  EXPECT_DOUBLE_EQ(j["leaf_fill"].get<double>(), v4.report.primary.leaf_fill);
+}
+
+// 8-byte keys are measured against AUTO_INCREMENT's order, and the table
+// and page size of the run carry over to the reference.
+TEST(SeedFillTest, TheReferenceHasTheRunsKeyWidthTableAndPageSize) {
+  RunSpec spec;
+  spec.stream.name = "snowflake";
+  spec.rows = 20000;
+  spec.page_size = 8192;
+  spec.table = "seed004";
+  spec.flush = false;
+  const RunResult r = MustRun(spec);
+  spec.stream.name = "autoinc";
+  const RunResult ordered = MustRun(spec);
+  EXPECT_EQ(r.data_length_in_key_order, ordered.report.data_length);
+  EXPECT_NE(ordered.report.data_length, MustRun("autoinc", 20000).report.data_length);
+}
+
+TEST(SeedFillTest, TheSummaryNamesBothFills) {
+  RunSpec spec;
+  spec.stream.name = "uuidv4";
+  spec.rows = 20000;
+  spec.flush = false;
+  const RunResult r = MustRun(spec);
+  const std::string s = RunSummary(r);
+  EXPECT_NE(s.find(absl::StrFormat("  %-28s %13.1f%%  (used / usable bytes on the leaf pages)", "leaf_fill",
+                                   100 * r.report.primary.leaf_fill)),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find(absl::StrFormat("  %-28s %13.1f%%  (seed 000's \"fill\": 15/16 x DATA_LENGTH in key order / "
+                                   "DATA_LENGTH)",
+                                   "data_length_fill_seed000", 100 * DataLengthFillSeed000(r))),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find(absl::StrFormat("  %-28s %14d", "DATA_LENGTH in key order", r.data_length_in_key_order)),
+            std::string::npos)
+      << s;
 }
 
 }  // namespace
