@@ -284,6 +284,7 @@ std::vector<LeafAtEnd> LeavesAtEnd(const Engine& engine) {
     LeafAtEnd l;
     l.page_no = pn;
     l.n_recs = static_cast<uint32_t>(p.n_recs());
+    l.garbage = p.garbage();
     l.fill = static_cast<double>(p.DataSize()) / FreeSpaceOfEmpty(p.page_size());
     if (p.n_recs() > 0) {
       l.first_key = p.key(0);
@@ -351,7 +352,6 @@ absl::Status ParseKeyList(std::string_view text, std::vector<Key>* keys, int* wi
 
 absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   RunSpec rs = spec.run;
-  rs.flush = false;
   const bool own_keys = !spec.keys.empty();
   if (own_keys) {
     rs.rows = spec.keys.size();
@@ -377,9 +377,18 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   result.spec.run = rs;
   result.key_width = width;
   result.table = TableSql(schema->def);
-  // Through the engine's door, as `run` and `bench` drive it; structure
-  // only (no flush model).
-  Engine engine(config->profile, schema->def, EngineOptions{});
+  // Through the engine's door, as `run` drives it, with the flush model
+  // unless the spec turns it off.
+  if (rs.flush && !(rs.rows_per_sec > 0)) {
+    return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
+  }
+  if (rs.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
+  EngineOptions options;
+  if (rs.flush) options.flush = config->server;
+  options.trx_rows = rs.trx_rows;
+  options.rows_per_sec = rs.rows_per_sec;
+  Engine engine(config->profile, schema->def, options);
+  const FlushModel* flush = engine.flush_model();
   StepCollector collector;
   engine.set_trace(&collector);
   std::vector<SecondaryKeyEncoder> encoders;
@@ -412,6 +421,18 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
     Decide(&x);
     life.Note(x);
     if (!Selected(spec, x)) continue;
+    if (flush != nullptr) {
+      const BufferPool& pool = flush->buffer_pool();
+      const RedoLog& log = flush->redo_log();
+      x.has_flush = true;
+      x.flush.dirty_pages = pool.dirty_pages();
+      x.flush.oldest_modification = pool.OldestModification();
+      x.flush.lsn = log.lsn();
+      x.flush.checkpoint_lsn = log.last_checkpoint_lsn();
+      x.flush.checkpoint_age = log.checkpoint_age();
+      x.flush.pages_written = pool.stats().pages_written;
+      x.flush.seconds = flush->Snapshot().seconds;
+    }
     const PageStore& store = engine.page_store();
     for (const TraceEvent& e : x.steps) {
       for (uint32_t p : {e.page.page_no, e.new_page, e.lower, e.upper, e.into})
@@ -420,6 +441,11 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
     result.inserts.push_back(std::move(x));
   }
   if (absl::Status s = engine.EndLoad(); !s.ok()) return s;
+  if (flush != nullptr) {
+    result.flush = true;
+    result.flush_counters = flush->counters();
+    result.buffer_pool_frames = flush->buffer_pool().n_frames();
+  }
   result.rows = rs.rows;
   result.leaves = LeavesAtEnd(engine);
   result.summary = Summarize(result.leaves, life);
@@ -483,6 +509,18 @@ nlohmann::ordered_json HeaderJson(const PageHeaderView& h) {
 
 }  // namespace
 
+nlohmann::ordered_json FlushJson(const FlushAfter& f) {
+  nlohmann::ordered_json j;
+  j["dirty_pages"] = f.dirty_pages;
+  j["oldest_modification"] = f.oldest_modification;
+  j["lsn"] = f.lsn;
+  j["checkpoint_lsn"] = f.checkpoint_lsn;
+  j["checkpoint_age"] = f.checkpoint_age;
+  j["Innodb_pages_written"] = f.pages_written;
+  j["seconds"] = f.seconds;
+  return j;
+}
+
 std::string ExplainText(const ExplainResult& r) {
   std::string out =
       absl::StrCat("explain: ", r.rows, " rows of ", r.spec.keys.empty() ? r.spec.run.stream.name : "the keys given",
@@ -503,6 +541,13 @@ std::string ExplainText(const ExplainResult& r) {
                           leaf.page.n_direction, leaf.page.max_insert, leaf.page.garbage);
     absl::StrAppend(&out, "  ", x.decision, " (", x.rule, ")\n    why: ", x.why, "\n");
     for (size_t i = 1; i < x.steps.size(); ++i) absl::StrAppend(&out, "    - ", StepText(x.steps[i]), "\n");
+    if (x.has_flush) {
+      const FlushAfter& f = x.flush;
+      absl::StrAppendFormat(&out,
+                            "    flush: %u dirty pages on the flush list (oldest modification LSN %u), LSN %u, "
+                            "checkpoint age %u, Innodb_pages_written %u\n",
+                            f.dirty_pages, f.oldest_modification, f.lsn, f.checkpoint_age, f.pages_written);
+    }
     for (const PageAfter& p : x.pages_after) {
       absl::StrAppendFormat(&out, "    page %6u L%u %s %4u recs %5.1f%%\n", p.page_no, p.level, Bar(p, 40), p.n_recs,
                             100.0 * p.fill());
@@ -522,6 +567,14 @@ std::string ExplainText(const ExplainResult& r) {
   absl::StrAppendFormat(&out, "index_page_splits %u, n_leaf_pages %u, size %u, leaf_fill %.1f%%\n",
                         r.report.primary.counters.index_page_splits, r.report.primary.n_leaf_pages,
                         r.report.primary.size, 100 * r.report.primary.leaf_fill);
+  if (r.flush) {
+    const FlushModel::Counters& f = r.flush_counters;
+    absl::StrAppendFormat(&out,
+                          "Innodb_pages_written %u (%u of them by the final flush), peak dirty pages %u of %u "
+                          "buffer pool frames, simulated at %.0f rows/s\n",
+                          f.Innodb_pages_written, f.final_flush_pages, f.peak_dirty_pages, r.buffer_pool_frames,
+                          r.spec.run.rows_per_sec);
+  }
   return out;
 }
 
@@ -581,6 +634,7 @@ std::string ExplainJsonLines(const ExplainResult& r) {
                        {"fill", p.fill()}});
     }
     j["pages_after"] = std::move(pages);
+    if (x.has_flush) j["flush"] = FlushJson(x.flush);
     absl::StrAppend(&out, j.dump(), "\n");
   }
   const FrozenSummary& s = r.summary;
@@ -598,6 +652,14 @@ std::string ExplainJsonLines(const ExplainResult& r) {
   sum["n_leaf_pages"] = r.report.primary.n_leaf_pages;
   sum["size"] = r.report.primary.size;
   sum["leaf_fill"] = r.report.primary.leaf_fill;
+  if (r.flush) {
+    const FlushModel::Counters& f = r.flush_counters;
+    sum["Innodb_pages_written"] = f.Innodb_pages_written;
+    sum["final_flush_pages"] = f.final_flush_pages;
+    sum["peak_dirty_pages"] = f.peak_dirty_pages;
+    sum["buffer_pool_frames"] = r.buffer_pool_frames;
+    sum["rows_per_sec"] = r.spec.run.rows_per_sec;
+  }
   absl::StrAppend(&out, sum.dump(), "\n");
   return out;
 }

@@ -16,8 +16,11 @@
 // leaves were never inserted into again after their last split ("frozen"),
 // with their fill, against the leaves that kept receiving inserts.
 //
-// The run is structure only (no flush model). Pure computation; thread-safe
-// for separate results.
+// With run.flush (the default, as for `run`; --no-flush turns it off) the
+// flush model runs too, and each insert records the buffer pool and redo
+// log as its row left them (FlushAfter): dirty pages, LSN, checkpoint age,
+// Innodb_pages_written so far. Pure computation; thread-safe for separate
+// results.
 #ifndef INNOSIM_SIM_EXPLAIN_H_
 #define INNOSIM_SIM_EXPLAIN_H_
 
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "nlohmann/json.hpp"
 #include "model/engine.h"
 #include "model/insert_trace.h"
 #include "model/key.h"
@@ -36,8 +40,8 @@
 namespace innosim {
 
 struct ExplainSpec {
-  // Stream, rows, profile, page size, settings and table, as `run` takes
-  // them (the flush model is not used).
+  // Stream, rows, profile, page size, settings, table, rows_per_sec and
+  // flush (on unless --no-flush), as `run` takes them.
   RunSpec run;
   // A learner's own keys (--keys); when non-empty they replace the stream
   // and run.rows is their count. key_width: 8 (integers) or 16 (UUIDs).
@@ -62,6 +66,24 @@ struct PageAfter {
   double fill() const { return usable == 0 ? 0 : static_cast<double>(data_size) / usable; }
 };
 
+// The flush model after an insert's row ended (Engine::EndRow: the row's
+// mini-transactions committed, the page cleaner run for every simulated
+// second that passed). Names as `run --json` and InnoDB's status use them.
+struct FlushAfter {
+  // Pages on the buffer pool's flush list: InnoDB's dirty pages (SHOW ENGINE
+  // INNODB STATUS "Modified db pages" is the flush list's length), the
+  // table's and the undo log's.
+  uint64_t dirty_pages = 0;
+  // oldest_modification of the flush list's tail (the page dirty longest),
+  // 0 when no page is dirty: the checkpoint cannot pass it.
+  uint64_t oldest_modification = 0;
+  uint64_t lsn = 0;             // log_sys's current LSN
+  uint64_t checkpoint_lsn = 0;  // the last checkpoint
+  uint64_t checkpoint_age = 0;  // lsn - checkpoint_lsn
+  uint64_t pages_written = 0;   // Innodb_pages_written so far
+  double seconds = 0;           // the simulated clock (row / rows_per_sec)
+};
+
 struct ExplainedInsert {
   uint64_t row = 0;  // 1-based
   Key key;
@@ -74,6 +96,8 @@ struct ExplainedInsert {
   std::string rule;
   std::string why;
   bool split = false;  // some page split
+  bool has_flush = false;  // the run has the flush model: `flush` holds
+  FlushAfter flush;
 };
 
 // Leaves at the end of the run, by whether any insert reached them after
@@ -93,6 +117,7 @@ struct FrozenSummary {
 struct LeafAtEnd {
   uint32_t page_no = kFilNull;
   uint32_t n_recs = 0;
+  uint32_t garbage = 0;  // PAGE_GARBAGE: bytes of deleted (moved) records not yet reused
   double fill = 0;
   Key first_key;
   Key last_key;
@@ -107,6 +132,11 @@ struct ExplainResult {
   FrozenSummary summary;
   std::vector<LeafAtEnd> leaves;
   EngineReport report;
+  // With the flush model (spec.run.flush): its counters after the load,
+  // the final flush (EndLoad) included, and the buffer pool's frames.
+  bool flush = false;
+  FlushModel::Counters flush_counters;
+  uint64_t buffer_pool_frames = 0;
 };
 
 // --keys: whole numbers (8-byte keys, the BIGINT table) or UUIDs (16-byte
@@ -124,6 +154,11 @@ std::string ExplainJsonLines(const ExplainResult& r);
 // One self-contained HTML document (no network reference: styles, script
 // and trace inline) that replays the trace: docs/explain.md.
 std::string ExplainHtml(const ExplainResult& r);
+
+// An insert's FlushAfter as `--json` and the --html page carry it
+// (docs/explain.md): dirty_pages, oldest_modification, lsn, checkpoint_lsn,
+// checkpoint_age, Innodb_pages_written, seconds.
+nlohmann::ordered_json FlushJson(const FlushAfter& f);
 
 // The readable names of the trace's vocabulary (also the JSON's values).
 const char* StepName(TraceStep s);

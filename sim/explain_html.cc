@@ -54,7 +54,10 @@ nlohmann::json TraceJson(const ExplainResult& r) {
                          {"rows", r.rows},
                          {"page_size", r.spec.run.page_size},
                          {"profile", r.spec.run.profile},
-                         {"table", r.table}};
+                         {"table", r.table},
+                         {"flush", r.flush},
+                         {"frames", r.buffer_pool_frames},
+                         {"rows_per_sec", r.spec.run.rows_per_sec}};
   nlohmann::json events = nlohmann::json::array();
   for (const ExplainedInsert& x : r.inserts) {
     const TraceEvent& leaf = x.steps.front();
@@ -74,7 +77,16 @@ nlohmann::json TraceJson(const ExplainResult& r) {
            p.usable == 0 ? 0.0 : static_cast<double>(static_cast<int>(1000.0 * p.reserve / p.usable)) / 1000,
            KeyHex(p.first_key)});
     }
-    events.push_back({{"r", x.row},
+    // The flush model's state after the row, in FlushAfter's order (the
+    // script names them): dirty pages, oldest modification, LSN,
+    // checkpoint LSN, checkpoint age, Innodb_pages_written, seconds.
+    const nlohmann::json flush =
+        x.has_flush ? nlohmann::json::array({x.flush.dirty_pages, x.flush.oldest_modification, x.flush.lsn,
+                                             x.flush.checkpoint_lsn, x.flush.checkpoint_age, x.flush.pages_written,
+                                             x.flush.seconds})
+                    : nlohmann::json(nullptr);
+    events.push_back({{"f", flush},
+                      {"r", x.row},
                       {"k", FormatKey(x.key, r.key_width)},
                       {"d", x.decision},
                       {"u", x.rule},
@@ -124,6 +136,8 @@ table.counters{border-collapse:collapse;font-size:12px;margin-top:8px}
 table.counters td{padding:1px 8px 1px 0}
 .legend span{display:inline-block;width:12px;height:10px;vertical-align:middle;margin:0 3px 0 8px}
 .hdr{font-family:monospace;font-size:12px}
+#side h4{font-size:12px;margin:10px 0 0;color:#555}
+#flush td:last-child{font-family:monospace}
 </style></head><body>
 <header><h1>innosim explain: how InnoDB splits its pages</h1><div class="meta" id="meta"></div></header>
 <div id="controls">
@@ -145,6 +159,8 @@ table.counters td{padding:1px 8px 1px 0}
 <div class="hdr" id="header"></div>
 <ol id="steps"></ol>
 <table class="counters" id="counters"></table>
+<h4 id="flushhead">flushing</h4>
+<table class="counters" id="flush"></table>
 </div></div>
 <script type="application/json" id="trace">)HTML";
 
@@ -215,6 +231,14 @@ function render(n) {
   const rows = [["inserts so far", ev.r], ["page splits", counts.splits], ["  to the right", counts.right], ["  to the left", counts.left],
     ["  at the middle", counts.middle], ["  sure splits", counts.sure], ["leaf pages", leaves], ["mean leaf fill", leaves ? (100 * fill / leaves).toFixed(1) + "%" : "-"]];
   for (const [k, v] of rows) { const tr = el("tr"); tr.appendChild(el("td", null, k)); tr.appendChild(el("td", null, String(v))); c.appendChild(tr); }
+  const f = $("flush");
+  f.textContent = "";
+  const frows = ev.f ? [["dirty pages (on the flush list)", ev.f[0] + " of " + T.meta.frames + " frames", "f-dirty"],
+    ["oldest modification (LSN)", ev.f[1], "f-oldest"], ["current LSN", ev.f[2], "f-lsn"], ["last checkpoint (LSN)", ev.f[3], "f-ckpt"],
+    ["checkpoint age (bytes)", ev.f[4], "f-age"], ["Innodb_pages_written", ev.f[5], "f-written"],
+    ["simulated clock (s)", ev.f[6].toFixed(4), "f-clock"]]
+    : [["flush model", "off (--no-flush)", "f-off"]];
+  for (const [k, v, id] of frows) { const tr = el("tr"); tr.appendChild(el("td", null, k)); const td = el("td", null, String(v)); td.id = id; tr.appendChild(td); f.appendChild(tr); }
   $("slider").value = n;
   $("pos").textContent = n + " / " + E.length;
   if (location.hash !== "#step=" + n) history.replaceState(null, "", "#step=" + n);
@@ -231,6 +255,7 @@ function nextSplit() { for (let i = current; i < E.length; i++) { if (E[i].s.len
 function fromHash() { const m = /step=(\d+)/.exec(location.hash); return m ? parseInt(m[1], 10) : 1; }
 $("meta").textContent = T.meta.rows + " rows of " + T.meta.stream + ", " + T.meta.page_size + "-byte pages, " + T.meta.profile + " — " + T.meta.table;
 $("slider").max = E.length;
+$("flushhead").textContent = T.meta.flush ? "flushing after this row (flush model at " + T.meta.rows_per_sec + " rows/s)" : "flushing";
 $("slider").addEventListener("input", (e) => showStep(parseInt(e.target.value, 10)));
 $("first").onclick = () => showStep(1);
 $("prev").onclick = () => showStep(current - 1);

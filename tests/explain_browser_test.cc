@@ -141,6 +141,30 @@ TEST(PngCheckTest, ABlankImageHasNoForeground) {
   EXPECT_EQ(NonBackgroundFraction(png), 0.0);
 }
 
+// The DOM of `html` opened at #step=N, as chromium leaves it after its scripts.
+std::string DomAt(const std::string& html, int step, const fs::path& profile) {
+  return Capture(ChromiumCommand(profile.string()) + " --dump-dom 'file://" + html + "#step=" + std::to_string(step) +
+                 "' 2>/dev/null");
+}
+
+// Insert `row` of `innosim explain ARGS --json`, parsed.
+nlohmann::json JsonOfRow(std::vector<std::string> args, int row, const fs::path& dir) {
+  for (const std::string& a : {std::string("--json"), std::string("--from"), std::to_string(row), std::string("--to"),
+                               std::to_string(row)}) {
+    args.push_back(a);
+  }
+  const Output json = RunInnosim(args, (dir / "err_json.txt").string());
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out.substr(0, json.out.find('\n')), nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << json.out;
+  return j;
+}
+
+// The flush panel's cell `id` as the DOM has it.
+std::string Cell(const std::string& id, const std::string& text) {
+  return "<td id=\"" + id + "\">" + text + "</td>";
+}
+
 TEST(ExplainBrowserTest, OpensAtTheStepItsUrlNamesAndDrawsTheTree) {
   const std::string chromium = Chromium();
   ASSERT_FALSE(chromium.empty()) << "chromium not found: install it (apt-get install chromium; tools/install-deps.sh "
@@ -148,36 +172,87 @@ TEST(ExplainBrowserTest, OpensAtTheStepItsUrlNamesAndDrawsTheTree) {
   const fs::path dir = fs::temp_directory_path() / ("innosim_explain_browser_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string html = (dir / "trace.html").string();
-  const Output made =
-      RunInnosim({"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096", "--html", html},
-                 (dir / "err.txt").string());
+  const std::vector<std::string> args = {"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096"};
+  std::vector<std::string> make = args;
+  make.insert(make.end(), {"--html", html});
+  const Output made = RunInnosim(make, (dir / "err.txt").string());
   ASSERT_EQ(made.exit_code, 0) << made.err;
   const std::string page = ReadWholeFile(html);
   ASSERT_GT(page.size(), 1000u);
   for (const char* net : {"http://", "https://", "src=", "href=", "url(", "@import", "fetch("}) {
     EXPECT_EQ(page.find(net), std::string::npos) << "the page references the network: " << net;
   }
-  // What step 200 must show: its decision, from the JSON of the same run.
-  const Output json = RunInnosim({"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096",
-                                  "--json", "--from", "200", "--to", "200"},
-                                 (dir / "err2.txt").string());
-  ASSERT_EQ(json.exit_code, 0) << json.err;
-  const nlohmann::json step200 = nlohmann::json::parse(json.out.substr(0, json.out.find('\n')));
+  // What step 200 must show: its decision and the flush model's state after
+  // it, from the JSON of the same run.
+  const nlohmann::json step200 = JsonOfRow(args, 200, dir);
   ASSERT_EQ(step200["row"], 200);
   const std::string url = "file://" + html + "#step=200";
-  const std::string dom =
-      Capture(ChromiumCommand((dir / "profile").string()) + " --dump-dom '" + url + "' 2>/dev/null");
+  const std::string dom = DomAt(html, 200, dir / "profile");
   ASSERT_FALSE(dom.empty()) << "chromium printed no DOM";
   // window.onerror marks the body: <body data-js-error="...">.
   EXPECT_EQ(dom.find("data-js-error=\""), std::string::npos) << "a script error on the page";
   EXPECT_NE(dom.find("insert 200 of 400"), std::string::npos);
   EXPECT_NE(dom.find("<div id=\"decision\">" + step200["decision"].get<std::string>() + "</div>"), std::string::npos)
       << "step 200's decision '" << step200["decision"] << "' is not in the DOM";
+  // The flush model runs by default: the side panel shows its state after row 200.
+  const nlohmann::json& f = step200["flush"];
+  ASSERT_TRUE(f.is_object()) << step200.dump();
+  for (const auto& [id, field] : std::vector<std::pair<std::string, std::string>>{{"f-oldest", "oldest_modification"},
+                                                                                  {"f-lsn", "lsn"},
+                                                                                  {"f-ckpt", "checkpoint_lsn"},
+                                                                                  {"f-age", "checkpoint_age"},
+                                                                                  {"f-written", "Innodb_pages_written"}}) {
+    EXPECT_NE(dom.find(Cell(id, std::to_string(f[field].get<uint64_t>()))), std::string::npos)
+        << field << " " << f[field] << " is not in the panel";
+  }
+  EXPECT_NE(dom.find("<td id=\"f-dirty\">" + std::to_string(f["dirty_pages"].get<uint64_t>()) + " of "),
+            std::string::npos)
+      << "dirty pages " << f["dirty_pages"] << " are not in the panel";
   const std::string png = (dir / "shot.png").string();
   Capture(ChromiumCommand((dir / "profile2").string()) + " --window-size=1200,800 --screenshot=" + png + " '" + url +
           "' 2>/dev/null");
   const double drawn = NonBackgroundFraction(ReadWholeFile(png));
   EXPECT_GT(drawn, 0.02) << "the screenshot is blank (or not a PNG: " << drawn << ")";
+  fs::remove_all(dir);
+}
+
+// A small pool with a low dirty-page limit: the page cleaner writes while
+// the rows go in, and the panel at #step=N shows step N's count, not the
+// final one. Without the flush model the panel says so.
+TEST(ExplainBrowserTest, TheFlushPanelFollowsTheSteps) {
+  ASSERT_FALSE(Chromium().empty()) << "chromium not found: apt-get install chromium";
+  const fs::path dir = fs::temp_directory_path() / ("innosim_explain_flush_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::vector<std::string> args = {"explain",         "--stream",
+                                         "uuidv4",          "--rows",
+                                         "400",             "--page-size",
+                                         "4096",            "--rows-per-sec",
+                                         "50",              "--set",
+                                         "innodb_buffer_pool_size=5M", "--set",
+                                         "innodb_max_dirty_pages_pct=1", "--set",
+                                         "innodb_max_dirty_pages_pct_lwm=0.5"};
+  const std::string html = (dir / "flush.html").string();
+  std::vector<std::string> make = args;
+  make.insert(make.end(), {"--html", html});
+  const Output made = RunInnosim(make, (dir / "err.txt").string());
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  for (int step : {120, 330}) {
+    const nlohmann::json f = JsonOfRow(args, step, dir)["flush"];
+    ASSERT_TRUE(f.is_object());
+    const uint64_t written = f["Innodb_pages_written"].get<uint64_t>();
+    EXPECT_GT(written, 0u) << "the page cleaner wrote nothing by row " << step;
+    const std::string dom = DomAt(html, step, dir / ("profile" + std::to_string(step)));
+    EXPECT_EQ(dom.find("data-js-error=\""), std::string::npos) << "a script error on the page";
+    EXPECT_NE(dom.find(Cell("f-written", std::to_string(written))), std::string::npos)
+        << "row " << step << ": Innodb_pages_written " << written << " is not in the panel";
+    EXPECT_NE(dom.find(Cell("f-age", std::to_string(f["checkpoint_age"].get<uint64_t>()))), std::string::npos);
+  }
+  const std::string plain = (dir / "plain.html").string();
+  std::vector<std::string> no_flush = {"explain", "--stream", "uuidv4", "--rows", "50", "--no-flush", "--html", plain};
+  ASSERT_EQ(RunInnosim(no_flush, (dir / "err2.txt").string()).exit_code, 0);
+  const std::string dom = DomAt(plain, 20, dir / "profile_plain");
+  EXPECT_NE(dom.find(Cell("f-off", "off (--no-flush)")), std::string::npos);
+  EXPECT_EQ(dom.find("id=\"f-written\""), std::string::npos);
   fs::remove_all(dir);
 }
 

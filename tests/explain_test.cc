@@ -137,6 +137,60 @@ TEST(ExplainTest, FiltersSelectRowsSplitsAndOnePage) {
   }
 }
 
+// With the flush model (the default, as for `run`), every insert records the
+// buffer pool and redo log as its row left them. A small pool with a low
+// dirty-page limit makes the page cleaner write during the run.
+TEST(ExplainFlushTest, EachInsertRecordsTheFlushModelAsItsRowLeftIt) {
+  ExplainSpec e = StreamSpecFor("uuidv4", 3000, 4096);
+  e.run.rows_per_sec = 200;
+  e.run.settings = {{"innodb_buffer_pool_size", "5M", "test"},
+                    {"innodb_max_dirty_pages_pct", "1", "test"},
+                    {"innodb_max_dirty_pages_pct_lwm", "0.5", "test"}};
+  const ExplainResult r = MustExplain(e);
+  ASSERT_TRUE(r.flush);
+  ASSERT_EQ(r.inserts.size(), 3000u);
+  ASSERT_GT(r.buffer_pool_frames, 0u);
+  uint64_t written = 0, lsn = 0, max_dirty = 0;
+  bool written_midway = false;
+  for (const ExplainedInsert& x : r.inserts) {
+    ASSERT_TRUE(x.has_flush) << x.row;
+    const FlushAfter& f = x.flush;
+    EXPECT_GE(f.pages_written, written) << x.row;  // Innodb_pages_written never goes back
+    EXPECT_GE(f.lsn, lsn) << x.row;
+    EXPECT_GT(f.lsn, 0u);
+    written_midway |= f.pages_written > written && x.row < 3000;
+    written = f.pages_written;
+    lsn = f.lsn;
+    EXPECT_LE(f.dirty_pages, r.buffer_pool_frames) << x.row;
+    // oldest_modification is the flush list tail's: 0 exactly when no page is dirty.
+    EXPECT_EQ(f.dirty_pages == 0, f.oldest_modification == 0) << x.row;
+    max_dirty = std::max(max_dirty, f.dirty_pages);
+    EXPECT_EQ(f.checkpoint_age, f.lsn - f.checkpoint_lsn) << x.row;
+    // No checkpoint passes a change still dirty.
+    if (f.dirty_pages > 0) EXPECT_LE(f.checkpoint_lsn, f.oldest_modification) << x.row;
+    EXPECT_LE(f.oldest_modification, f.lsn) << x.row;
+    EXPECT_DOUBLE_EQ(f.seconds, static_cast<double>(x.row) / 200) << x.row;
+  }
+  EXPECT_TRUE(written_midway) << "the page cleaner wrote nothing before the load ended";
+  EXPECT_LE(max_dirty, r.flush_counters.peak_dirty_pages);
+  // The last row's count plus the final flush is the run's Innodb_pages_written.
+  EXPECT_EQ(r.inserts.back().flush.pages_written + r.flush_counters.final_flush_pages,
+            r.flush_counters.Innodb_pages_written);
+  const RunResult run = MustRun(e.run);
+  EXPECT_EQ(r.flush_counters.Innodb_pages_written, run.flush.Innodb_pages_written);
+  EXPECT_EQ(r.flush_counters.peak_dirty_pages, run.flush.peak_dirty_pages);
+}
+
+TEST(ExplainFlushTest, NoFlushRecordsNothing) {
+  ExplainSpec e = StreamSpecFor("uuidv7-random", 400, 4096);
+  e.run.flush = false;
+  const ExplainResult r = MustExplain(e);
+  EXPECT_FALSE(r.flush);
+  for (const ExplainedInsert& x : r.inserts) EXPECT_FALSE(x.has_flush) << x.row;
+  EXPECT_EQ(ExplainJsonLines(r).find("\"flush\""), std::string::npos);
+  EXPECT_EQ(ExplainText(r).find("Innodb_pages_written"), std::string::npos);
+}
+
 TEST(ExplainCliTest, JsonIsOneObjectPerInsertThenTheSummary) {
   const Output o =
       RunInnosim({"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096", "--json"},
@@ -160,6 +214,12 @@ TEST(ExplainCliTest, JsonIsOneObjectPerInsertThenTheSummary) {
     }
     EXPECT_TRUE(j["before"].contains("PAGE_LAST_INSERT"));
     EXPECT_TRUE(j["before"].contains("PAGE_N_RECS"));
+    // The flush model runs by default, as for `run`.
+    ASSERT_TRUE(j.contains("flush"));
+    for (const char* field : {"dirty_pages", "oldest_modification", "lsn", "checkpoint_lsn", "checkpoint_age",
+                              "Innodb_pages_written", "seconds"}) {
+      EXPECT_TRUE(j["flush"].contains(field)) << field;
+    }
   }
   EXPECT_EQ(inserts, 400);
   EXPECT_TRUE(summary);

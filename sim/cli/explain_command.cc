@@ -105,6 +105,7 @@ void AddExplain(CLI::App& app, Registry& reg) {
     if (scenario) {
       const ExplainSpec filters = e;
       e = scenario->spec;
+      e.run.flush = !opts->no_flush;  // --no-flush: structure only, as for `run`
       e.from = filters.from;
       e.to = filters.to;
       e.only_splits = filters.only_splits;
