@@ -112,8 +112,9 @@ std::string SplitWhy(const TraceEvent& s) {
     }
     case SplitDecision::Kind::kToLeft:
       return absl::StrFormat(
-          "PAGE_LAST_INSERT (%s) is the record right after the insert point: keys arrive in descending order, so the "
-          "records below the insert point move to a new page on the left",
+          "PAGE_LAST_INSERT (%s) is the record right after the insert point: the keys look like they arrive in "
+          "descending order (the one previous insert is all the rule looks at), so the records below the insert point "
+          "move to a new page on the left",
           LastInsertText(h.last_insert));
     case SplitDecision::Kind::kMiddle:
       return absl::StrFormat(
@@ -564,6 +565,13 @@ std::string ExplainText(const ExplainResult& r) {
   for (int b = 0; b < 10; ++b) {
     absl::StrAppendFormat(&out, "  %3d-%3d%% %7u %10u\n", b * 10, b * 10 + 10, s.frozen_fill[b], s.receiving_fill[b]);
   }
+  uint64_t garbage_leaves = 0, garbage_bytes = 0;
+  for (const LeafAtEnd& l : r.leaves) {
+    garbage_leaves += l.garbage > 0;
+    garbage_bytes += l.garbage;
+  }
+  absl::StrAppendFormat(&out, "  PAGE_GARBAGE: %u leaves hold %u bytes of moved or deleted records not reused\n",
+                        garbage_leaves, garbage_bytes);
   absl::StrAppendFormat(&out, "index_page_splits %u, n_leaf_pages %u, size %u, leaf_fill %.1f%%\n",
                         r.report.primary.counters.index_page_splits, r.report.primary.n_leaf_pages,
                         r.report.primary.size, 100 * r.report.primary.leaf_fill);
@@ -648,6 +656,13 @@ std::string ExplainJsonLines(const ExplainResult& r) {
   sum["receiving_mean_fill"] = s.receiving_mean_fill;
   sum["frozen_fill_histogram"] = s.frozen_fill;
   sum["receiving_fill_histogram"] = s.receiving_fill;
+  uint64_t garbage_leaves = 0, garbage_bytes = 0;
+  for (const LeafAtEnd& l : r.leaves) {
+    garbage_leaves += l.garbage > 0;
+    garbage_bytes += l.garbage;
+  }
+  sum["leaves_with_garbage"] = garbage_leaves;
+  sum["PAGE_GARBAGE"] = garbage_bytes;
   sum["index_page_splits"] = r.report.primary.counters.index_page_splits;
   sum["n_leaf_pages"] = r.report.primary.n_leaf_pages;
   sum["size"] = r.report.primary.size;

@@ -137,7 +137,7 @@ absl::StatusOr<Scenario> LoadScenario(const std::string& path) {
   if (const toml::table* e = doc["expect"].as_table(); e != nullptr) {
     if (absl::Status s = CheckKeys(*e,
                                    {"alone_on_page", "decisions", "frozen_mean_fill_below", "frozen_mean_fill_at_least",
-                                    "leaves_at_most_fill"},
+                                    "leaves_at_most_fill", "leaves_with_garbage"},
                                    "[expect]", path);
         !s.ok()) {
       return s;
@@ -171,6 +171,15 @@ absl::StatusOr<Scenario> LoadScenario(const std::string& path) {
       sc.sparse_fill = *fill;
       sc.sparse_leaves = static_cast<uint64_t>(*count);
     }
+    if (const toml::array* a = (*e)["leaves_with_garbage"].as_array(); a != nullptr) {
+      std::optional<int64_t> bytes = a->size() == 2 ? (*a)[0].value_exact<int64_t>() : std::nullopt;
+      std::optional<int64_t> count = a->size() == 2 ? (*a)[1].value_exact<int64_t>() : std::nullopt;
+      if (!bytes || !count || *bytes < 1 || *count < 1) {
+        return ErrorAt(path, a->source(), "leaves_with_garbage = [BYTES, COUNT], e.g. [3000, 5]");
+      }
+      sc.garbage_bytes = static_cast<uint32_t>(std::min<int64_t>(*bytes, UINT32_MAX));
+      sc.garbage_leaves = static_cast<uint64_t>(*count);
+    }
   }
   return sc;
 }
@@ -202,6 +211,15 @@ std::vector<std::string> CheckScenario(const Scenario& s, const ExplainResult& r
     if (n < s.sparse_leaves) {
       failed.push_back(absl::StrFormat("%u leaves end at most %.0f%% full, fewer than %u", n, 100 * *s.sparse_fill,
                                        s.sparse_leaves));
+    }
+  }
+  if (s.garbage_leaves > 0) {
+    const auto n = static_cast<uint64_t>(std::count_if(r.leaves.begin(), r.leaves.end(), [&](const LeafAtEnd& l) {
+      return l.garbage >= s.garbage_bytes;
+    }));
+    if (n < s.garbage_leaves) {
+      failed.push_back(absl::StrFormat("%u leaves end with at least %u bytes of PAGE_GARBAGE, fewer than %u", n,
+                                       s.garbage_bytes, s.garbage_leaves));
     }
   }
   return failed;

@@ -16,6 +16,7 @@
 //   frozen_mean_fill_below = 0.5      # the frozen leaves' mean fill
 //   frozen_mean_fill_at_least = 0.85
 //   leaves_at_most_fill = [0.2, 5]    # at least 5 leaves end at most 20% full
+//   leaves_with_garbage = [3000, 5]   # at least 5 leaves end with >= 3000 bytes of PAGE_GARBAGE
 //
 // Errors name the file and line. Pure functions; thread-safe.
 #ifndef INNOSIM_SIM_SCENARIO_H_
@@ -44,6 +45,8 @@ struct Scenario {
   std::optional<double> frozen_mean_fill_at_least;
   std::optional<double> sparse_fill;  // with sparse_leaves: leaves at most this full
   uint64_t sparse_leaves = 0;
+  uint32_t garbage_bytes = 0;  // with garbage_leaves: leaves with at least this PAGE_GARBAGE
+  uint64_t garbage_leaves = 0;
 };
 
 absl::StatusOr<Scenario> LoadScenario(const std::string& path);
