@@ -32,18 +32,31 @@ map page-map-uuidv7-random-1000-key --stream uuidv7-random --rows 200k --rows-pe
   --shade writes > /dev/null
 rsvg-convert "$tmp/w.svg" -o page-map-uuidv4-writes-8M.png
 
-excerpt() {  # NAME ROW, then explain's arguments: the block of insert ROW
-  local name=$1 row=$2; shift 2
-  "$innosim" explain "$@" --from "$row" --to "$row" | sed -n '/^row /,/^$/p' > "$name.txt"
+excerpt() {  # NAME FROM TO, then explain's arguments: the blocks of inserts FROM..TO, structure only
+  local name=$1 from=$2 to=$3; shift 3
+  "$innosim" explain "$@" --no-flush --from "$from" --to "$to" | sed -n '/^row /,/^$/p' > "$name.txt"
 }
-excerpt explain-split-to-the-right 41 --keys "$(seq -s, 10 10 4000)" --page-size 4096
-excerpt explain-split-at-the-middle 53 --stream uuidv7-random --rows 400 --page-size 4096
-excerpt explain-root-raise 28 --keys "$(seq -s, 10 10 300)" --page-size 4096
-"$innosim" explain --scenario ../../experiments/scenarios/large-rows-gap.toml --from 9 --to 9 \
-  | sed -n '/^row /,/^$/p' > explain-large-rows-gap.txt
+excerpt explain-split-to-the-right 41 41 --keys "$(seq -s, 10 10 4000)" --page-size 4096
+excerpt explain-split-at-the-middle 53 53 --stream uuidv7-random --rows 400 --page-size 4096
+excerpt explain-root-raise 28 28 --keys "$(seq -s, 10 10 300)" --page-size 4096
+excerpt explain-large-rows-gap 9 9 --scenario ../../experiments/scenarios/large-rows-gap.toml
+excerpt explain-gh-ost-copy 9 10 --scenario ../../experiments/scenarios/gh-ost-copy.toml
 for s in uuidv4 uuidv7-random uuidv7-counter autoinc; do
-  "$innosim" explain --stream "$s" --rows 3000 --page-size 4096 | sed -n '/^summary:/,$p' > "explain-summary-$s.txt"
+  "$innosim" explain --stream "$s" --rows 3000 --page-size 4096 --no-flush | sed -n '/^summary:/,$p' > "explain-summary-$s.txt"
 done
+# The browser explainer at one step, with the flush model writing during
+# the load (a 5 MB pool with a 1% dirty-page limit, 50 rows a second): a
+# screenshot by Debian's headless chromium, when installed.
+if command -v chromium >/dev/null; then
+  "$innosim" explain --stream uuidv4 --rows 400 --page-size 4096 --rows-per-sec 50 \
+    --set innodb_buffer_pool_size=5M --set innodb_max_dirty_pages_pct=1 --set innodb_max_dirty_pages_pct_lwm=0.5 \
+    --html "$tmp/explain.html" > /dev/null
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
+    --user-data-dir="$tmp/chromium" --hide-scrollbars --window-size=1400,720 --screenshot="$(pwd)/explain-browser.png" \
+    "file://$tmp/explain.html#step=330" 2> /dev/null
+else
+  echo "make-figures.sh: chromium not found: explain-browser.png left as it was (apt-get install chromium)" >&2
+fi
 # Seed 000's rows-per-ms sweep against its published DATA_LENGTH (10M rows a
 # run: about 20 s on two cores).
 "$innosim" experiment ../../experiments/seed000.toml --svg "$tmp/sweep.svg" > /dev/null
