@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "nlohmann/json.hpp"
 #include "model/engine.h"
 #include "model/insert_trace.h"
 #include "model/key.h"
+#include "nlohmann/json.hpp"
 #include "sim/runner.h"
 
 namespace innosim {

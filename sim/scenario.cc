@@ -214,9 +214,8 @@ std::vector<std::string> CheckScenario(const Scenario& s, const ExplainResult& r
     }
   }
   if (s.garbage_leaves > 0) {
-    const auto n = static_cast<uint64_t>(std::count_if(r.leaves.begin(), r.leaves.end(), [&](const LeafAtEnd& l) {
-      return l.garbage >= s.garbage_bytes;
-    }));
+    const auto n = static_cast<uint64_t>(std::count_if(
+        r.leaves.begin(), r.leaves.end(), [&](const LeafAtEnd& l) { return l.garbage >= s.garbage_bytes; }));
     if (n < s.garbage_leaves) {
       failed.push_back(absl::StrFormat("%u leaves end with at least %u bytes of PAGE_GARBAGE, fewer than %u", n,
                                        s.garbage_bytes, s.garbage_leaves));

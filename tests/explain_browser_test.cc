@@ -149,8 +149,8 @@ std::string DomAt(const std::string& html, int step, const fs::path& profile) {
 
 // Insert `row` of `innosim explain ARGS --json`, parsed.
 nlohmann::json JsonOfRow(std::vector<std::string> args, int row, const fs::path& dir) {
-  for (const std::string& a : {std::string("--json"), std::string("--from"), std::to_string(row), std::string("--to"),
-                               std::to_string(row)}) {
+  for (const std::string& a :
+       {std::string("--json"), std::string("--from"), std::to_string(row), std::string("--to"), std::to_string(row)}) {
     args.push_back(a);
   }
   const Output json = RunInnosim(args, (dir / "err_json.txt").string());
@@ -161,9 +161,7 @@ nlohmann::json JsonOfRow(std::vector<std::string> args, int row, const fs::path&
 }
 
 // The flush panel's cell `id` as the DOM has it.
-std::string Cell(const std::string& id, const std::string& text) {
-  return "<td id=\"" + id + "\">" + text + "</td>";
-}
+std::string Cell(const std::string& id, const std::string& text) { return "<td id=\"" + id + "\">" + text + "</td>"; }
 
 TEST(ExplainBrowserTest, OpensAtTheStepItsUrlNamesAndDrawsTheTree) {
   const std::string chromium = Chromium();
@@ -172,7 +170,8 @@ TEST(ExplainBrowserTest, OpensAtTheStepItsUrlNamesAndDrawsTheTree) {
   const fs::path dir = fs::temp_directory_path() / ("innosim_explain_browser_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string html = (dir / "trace.html").string();
-  const std::vector<std::string> args = {"explain", "--stream", "uuidv7-random", "--rows", "400", "--page-size", "4096"};
+  const std::vector<std::string> args = {"explain", "--stream",    "uuidv7-random", "--rows",
+                                         "400",     "--page-size", "4096"};
   std::vector<std::string> make = args;
   make.insert(make.end(), {"--html", html});
   const Output made = RunInnosim(make, (dir / "err.txt").string());
@@ -197,11 +196,12 @@ TEST(ExplainBrowserTest, OpensAtTheStepItsUrlNamesAndDrawsTheTree) {
   // The flush model runs by default: the side panel shows its state after row 200.
   const nlohmann::json& f = step200["flush"];
   ASSERT_TRUE(f.is_object()) << step200.dump();
-  for (const auto& [id, field] : std::vector<std::pair<std::string, std::string>>{{"f-oldest", "oldest_modification"},
-                                                                                  {"f-lsn", "lsn"},
-                                                                                  {"f-ckpt", "checkpoint_lsn"},
-                                                                                  {"f-age", "checkpoint_age"},
-                                                                                  {"f-written", "Innodb_pages_written"}}) {
+  for (const auto& [id, field] :
+       std::vector<std::pair<std::string, std::string>>{{"f-oldest", "oldest_modification"},
+                                                        {"f-lsn", "lsn"},
+                                                        {"f-ckpt", "checkpoint_lsn"},
+                                                        {"f-age", "checkpoint_age"},
+                                                        {"f-written", "Innodb_pages_written"}}) {
     EXPECT_NE(dom.find(Cell(id, std::to_string(f[field].get<uint64_t>()))), std::string::npos)
         << field << " " << f[field] << " is not in the panel";
   }
@@ -223,13 +223,20 @@ TEST(ExplainBrowserTest, TheFlushPanelFollowsTheSteps) {
   ASSERT_FALSE(Chromium().empty()) << "chromium not found: apt-get install chromium";
   const fs::path dir = fs::temp_directory_path() / ("innosim_explain_flush_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const std::vector<std::string> args = {"explain",         "--stream",
-                                         "uuidv4",          "--rows",
-                                         "400",             "--page-size",
-                                         "4096",            "--rows-per-sec",
-                                         "50",              "--set",
-                                         "innodb_buffer_pool_size=5M", "--set",
-                                         "innodb_max_dirty_pages_pct=1", "--set",
+  const std::vector<std::string> args = {"explain",
+                                         "--stream",
+                                         "uuidv4",
+                                         "--rows",
+                                         "400",
+                                         "--page-size",
+                                         "4096",
+                                         "--rows-per-sec",
+                                         "50",
+                                         "--set",
+                                         "innodb_buffer_pool_size=5M",
+                                         "--set",
+                                         "innodb_max_dirty_pages_pct=1",
+                                         "--set",
                                          "innodb_max_dirty_pages_pct_lwm=0.5"};
   const std::string html = (dir / "flush.html").string();
   std::vector<std::string> make = args;

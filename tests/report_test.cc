@@ -222,8 +222,8 @@ TEST(SeedFillTest, IsFifteenSixteenthsOfTheOrderedLengthOverTheLength) {
   // The reference is the same rows appended: the counter stream's own size.
   EXPECT_EQ(v4.data_length_in_key_order, ordered.report.data_length);
   EXPECT_EQ(ordered.data_length_in_key_order, ordered.report.data_length);
-  const double expected = 15.0 / 16.0 * static_cast<double>(ordered.report.data_length) /
-                          static_cast<double>(v4.report.data_length);
+  const double expected =
+      15.0 / 16.0 * static_cast<double>(ordered.report.data_length) / static_cast<double>(v4.report.data_length);
   EXPECT_DOUBLE_EQ(DataLengthFillSeed000(v4), expected);
   EXPECT_DOUBLE_EQ(DataLengthFillSeed000(ordered), 15.0 / 16.0);
   // A size ratio, not the leaf fill: at this size (whole extents reserved

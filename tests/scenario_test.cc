@@ -68,7 +68,8 @@ TEST(ScenarioTest, AFalseClaimIsReported) {
 }
 
 Scenario MustLoad(const std::string& name) {
-  absl::StatusOr<Scenario> s = LoadScenario((fs::path(INNOSIM_SOURCE_DIR) / "experiments" / "scenarios" / name).string());
+  absl::StatusOr<Scenario> s =
+      LoadScenario((fs::path(INNOSIM_SOURCE_DIR) / "experiments" / "scenarios" / name).string());
   EXPECT_TRUE(s.ok()) << s.status();
   return s.ok() ? *s : Scenario{};
 }
