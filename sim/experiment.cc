@@ -11,12 +11,14 @@
 #include <toml++/toml.h>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "model/engine_profile.h"
 #include "sim/defaults_file.h"
+#include "sim/key_stream.h"
 #include "sim/compare.h"
 #include "sim/count.h"
 #include "sim/metrics.h"
@@ -35,7 +37,7 @@ const std::vector<std::string>& TopKeys() {
 const std::vector<std::string>& DefaultsKeys() {
   static const std::vector<std::string> k = {"rows",  "rows_per_ms", "rows_per_sec", "seed",  "stream",
                                              "profile", "page_size", "label",        "batch", "table",
-                                             "flush", "payload_bytes", "set",        "show"};
+                                             "flush", "payload_bytes", "set",        "show", "columns"};
   return k;
 }
 const std::vector<std::string>& RunKeys() {
@@ -254,6 +256,23 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
     spec->payload_bytes = static_cast<uint32_t>(*v);
     spec->payload_bytes_given = true;
   }
+  if (const toml::node* n = t.get("columns")) {
+    const toml::table* cols = n->as_table();
+    if (cols == nullptr) {
+      return ErrorAt(path, n->source(),
+                     "columns must be a table of column = \"SOURCE\", e.g. columns = { created_at = \"time:1000\" }");
+    }
+    spec->columns.clear();
+    for (const auto& [k, v] : *cols) {
+      std::optional<std::string> text = v.value_exact<std::string>();
+      if (!text) {
+        return ErrorAt(path, v.source(), absl::StrCat(std::string(k.str()), " in columns must be a string, e.g. \"time\""));
+      }
+      absl::StatusOr<ColumnSource> c = ParseColumnSource(absl::StrCat(std::string(k.str()), "=", *text));
+      if (!c.ok()) return ErrorAt(path, v.source(), std::string(c.status().message()));
+      spec->columns.push_back(*std::move(c));
+    }
+  }
   if (const toml::node* n = t.get("set")) {
     const std::string set_section = is_run ? "[run.set]" : "[defaults.set]";
     const toml::table* set = n->as_table();
@@ -318,7 +337,8 @@ bool SameConfig(const RunSpec& a, const RunSpec& b) {
          a.stream.rows_per_ms == b.stream.rows_per_ms && a.stream.start_ms == b.stream.start_ms &&
          a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size && a.flush == b.flush &&
          a.settings == b.settings && a.rows_per_sec == b.rows_per_sec && a.trx_rows == b.trx_rows &&
-         a.series_every == b.series_every && a.table == b.table && a.payload_bytes == b.payload_bytes;
+         a.series_every == b.series_every && a.table == b.table && a.payload_bytes == b.payload_bytes &&
+         a.columns == b.columns;
 }
 
 }  // namespace
@@ -392,6 +412,14 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
     if (absl::Status s = CheckServerVariables(run.spec, origins, path); !s.ok()) return s;
     if (absl::StatusOr<RunConfig> st = ConfigFor(run.spec); !st.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", st.status().message()));
+    }
+    if (!run.spec.columns.empty() && !absl::StartsWith(run.spec.stream.name, "file")) {
+      // The table with its column sources (a file stream's width is known
+      // only when it is opened: Run checks those).
+      absl::StatusOr<TableSchema> table = ResolveRunTable(run.spec, StreamKeyWidth(run.spec.stream.name));
+      if (!table.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", table.status().message()));
+      }
     }
     const toml::node* show = t->get("show");
     if (show == nullptr && defaults_table != nullptr) show = defaults_table->get("show");

@@ -394,7 +394,8 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   engine.set_trace(&collector);
   std::vector<SecondaryKeyEncoder> encoders;
   for (size_t ix = 0; ix < schema->def.secondary.size(); ++ix) {
-    encoders.emplace_back(*schema, ix, rs.stream.start_ms, rs.rows_per_sec > 0 ? rs.rows_per_sec : 100000);
+    encoders.emplace_back(*schema, ix, rs.stream.start_ms, rs.rows_per_sec > 0 ? rs.rows_per_sec : 100000,
+                          rs.columns, rs.stream.rows_per_ms);
   }
   // dict_index_get_space_reserve: UNIV_PAGE_SIZE / 16, kept on clustered
   // leaves that look sequential (btr_cur_optimistic_insert).

@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "sim/metrics.h"
 
 namespace innosim {
@@ -37,6 +38,11 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
   j["profile"] = r.spec.profile;
   j["page_size"] = r.spec.page_size;
   j["table"] = r.table;
+  if (!r.spec.columns.empty()) {
+    nlohmann::ordered_json cols = nlohmann::ordered_json::object();
+    for (const ColumnSource& c : r.spec.columns) cols[c.column] = ColumnSourceText(c);
+    j["columns"] = cols;
+  }
   j[counters::kIndexPageSplits.name] = c.index_page_splits;
   j[counters::kIndexPageReorgAttempts.name] = c.index_page_reorg_attempts;
   j[counters::kIndexPageReorgSuccessful.name] = c.index_page_reorg_successful;
@@ -143,6 +149,11 @@ std::string RunSummary(const RunResult& r) {
                         r.spec.stream.name, r.report.rows, r.spec.stream.rows_per_ms, r.spec.stream.seed,
                         r.spec.profile, r.spec.page_size);
   absl::StrAppendFormat(&s, "table: %s\n", r.table);
+  if (!r.spec.columns.empty()) {
+    std::vector<std::string> cols;
+    for (const ColumnSource& c : r.spec.columns) cols.push_back(absl::StrCat(c.column, "=", ColumnSourceText(c)));
+    absl::StrAppendFormat(&s, "columns: %s\n", absl::StrJoin(cols, ", "));
+  }
   // Clamped settings and the like first, where they are seen.
   for (const std::string& w : r.warnings) absl::StrAppendFormat(&s, "warning: %s\n", w);
   s += "\n";

@@ -50,7 +50,10 @@ absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width) 
   TableOptions options;
   options.payload_bytes = spec.payload_bytes;
   options.payload_given = spec.payload_bytes_given;
-  return ResolveTable(spec.table, key_width, options);
+  absl::StatusOr<TableSchema> schema = ResolveTable(spec.table, key_width, options);
+  if (!schema.ok()) return schema.status();
+  if (absl::Status s = CheckColumnSources(*schema, spec.columns); !s.ok()) return s;
+  return schema;
 }
 
 std::string TableSql(const TableDef& t) {
@@ -142,10 +145,12 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   if (!schema.ok()) return schema.status();
   const TableDef& table = schema->def;
   result.table = TableSql(table);
-  // The row's wall time runs at rows_per_sec whether or not flushing is on.
+  // The row's wall time runs at rows_per_sec whether or not flushing is on,
+  // unless a column's source has its own clock (time:R, key-time).
   std::vector<SecondaryKeyEncoder> encoders;
   for (size_t ix = 0; ix < table.secondary.size(); ++ix) {
-    encoders.emplace_back(*schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000);
+    encoders.emplace_back(*schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000,
+                          spec.columns, spec.stream.rows_per_ms);
   }
   EngineOptions options;
   if (spec.flush) options.flush = *settings;

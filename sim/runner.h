@@ -17,6 +17,7 @@
 #include "model/engine.h"
 #include "model/flush_model.h"
 #include "model/server_settings.h"
+#include "sim/column_values.h"
 #include "sim/key_stream.h"
 #include "sim/table_parser.h"
 
@@ -53,6 +54,9 @@ struct RunSpec {
   // column too short for it is an error instead of a cut (TableOptions).
   uint32_t payload_bytes = 100;
   bool payload_bytes_given = false;
+  // What the other columns hold (--column NAME=SOURCE; sim/column_values.h);
+  // a column not named takes its type's default.
+  std::vector<ColumnSource> columns;
 };
 
 struct SeriesPoint {
@@ -109,7 +113,8 @@ const char* OrderedStreamName(int key_width);
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);
 
 // The spec's table (--table) for keys of `key_width` bytes, with the spec's
-// payload length (--payload-bytes); errors as ResolveTable's.
+// payload length (--payload-bytes); errors as ResolveTable's, and
+// CheckColumnSources' for spec.columns.
 absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width);
 
 // CREATE TABLE text of a TableDef.

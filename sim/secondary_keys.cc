@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "absl/strings/match.h"
+
 namespace innosim {
 namespace {
 
@@ -71,10 +73,9 @@ int SecondaryKeyEncoder::TimestampBytes(int64_t epoch_us, uint32_t fsp, uint8_t*
 }
 
 SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index, uint64_t start_ms,
-                                         double rows_per_sec)
-    : pk_width_(schema.pk_width),
-      start_us_(static_cast<int64_t>(start_ms) * 1000),
-      us_per_row_(rows_per_sec > 0 ? 1e6 / rows_per_sec : 0) {
+                                         double rows_per_sec, const std::vector<ColumnSource>& sources,
+                                         uint64_t rows_per_ms)
+    : pk_width_(schema.pk_width), start_us_(static_cast<int64_t>(start_ms) * 1000), rows_per_ms_(rows_per_ms) {
   const IndexDef& ix = schema.def.secondary[index];
   const uint32_t pk_col = schema.def.primary.columns[0];
   uint32_t total = 0;
@@ -83,7 +84,23 @@ SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index
     p.value = schema.values[c];
     p.column = c;
     p.is_pk = c == pk_col;
+    p.source = p.is_pk ? ValueSource::kPrimaryKey : SourceOf(schema, c, sources);
     p.width = schema.def.columns[c].stored_bytes;
+    double rate = rows_per_sec;
+    for (const ColumnSource& s : sources) {
+      if (absl::EqualsIgnoreCase(s.column, schema.def.columns[c].name)) {
+        if (s.source == ValueSource::kRowTime && s.rows_per_sec > 0) rate = s.rows_per_sec;
+        if (s.source == ValueSource::kStream) {
+          ColumnStream cs;
+          // CheckColumnSources accepted the name: a generator, which cannot fail.
+          cs.keys = *MakeKeyStream(StreamSpec{.name = s.stream, .seed = s.seed, .rows_per_ms = rows_per_ms,
+                                              .start_ms = start_ms});
+          p.stream = static_cast<int>(streams_.size());
+          streams_.push_back(std::move(cs));
+        }
+      }
+    }
+    p.us_per_row = rate > 0 ? 1e6 / rate : 0;
     parts_.push_back(p);
     total += p.width;
   }
@@ -97,14 +114,21 @@ SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index
   total = 0;
   std::vector<Part> compact;
   for (Part p : parts_) {
-    if (p.is_pk || p.value.kind == ColumnKind::kBinary) {
-      // Keys and random tokens keep their bytes.
-    } else if (p.value.kind == ColumnKind::kChar || p.value.kind == ColumnKind::kVarchar) {
-      continue;  // a constant orders nothing
-    } else if (IsTemporal(p.value.kind)) {
-      p.width = p.value.fsp >= 5 ? 6 : 5;
-    } else {
-      p.width = std::min<uint32_t>(p.width, 5);
+    switch (p.source) {
+      case ValueSource::kPrimaryKey:
+      case ValueSource::kRandom:
+      case ValueSource::kStream:
+        break;  // keys and random tokens keep their bytes
+      case ValueSource::kConstant:
+      case ValueSource::kDefault:
+        continue;  // a constant orders nothing
+      case ValueSource::kRowTime:
+      case ValueSource::kKeyTime:
+        p.width = IsTemporal(p.value.kind) ? (p.value.fsp >= 5 ? 6 : 5) : std::min<uint32_t>(p.width, 5);
+        break;
+      case ValueSource::kRowNumber:
+        p.width = std::min<uint32_t>(p.width, 5);
+        break;
     }
     compact.push_back(p);
     total += p.width;
@@ -113,9 +137,26 @@ SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index
   pk_bytes_kept_ = total >= 16 ? 0 : std::min<uint32_t>(pk_width_, 16 - total);
 }
 
-int64_t SecondaryKeyEncoder::RowTimeUs(uint64_t row, uint32_t fsp) const {
-  const int64_t t = start_us_ + static_cast<int64_t>(std::floor(static_cast<double>(row) * us_per_row_));
+int64_t SecondaryKeyEncoder::TimeUs(const Part& p, uint64_t row, uint32_t fsp) const {
+  int64_t t = start_us_;
+  if (p.source == ValueSource::kKeyTime) {
+    // ms(i) = start_ms + i / rows_per_ms, with the sub-ms part as the
+    // generators' SyntheticClock spreads the rows of one ms.
+    t += static_cast<int64_t>(row / rows_per_ms_) * 1000 +
+         static_cast<int64_t>(row % rows_per_ms_ * 1000 / rows_per_ms_);
+  } else {
+    t += static_cast<int64_t>(std::floor(static_cast<double>(row) * p.us_per_row));
+  }
   return t - t % kPow10[6 - fsp];
+}
+
+const Key& SecondaryKeyEncoder::StreamKey(int stream, uint64_t row) const {
+  ColumnStream& cs = streams_[static_cast<size_t>(stream)];
+  while (cs.next_row <= row) {
+    cs.keys->Next(&cs.current);
+    ++cs.next_row;
+  }
+  return cs.current;
 }
 
 Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
@@ -126,40 +167,62 @@ Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
   for (const Part& p : parts_) {
     uint8_t* out = buf + n;
     if (n + p.width > sizeof(buf)) break;
-    if (p.is_pk) {
-      std::memcpy(out, pk_bytes, std::min<uint32_t>(p.width, 16));
-    } else {
-      switch (p.value.kind) {
-        case ColumnKind::kBinary:
-          for (uint32_t i = 0; i < p.width; i += 8) {
-            uint8_t r[8];
-            PutBigEndian(SplitMix64(row * 0x100000001b3ull + p.column * 131 + i), 8, r);
-            std::memcpy(out + i, r, std::min<uint32_t>(8, p.width - i));
-          }
-          break;
-        case ColumnKind::kChar:
-        case ColumnKind::kVarchar:
+    const bool is_int = p.value.kind == ColumnKind::kInteger;
+    // InnoDB stores a signed integer big-endian with its sign bit flipped
+    // (row_mysql_store_col_in_innobase_format), so bytes order as numbers.
+    const uint64_t sign = exact_ && is_int && !p.value.is_unsigned ? 1ull << (8 * p.width - 1) : 0;
+    switch (p.source) {
+      case ValueSource::kPrimaryKey:
+        std::memcpy(out, pk_bytes, std::min<uint32_t>(p.width, 16));
+        break;
+      case ValueSource::kStream: {
+        uint8_t key[16];
+        StreamKey(p.stream, row).ToBytes(key, 16);
+        std::memcpy(out, key, std::min<uint32_t>(p.width, 16));
+        break;
+      }
+      case ValueSource::kRandom:
+        for (uint32_t i = 0; i < p.width; i += 8) {
+          uint8_t r[8];
+          PutBigEndian(SplitMix64(row * 0x100000001b3ull + p.column * 131 + i), 8, r);
+          std::memcpy(out + i, r, std::min<uint32_t>(8, p.width - i));
+        }
+        break;
+      case ValueSource::kDefault:
+      case ValueSource::kConstant:
+        if (p.value.kind == ColumnKind::kChar || p.value.kind == ColumnKind::kVarchar) {
           std::memset(out, 'x', p.width);
-          break;
-        case ColumnKind::kInteger: {
-          uint64_t v = row + 1;
-          if (exact_ && !p.value.is_unsigned) v ^= 1ull << (8 * p.width - 1);
-          PutBigEndian(v, p.width, out);
+        } else if (is_int) {
+          PutBigEndian(1 ^ sign, p.width, out);
+        } else if (p.value.kind == ColumnKind::kDatetime) {
+          DatetimeBytes(start_us_ - start_us_ % kPow10[6 - p.value.fsp], p.value.fsp, out);
+        } else if (p.value.kind == ColumnKind::kTimestamp) {
+          TimestampBytes(start_us_ - start_us_ % kPow10[6 - p.value.fsp], p.value.fsp, out);
+        } else {
+          std::memset(out, 0, p.width);
+        }
+        break;
+      case ValueSource::kRowNumber:
+        PutBigEndian((row + 1) ^ sign, p.width, out);
+        break;
+      case ValueSource::kRowTime:
+      case ValueSource::kKeyTime: {
+        if (is_int) {  // BIGINT: ms since the epoch
+          const int64_t ms = TimeUs(p, row, 3) / 1000;
+          const int64_t v = exact_ ? ms : ms - start_us_ / 1000;
+          PutBigEndian(static_cast<uint64_t>(v) ^ sign, p.width, out);
           break;
         }
-        case ColumnKind::kDatetime:
-        case ColumnKind::kTimestamp: {
-          const int64_t t = RowTimeUs(row, p.value.fsp);
-          if (!exact_) {
-            const int64_t start = start_us_ - start_us_ % kPow10[6 - p.value.fsp];
-            PutBigEndian(static_cast<uint64_t>((t - start) / kPow10[6 - p.value.fsp]), p.width, out);
-          } else if (p.value.kind == ColumnKind::kDatetime) {
-            DatetimeBytes(t, p.value.fsp, out);
-          } else {
-            TimestampBytes(t, p.value.fsp, out);
-          }
-          break;
+        const int64_t t = TimeUs(p, row, p.value.fsp);
+        if (!exact_) {
+          const int64_t start = start_us_ - start_us_ % kPow10[6 - p.value.fsp];
+          PutBigEndian(static_cast<uint64_t>((t - start) / kPow10[6 - p.value.fsp]), p.width, out);
+        } else if (p.value.kind == ColumnKind::kDatetime) {
+          DatetimeBytes(t, p.value.fsp, out);
+        } else {
+          TimestampBytes(t, p.value.fsp, out);
         }
+        break;
       }
     }
     n += p.width;

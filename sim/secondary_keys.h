@@ -1,13 +1,19 @@
 // Secondary-index entries of synthetic rows, as ordered 16-byte Keys.
 //
-// Row i (0-based) of a run holds:
-//   - the PK column: the stream's key;
-//   - DATETIME(p) / TIMESTAMP(p): the row's synthetic wall time,
-//     start_ms + i / rows_per_sec seconds, truncated to p digits (seed 004's
-//     created_at = SYSDATE(3) at insert);
-//   - integer columns: the row number i + 1;
-//   - CHAR / VARCHAR: 'x' repeated (seed 004's REPEAT('x', 100)), a constant;
-//   - BINARY(n) other than the PK: pseudo-random bytes (a token column).
+// Row i (0-based) of a run holds in the PK column the stream's key, and in
+// every other column the value of its source (sim/column_values.h: --column
+// NAME=SOURCE, else the default for its type):
+//   - time: the row's synthetic wall time, start_ms + i / rows_per_sec
+//     seconds (the run's rate, or the source's own time:R), truncated to p
+//     digits (seed 004's created_at = SYSDATE(3) at insert); key-time:
+//     start_ms + i / rows_per_ms ms, the key stream's synthetic clock. In a
+//     BIGINT column a time is ms since the epoch;
+//   - rownum: the row number i + 1 (the default of integer columns);
+//   - const: 'x' repeated (seed 004's REPEAT('x', 100)) in CHAR / VARCHAR,
+//     zero bytes in BINARY, 1 in integers, start_ms in temporal columns;
+//   - random: pseudo-random bytes from the row number (the default of a
+//     BINARY(n) other than the PK: a token column);
+//   - pk: the row's primary key; stream:S: the i-th key of stream S.
 //
 // An entry of a secondary index is ordered by its columns, then the PK (a
 // non-unique index's n_uniq includes the PK). The encoder writes the
@@ -35,22 +41,29 @@
 // 18 random bits for UUIDv7-random, and ~1 tie per 50 ms at 100 rows/ms).
 // Record SIZES still come from the full schema (model/record_format.h).
 //
-// Encode() allocates nothing. Not thread-safe (one per run).
+// Encode() allocates nothing. With a stream:S column, rows must be encoded
+// in ascending order (each encoder reads its own copy of S). Not
+// thread-safe (one per run).
 #ifndef INNOSIM_SIM_SECONDARY_KEYS_H_
 #define INNOSIM_SIM_SECONDARY_KEYS_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "model/key.h"
+#include "sim/column_values.h"
+#include "sim/key_stream.h"
 #include "sim/table_parser.h"
 
 namespace innosim {
 
 class SecondaryKeyEncoder {
  public:
-  // `index` is a position in schema.def.secondary.
-  SecondaryKeyEncoder(const TableSchema& schema, size_t index, uint64_t start_ms, double rows_per_sec);
+  // `index` is a position in schema.def.secondary; `sources` as checked by
+  // CheckColumnSources; `rows_per_ms` is the key stream's clock (key-time).
+  SecondaryKeyEncoder(const TableSchema& schema, size_t index, uint64_t start_ms, double rows_per_sec,
+                      const std::vector<ColumnSource>& sources = {}, uint64_t rows_per_ms = 1);
 
   // The entry key of row `row` (0-based) whose primary key is `pk`.
   Key Encode(uint64_t row, const Key& pk) const;
@@ -66,18 +79,30 @@ class SecondaryKeyEncoder {
  private:
   struct Part {
     ColumnValue value;
+    ValueSource source = ValueSource::kConstant;
     uint32_t width = 0;   // bytes written
     bool is_pk = false;
     uint32_t column = 0;
+    double us_per_row = 0;  // kRowTime
+    int stream = -1;        // kStream: index into streams_
   };
-  int64_t RowTimeUs(uint64_t row, uint32_t fsp) const;
+  // A stream:S column's keys, read as rows advance.
+  struct ColumnStream {
+    std::unique_ptr<KeyStream> keys;
+    Key current;
+    uint64_t next_row = 0;  // rows read so far
+  };
+  // The part's time in microseconds since the epoch, truncated to `fsp`.
+  int64_t TimeUs(const Part& p, uint64_t row, uint32_t fsp) const;
+  const Key& StreamKey(int stream, uint64_t row) const;
 
   std::vector<Part> parts_;
   uint32_t pk_width_ = 0;
   uint32_t pk_bytes_kept_ = 0;
   bool exact_ = true;
   int64_t start_us_ = 0;
-  double us_per_row_ = 0;
+  uint64_t rows_per_ms_ = 1;
+  mutable std::vector<ColumnStream> streams_;
 };
 
 }  // namespace innosim

@@ -54,6 +54,7 @@ struct CommonRunOptions {
   std::string payload_bytes = "100";
   CLI::Option* payload_option = nullptr;
   std::string defaults_file;
+  std::vector<std::string> columns;  // --column NAME=SOURCE
   // Settings read from --defaults-file (LoadDefaults), applied before --set.
   std::vector<VariableAssignment> file_settings;
 
@@ -83,6 +84,9 @@ struct CommonRunOptions {
         sub->add_option("--payload-bytes", payload_bytes, "bytes stored in each VARCHAR column")->capture_default_str();
     sub->add_option("--defaults-file", defaults_file,
                     "my.cnf whose [mysqld] (and [server], ...) variables apply before --set");
+    sub->add_option("--column", columns,
+                    "what a column holds, NAME=SOURCE (repeatable): time, time:ROWS_PER_SEC, key-time, rownum, "
+                    "const, random, pk, stream:NAME[@SEED] (docs/key-streams.md)");
   }
 
   // Reads --defaults-file once; warnings go to stderr.
@@ -151,6 +155,11 @@ struct CommonRunOptions {
     absl::StatusOr<uint64_t> b = ParseCount(batch);
     if (!b.ok()) return absl::InvalidArgumentError(absl::StrCat("--batch: ", b.status().message()));
     spec.trx_rows = *b;
+    for (const std::string& c : columns) {
+      absl::StatusOr<ColumnSource> src = ParseColumnSource(c);
+      if (!src.ok()) return src.status();
+      spec.columns.push_back(*std::move(src));
+    }
     if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
     absl::StatusOr<RunConfig> config = ConfigFor(spec);
     if (!config.ok()) return config.status();
