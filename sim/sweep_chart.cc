@@ -111,6 +111,7 @@ bool ExperimentSweep(const ExperimentResult& r, std::string* title, std::vector<
     SweepPoint p;
     p.rows_per_ms = static_cast<double>(res.spec.stream.rows_per_ms);
     for (const auto& [metric, value] : r.experiment.runs[i].published) {
+      if (std::isnan(value)) continue;  // shown (show = [...]), not published
       if (metric == "data_length") p.data_length = value;
       if (metric == "leaf_fill") p.leaf_fill = value;
     }

@@ -3,6 +3,7 @@
 // experiment gives them, and the experiment's sweep found among its runs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 #include <string>
 #include <vector>
@@ -60,6 +61,17 @@ TEST(SweepChartTest, TheExperimentsSweepIsItsRunsOfOneStreamAtThreeRatesOrMore) 
   EXPECT_EQ(sim.back().rows_per_ms, 1000);
   ASSERT_EQ(pub.size(), 6u);
   EXPECT_DOUBLE_EQ(*pub.front().data_length, 2.88e9);
+  // A metric only shown (show = [...]) is NaN among the published figures:
+  // no published point.
+  ExperimentResult shown = *r;
+  for (ExperimentRun& run : shown.experiment.runs) {
+    for (auto& [metric, value] : run.published) value = std::nan("");
+    run.published.push_back({"leaf_fill", std::nan("")});
+  }
+  std::vector<SweepPoint> shown_sim, shown_pub;
+  ASSERT_TRUE(ExperimentSweep(shown, &title, &shown_sim, &shown_pub));
+  EXPECT_EQ(shown_sim.size(), 6u);
+  EXPECT_TRUE(shown_pub.empty());
   // Two rates are no sweep.
   ExperimentResult two = *r;
   two.results.resize(2);
