@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "gtest/gtest.h"
+#include "model/engine.h"
 #include "model/redo_format.h"
+#include "sim/runner.h"
 
 namespace innosim {
 namespace {
@@ -139,6 +141,38 @@ TEST(UndoLogsTest, RollbackSegmentsRoundRobin) {
     }
   }
   EXPECT_EQ(rseg_pages.size(), u.n_rsegs());
+}
+
+// With the flush model, the pages outside the index are buffer-pool pages
+// that get written: every rollback segment header a load's transactions
+// used, the undo tablespace's FSP header and inode page (segments created
+// and freed), and the table's XDES and inode pages (page allocation).
+TEST(UndoLogsTest, ALoadWritesTheRollbackSegmentHeadersAndAllocationPages) {
+  for (const char* profile : {"mysql-8.4", "mariadb-10.11"}) {
+    RunSpec spec;
+    spec.stream.name = "autoinc";
+    spec.rows = 300000;  // 300 transactions: every rollback segment used
+    spec.profile = profile;
+    uint32_t rsegs_written = 0, undo_alloc = 0, table_alloc = 0;
+    uint32_t n_rsegs = 0;
+    absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
+      const BufferPool& bp = e.flush_model()->buffer_pool();
+      n_rsegs = std::string(profile) == "mysql-8.4" ? UndoLogs::kMySqlRsegs : UndoLogs::kMariaDbRsegs;
+      for (uint32_t i = 0; i < n_rsegs; ++i) {
+        rsegs_written += bp.PageWrites(Engine::kUndoPageEventSpace, UndoLogs::kRsegFirstPage + i) > 0;
+      }
+      undo_alloc = bp.PageWrites(Engine::kUndoPageEventSpace, UndoLogs::kFspHeaderPage) +
+                   bp.PageWrites(Engine::kUndoPageEventSpace, UndoLogs::kInodePage);
+      table_alloc = bp.PageWrites(Engine::kPageEventSpace, 0) +
+                    bp.PageWrites(Engine::kPageEventSpace, Tablespace::kFirstInodePage);
+    });
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(rsegs_written, n_rsegs) << profile;
+    EXPECT_GE(undo_alloc, 2u) << profile;
+    EXPECT_GE(table_alloc, 2u) << profile;
+    // Resident from the start: none of them was read.
+    EXPECT_LT(r->flush.Innodb_buffer_pool_reads, 10u) << profile;
+  }
 }
 
 }  // namespace
