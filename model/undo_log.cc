@@ -27,12 +27,12 @@ uint32_t MbMemset(bool same_page, uint32_t page_no, uint32_t offset, uint32_t le
 constexpr uint32_t kMbMtrEnd = 1 + 4;
 
 // trx0undo.h / trx0rseg.h / fut0lst.h field offsets used below.
-constexpr uint32_t kTrxUndoPageStart = 38 + 2;        // TRX_UNDO_PAGE_HDR + TRX_UNDO_PAGE_START
-constexpr uint32_t kTrxUndoState = 38 + 18;           // TRX_UNDO_SEG_HDR + TRX_UNDO_STATE
-constexpr uint32_t kTrxRsegHistory = 38 + 8;          // TRX_RSEG + TRX_RSEG_HISTORY
-constexpr uint32_t kUndoHistoryNode = 34;             // TRX_UNDO_HISTORY_NODE in a log header
-constexpr uint32_t kFlstNodeSize = 12;                // FLST_NODE_SIZE
-constexpr uint32_t kXidExistsToPrevLog = 30 - 20;     // TRX_UNDO_PREV_LOG - TRX_UNDO_XID_EXISTS
+constexpr uint32_t kTrxUndoPageStart = 38 + 2;     // TRX_UNDO_PAGE_HDR + TRX_UNDO_PAGE_START
+constexpr uint32_t kTrxUndoState = 38 + 18;        // TRX_UNDO_SEG_HDR + TRX_UNDO_STATE
+constexpr uint32_t kTrxRsegHistory = 38 + 8;       // TRX_RSEG + TRX_RSEG_HISTORY
+constexpr uint32_t kUndoHistoryNode = 34;          // TRX_UNDO_HISTORY_NODE in a log header
+constexpr uint32_t kFlstNodeSize = 12;             // FLST_NODE_SIZE
+constexpr uint32_t kXidExistsToPrevLog = 30 - 20;  // TRX_UNDO_PREV_LOG - TRX_UNDO_XID_EXISTS
 // A transaction id's significant bytes: ids below 2^24, the changed bytes
 // mtr_t::write<8> logs over the zeroed header (MAYBE_NOP skips equal ones).
 constexpr uint32_t kTrxIdChangedBytes = 3;
@@ -59,8 +59,8 @@ uint32_t UndoLogs::HeaderReuseBytes() const {
   if (mysql()) {
     // trx_undo_insert_header_reuse: MLOG_UNDO_HDR_REUSE, header + the
     // much-compressed trx id (mlog_write_initial_log_record + ...).
-    return 1 + RedoFormat::CompressedSize(kMySqlUndoSpaceId) +
-           RedoFormat::CompressedSize(kSegmentFirstPage) + RedoFormat::MuchCompressedSize(1u << 20);
+    return 1 + RedoFormat::CompressedSize(kMySqlUndoSpaceId) + RedoFormat::CompressedSize(kSegmentFirstPage) +
+           RedoFormat::MuchCompressedSize(1u << 20);
   }
   // trx_undo_header_create on the cached page, the new header at F (past
   // the earlier logs: offsets of 2 varint bytes). The page type write is a
@@ -68,14 +68,14 @@ uint32_t UndoLogs::HeaderReuseBytes() const {
   // memset).
   const uint32_t f = kFirstLogOffset + kUndoLogXaHdrSize;  // any offset >= 128
   const uint32_t p = kSegmentFirstPage;
-  return MbMemset(false, p, kTrxUndoPageStart, 4, 2) +      // PAGE_START, PAGE_FREE
-         MbWrite(true, p, kTrxUndoState, 3) +               // STATE, LAST_LOG
-         MbWrite(true, p, f, 2) +                           // previous log's NEXT_LOG
-         MbWrite(true, p, f, kTrxIdChangedBytes) +          // TRX_ID
-         MbWrite(true, p, f, 4) +                           // NEEDS_PURGE, LOG_START
-         MbMemset(true, p, f, kXidExistsToPrevLog, 1) +     // XID_EXISTS..PREV_LOG
-         MbWrite(true, p, f, 2) +                           // PREV_LOG
-         MbMemset(true, p, f, kFlstNodeSize, 1);            // HISTORY_NODE
+  return MbMemset(false, p, kTrxUndoPageStart, 4, 2) +   // PAGE_START, PAGE_FREE
+         MbWrite(true, p, kTrxUndoState, 3) +            // STATE, LAST_LOG
+         MbWrite(true, p, f, 2) +                        // previous log's NEXT_LOG
+         MbWrite(true, p, f, kTrxIdChangedBytes) +       // TRX_ID
+         MbWrite(true, p, f, 4) +                        // NEEDS_PURGE, LOG_START
+         MbMemset(true, p, f, kXidExistsToPrevLog, 1) +  // XID_EXISTS..PREV_LOG
+         MbWrite(true, p, f, 2) +                        // PREV_LOG
+         MbMemset(true, p, f, kFlstNodeSize, 1);         // HISTORY_NODE
 }
 
 uint32_t UndoLogs::CachedCommitBytes() const {
@@ -83,8 +83,8 @@ uint32_t UndoLogs::CachedCommitBytes() const {
     // trx_undo_set_state_at_finish: MLOG_2BYTES TRX_UNDO_STATE, alone in
     // the commit mtr of an insert-only transaction (no serialisation: an
     // insert undo log is not added to the history list).
-    return 1 + RedoFormat::CompressedSize(kMySqlUndoSpaceId) +
-           RedoFormat::CompressedSize(kSegmentFirstPage) + 2 + 1 + redo_->MtrEnd(1);
+    return 1 + RedoFormat::CompressedSize(kMySqlUndoSpaceId) + RedoFormat::CompressedSize(kSegmentFirstPage) + 2 + 1 +
+           redo_->MtrEnd(1);
   }
   const uint32_t u = kSegmentFirstPage;
   const uint32_t r = kRsegFirstPage;
@@ -102,9 +102,8 @@ uint32_t UndoLogs::CachedCommitBytes() const {
   // Purge (trx_purge_truncate_rseg_history -> trx_purge_remove_log_hdr):
   // flst_remove of the only node: the length, first and last set to
   // FIL_NULL (4 page bytes and 2 boffset bytes each).
-  const uint32_t purge = MbWrite(false, r, kTrxRsegHistory, 1) + 2 * (MbWrite(true, r, kTrxRsegHistory, 4) +
-                                                                      MbWrite(true, r, kTrxRsegHistory, 2)) +
-                         kMbMtrEnd;
+  const uint32_t purge = MbWrite(false, r, kTrxRsegHistory, 1) +
+                         2 * (MbWrite(true, r, kTrxRsegHistory, 4) + MbWrite(true, r, kTrxRsegHistory, 2)) + kMbMtrEnd;
   return commit + purge;
 }
 

@@ -59,9 +59,9 @@ class UndoLogs {
   static constexpr uint32_t kPageDataEnd = 8;
 
   // Model page numbers under Engine::kUndoPageEventSpace.
-  static constexpr uint32_t kFspHeaderPage = 0;   // FSP header + first XDES
-  static constexpr uint32_t kInodePage = 2;       // FSP_FIRST_INODE_PAGE_NO
-  static constexpr uint32_t kRsegFirstPage = 6;   // FSP_FIRST_RSEG_PAGE_NO
+  static constexpr uint32_t kFspHeaderPage = 0;  // FSP header + first XDES
+  static constexpr uint32_t kInodePage = 2;      // FSP_FIRST_INODE_PAGE_NO
+  static constexpr uint32_t kRsegFirstPage = 6;  // FSP_FIRST_RSEG_PAGE_NO
   // Undo log pages are allocated from here up (a cached log keeps its
   // page; a freed segment's pages are taken again first).
   static constexpr uint32_t kSegmentFirstPage = 300;
@@ -88,15 +88,15 @@ class UndoLogs {
   void Commit(PageEventSink* sink);
 
   // Redo bytes of the pieces, for tests and docs/flushing.md.
-  uint32_t HeaderReuseBytes() const;    // reusing a cached log, first row
-  uint32_t CachedCommitBytes() const;   // commit of a cached log, with purge
+  uint32_t HeaderReuseBytes() const;   // reusing a cached log, first row
+  uint32_t CachedCommitBytes() const;  // commit of a cached log, with purge
   uint32_t undo_rec_bytes() const { return undo_rec_bytes_; }
 
   struct Stats {
     uint64_t transactions = 0;
-    uint64_t logs_reused = 0;        // trx_undo_reuse_cached
-    uint64_t segments_created = 0;   // trx_undo_create
-    uint64_t logs_cached = 0;        // TRX_UNDO_CACHED at commit
+    uint64_t logs_reused = 0;       // trx_undo_reuse_cached
+    uint64_t segments_created = 0;  // trx_undo_create
+    uint64_t logs_cached = 0;       // TRX_UNDO_CACHED at commit
   };
   const Stats& stats() const { return stats_; }
   uint32_t n_rsegs() const { return static_cast<uint32_t>(rsegs_.size()); }
@@ -123,8 +123,8 @@ class UndoLogs {
   uint32_t page_size_;
   const RedoFormat* redo_;
   uint32_t pk_bytes_;
-  uint32_t undo_rec_bytes_;   // the record as stored on the undo page
-  uint32_t reuse_limit_;      // TRX_UNDO_PAGE_REUSE_LIMIT
+  uint32_t undo_rec_bytes_;  // the record as stored on the undo page
+  uint32_t reuse_limit_;     // TRX_UNDO_PAGE_REUSE_LIMIT
   std::vector<Rseg> rsegs_;
   uint64_t next_rseg_ = 0;
   std::vector<uint32_t> free_pages_;  // LIFO

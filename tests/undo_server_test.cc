@@ -20,10 +20,10 @@
 
 #include "absl/strings/numbers.h"
 #include "gtest/gtest.h"
+#include "sim/compare.h"
 #include "sim/key_stream.h"
 #include "sim/runner.h"
 #include "tests/private_server_suite.h"
-#include "sim/compare.h"
 #include "tools/measure.h"
 #include "tools/private_server.h"
 #include "tools/server_connection.h"
@@ -98,20 +98,20 @@ TEST_F(UndoServerTest, OneRowTransactionsRedoAsTheServers) {
   ASSERT_NO_FATAL_FAILURE(LoadAndSimulate(server_, "uuidv4", 20000, 1, "undo_b1", &c));
   const double sim_redo = static_cast<double>(c.simulated.flush.redo_bytes);
   const double e = RelativeError(c.simulated.flush.redo_bytes, c.lsn_advance);
-  std::printf("uuidv4 20000 rows, 1 row per trx: redo simulated %.0f B, server LSN advance %llu B (%+.1f%%); "
-              "Innodb_pages_written simulated %llu, measured %lld\n",
-              sim_redo, static_cast<unsigned long long>(c.lsn_advance), 100 * e,
-              static_cast<unsigned long long>(c.simulated.flush.Innodb_pages_written),
-              static_cast<long long>(c.measured.measured.Innodb_pages_written));
-  EXPECT_LE(std::fabs(e), 0.15) << "redo per 1-row transaction: simulated " << sim_redo / 20000
-                                << " B/trx, server " << static_cast<double>(c.lsn_advance) / 20000;
+  std::printf(
+      "uuidv4 20000 rows, 1 row per trx: redo simulated %.0f B, server LSN advance %llu B (%+.1f%%); "
+      "Innodb_pages_written simulated %llu, measured %lld\n",
+      sim_redo, static_cast<unsigned long long>(c.lsn_advance), 100 * e,
+      static_cast<unsigned long long>(c.simulated.flush.Innodb_pages_written),
+      static_cast<long long>(c.measured.measured.Innodb_pages_written));
+  EXPECT_LE(std::fabs(e), 0.15) << "redo per 1-row transaction: simulated " << sim_redo / 20000 << " B/trx, server "
+                                << static_cast<double>(c.lsn_advance) / 20000;
 }
 
 TEST_F(UndoServerTest, OrderedStreamPagesWrittenWithThoseOutsideTheIndex) {
   Case c;
   ASSERT_NO_FATAL_FAILURE(LoadAndSimulate(server_, "autoinc", 300000, 1000, "undo_ordered", &c));
-  const double e =
-      RelativeError(c.simulated.flush.Innodb_pages_written, c.measured.measured.Innodb_pages_written);
+  const double e = RelativeError(c.simulated.flush.Innodb_pages_written, c.measured.measured.Innodb_pages_written);
   std::printf("autoinc 300000 rows: Innodb_pages_written simulated %llu, measured %lld (%+.1f%%)\n",
               static_cast<unsigned long long>(c.simulated.flush.Innodb_pages_written),
               static_cast<long long>(c.measured.measured.Innodb_pages_written), 100 * e);
