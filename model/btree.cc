@@ -262,7 +262,12 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
     e.leaf_segment = level == 0;
     trace_->OnStep(e);
   }
-  if (sink_ != nullptr) sink_->OnPageCreate(space_id_, page_no);
+  if (sink_ != nullptr) {
+    // fseg_alloc_free_page: the extent descriptor's free bit and the
+    // segment's inode (used count or fragment slot) change with the page.
+    TouchAllocationPages(page_no);
+    sink_->OnPageCreate(space_id_, page_no);
+  }
   Modify(page_no);
   if (logging()) {
     // fseg_mark_page_used moves an extent between segment lists when it
@@ -276,10 +281,19 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
   return page_no;
 }
 
+void BTree::TouchAllocationPages(uint32_t page_no) {
+  const uint32_t xdes = space_->XdesPageOf(page_no);
+  sink_->OnPageAccess(space_id_, xdes);
+  sink_->OnPageModify(space_id_, xdes);
+  sink_->OnPageAccess(space_id_, Tablespace::kFirstInodePage);
+  sink_->OnPageModify(space_id_, Tablespace::kFirstInodePage);
+}
+
 void BTree::FreePage(uint32_t page_no) {
   IndexPage& p = P(page_no);
   space_->FreePage(p.level() == 0 ? leaf_seg_ : top_seg_, page_no);
   // fseg_free_page: the same bitmap and list writes as an allocation.
+  if (sink_ != nullptr) TouchAllocationPages(page_no);
   if (logging()) Log(redo_->PageAllocate(page_no, false, false));
   p.Release(store_->pool());
   ++counters_.pages_freed;

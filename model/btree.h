@@ -194,6 +194,9 @@ class BTree {
   // btr_page_alloc + btr_page_create / btr_page_free.
   uint32_t AllocPage(uint32_t hint, FspDirection dir, uint16_t level);
   void FreePage(uint32_t page_no);
+  // With a sink: the XDES page and inode page an allocation or free of
+  // `page_no` changes, fixed and modified in the current mtr.
+  void TouchAllocationPages(uint32_t page_no);
 
   uint32_t RecSizeAt(uint16_t level) const { return level == 0 ? sizes_.leaf : sizes_.node_ptr; }
   IndexPage& P(uint32_t page_no) { return store_->page(page_no); }

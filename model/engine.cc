@@ -9,14 +9,6 @@ namespace {
 // The table's tablespace id in redo records (a file-per-table space created
 // after the system spaces; its compressed size is what matters, 1 byte).
 constexpr uint32_t kTableSpaceId = 2;
-// Where the undo log pages of the loading transaction live, as far as the
-// buffer pool is concerned: a separate space (undo tablespaces in MySQL 8,
-// the system tablespace in MariaDB), pages reused transaction after
-// transaction because insert undo logs are freed or cached at commit
-// (trx_undo_insert_cleanup).
-constexpr uint32_t kUndoSpaceKey = Engine::kUndoPageEventSpace;
-constexpr uint32_t kUndoFirstPage = 300;
-
 }  // namespace
 
 Engine::Engine(const EngineProfile& profile, const TableDef& table, const EngineOptions& options)
@@ -70,19 +62,22 @@ void Engine::Build(PageEventSink* sink) {
       secondary_redo_.push_back(std::make_unique<RedoFormat>(flavor, kTableSpaceId, n));
       secondary_[i]->SetRedo(secondary_redo_.back().get(), 2 + i);
     }
-    undo_rec_bytes_ = primary_redo_->UndoInsert(primary_->record_sizes().key_bytes, 1, 1);
+    undo_ = std::make_unique<UndoLogs>(flavor, profile_.page_size, primary_redo_.get(),
+                                       primary_->record_sizes().key_bytes);
+    // Resident before the load, never read by it: the undo side's pages
+    // since the server's start, the table's FSP header / first XDES page
+    // and inode page since fsp_header_init at CREATE TABLE.
+    undo_->Startup(sink_);
+    sink_->OnPageCreate(kPageEventSpace, 0);
+    sink_->OnMtrCommit(0);
+    sink_->OnPageCreate(kPageEventSpace, Tablespace::kFirstInodePage);
+    sink_->OnMtrCommit(0);
   }
 }
 
 void Engine::LogUndoInsert() {
-  // The insert undo record goes first, in its own mtr, onto the
-  // transaction's undo page.
-  const uint32_t undo_page = kUndoFirstPage + static_cast<uint32_t>(trx_rows_ * undo_rec_bytes_ / profile_.page_size);
-  sink_->OnPageAccess(kUndoSpaceKey, undo_page);
-  sink_->OnPageModify(kUndoSpaceKey, undo_page);
-  sink_->OnMtrCommit(primary_redo_->UndoInsert(primary_->record_sizes().key_bytes, trx_rows_ + 1, 1) +
-                     primary_redo_->MtrEnd(1));
-  ++trx_rows_;
+  // The insert undo record goes first, in its own mtr (UndoLogs).
+  undo_->ReportInsert(sink_);
 }
 
 void Engine::set_fast_path(const FastPath::Devices& d) {
@@ -120,10 +115,7 @@ absl::Status Engine::status() const {
 }
 
 void Engine::CommitTrx() {
-  if (sink_ == nullptr || trx_rows_ == 0) return;
-  const uint32_t undo_pages = static_cast<uint32_t>(trx_rows_ * undo_rec_bytes_ / profile_.page_size + 1);
-  sink_->OnMtrCommit(primary_redo_->InsertTrxLifecycle(undo_pages));
-  trx_rows_ = 0;
+  if (sink_ != nullptr) undo_->Commit(sink_);
 }
 
 absl::Status Engine::InsertSecondary(size_t index, const Key& entry) {

@@ -40,6 +40,7 @@
 #include "model/redo_format.h"
 #include "model/server_settings.h"
 #include "model/tablespace.h"
+#include "model/undo_log.h"
 
 namespace innosim {
 
@@ -87,9 +88,9 @@ class Engine {
   // (FlushModel) are keyed by it. A key of the simulator, not InnoDB's
   // space id (the redo records use the server's, engine.cc).
   static constexpr uint32_t kPageEventSpace = 0;
-  // The key of the undo pages' events (engine.cc: the undo tablespace or
-  // system tablespace the insert undo logs live in); a key of the
-  // simulator, chosen to collide with no table's.
+  // The key of the undo pages' events (UndoLogs: the undo tablespaces or
+  // the system tablespace the insert undo logs and rollback segments live
+  // in); a key of the simulator, chosen to collide with no table's.
   static constexpr uint32_t kUndoPageEventSpace = 0xFFFFFFEFu;
 
   // A load with `options`. trx_rows == 0 or, with flush, rows_per_sec <= 0
@@ -133,7 +134,8 @@ class Engine {
   // Ends the load as the seed did: commits the open transaction, then
   // flushes until no page is dirty. Returns status().
   absl::Status EndLoad();
-  // Commits the current transaction (its undo log's life in redo). EndRow
+  // Commits the current transaction (UndoLogs::Commit: its undo log cached
+  // or freed, the rollback segment, their redo). EndRow
   // and EndLoad call it; a caller with its own sink may too.
   void CommitTrx();
 
@@ -172,7 +174,8 @@ class Engine {
   // The trees, their redo formats and the undo record size, given the sink.
   void Build(PageEventSink* sink);
   IndexReport ReportIndex(const BTree& t, const std::string& name) const;
-  // The row's insert undo record, in its own mtr, reported to the sink.
+  // The row's insert undo record, in its own mtr, reported to the sink
+  // (UndoLogs::ReportInsert).
   void LogUndoInsert();
   // EndRow with a sink: the commit countdown and the clock.
   absl::Status EndRowLogged();
@@ -189,8 +192,8 @@ class Engine {
   PageEventSink* sink_ = nullptr;
   std::unique_ptr<RedoFormat> primary_redo_;
   std::vector<std::unique_ptr<RedoFormat>> secondary_redo_;
-  uint64_t trx_rows_ = 0;      // rows of the open transaction
-  uint32_t undo_rec_bytes_ = 0;
+  // The insert undo logs and rollback segments (with a sink).
+  std::unique_ptr<UndoLogs> undo_;
   // The load (EngineOptions): why they were refused, rows per transaction,
   // rows left until EndRow commits, rows ended, the clock's seconds per row
   // (0 without a flush model: no clock).

@@ -126,6 +126,11 @@ class PageCleaner {
   // MariaDB buf_flush_async_lsn / buf_flush_sync_lsn.
   uint64_t async_lsn_ = 0;
   bool mariadb_first_ = true;
+  // MariaDB buf_pool.page_cleaner_is_idle: set when a pass finds nothing to
+  // do; an idle cleaner with innodb_max_dirty_pages_pct_lwm=0 sleeps until
+  // page_cleaner_wakeup (MariaDbIteration). Idle at the start: no page is
+  // dirty before the load.
+  bool mariadb_idle_ = true;
 
   Stats stats_;
 };

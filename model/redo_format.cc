@@ -145,13 +145,16 @@ uint32_t RedoFormat::UndoInsert(uint32_t pk_bytes, uint64_t undo_no, uint64_t ta
   return MariaRecord(undo_page_no, 1 + rec + 4, kMariaDbUndoSpaceId);
 }
 
-uint32_t RedoFormat::InsertTrxLifecycle(uint32_t undo_pages) const {
+uint32_t RedoFormat::SingleFieldWrite() const {
+  // UNVERIFIED: a single-field write of ~7-9 bytes on a low page number
+  // (MySQL mlog_write_ulint; MariaDB WRITE records are of the same order).
+  return mysql() ? MySqlWriteUlint(kMySqlUndoSpaceId, kInodePageNo, 300)
+                 : MariaRecord(kInodePageNo, 2 + 4, kMariaDbUndoSpaceId);
+}
+
+uint32_t RedoFormat::UndoSegmentCreate(uint32_t undo_pages) const {
   undo_pages = std::max<uint32_t>(undo_pages, 1);
-  // UNVERIFIED: assembled from the writers' record counts, each a
-  // single-field write of ~7-9 bytes (MySQL mlog_write_ulint on low page
-  // numbers; MariaDB WRITE records are of the same order).
-  const uint32_t w = mysql() ? MySqlWriteUlint(kMySqlUndoSpaceId, kInodePageNo, 300)
-                             : MariaRecord(kInodePageNo, 2 + 4, kMariaDbUndoSpaceId);
+  const uint32_t w = SingleFieldWrite();
   // fseg_create: FSEG_ID, FSEG_NOT_FULL_N_USED, FSEG_MAGIC_N, three list
   // bases (flst_init: 5 writes each), the fragment array (32 FIL_NULL
   // slots), the segment header (3 writes).
@@ -163,10 +166,18 @@ uint32_t RedoFormat::InsertTrxLifecycle(uint32_t undo_pages) const {
   // Each page: allocation (xdes bit, used count, init) + MLOG_UNDO_INIT +
   // flst_add_last onto the undo page list (9 writes).
   const uint32_t per_page = w * (3 + 1 + 9);
-  // Commit: TRX_UNDO_STATE, then trx_undo_seg_free: per page the xdes bit
-  // and used count (2), the inode freed (3), the rseg slot reset (1).
-  const uint32_t commit = w * (1 + 2 * undo_pages + 3 + 1);
-  return seg_create + undo_create + per_page * undo_pages + commit + MtrEnd(2) * 4;
+  return seg_create + undo_create + per_page * undo_pages + MtrEnd(2) * 2;
+}
+
+uint32_t RedoFormat::UndoSegmentFree(uint32_t undo_pages) const {
+  undo_pages = std::max<uint32_t>(undo_pages, 1);
+  // TRX_UNDO_STATE, then trx_undo_seg_free: per page the xdes bit and used
+  // count (2), the inode freed (3), the rseg slot reset (1).
+  return SingleFieldWrite() * (1 + 2 * undo_pages + 3 + 1) + MtrEnd(2) * 2;
+}
+
+uint32_t RedoFormat::InsertTrxLifecycle(uint32_t undo_pages) const {
+  return UndoSegmentCreate(undo_pages) + UndoSegmentFree(undo_pages);
 }
 
 uint32_t RedoFormat::PageAllocate(uint32_t new_page_no, bool extent_list_move,

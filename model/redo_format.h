@@ -101,6 +101,13 @@ class RedoFormat {
   // marking it at commit and freeing it (a multi-page insert undo log is
   // not cached). UNVERIFIED estimate assembled from the record layouts.
   uint32_t InsertTrxLifecycle(uint32_t undo_pages) const;
+  // Its two halves: a new undo segment of `undo_pages` pages with its first
+  // log header (trx_undo_create, trx_undo_add_page), and the log's end
+  // when it is not cached: its state and the segment freed
+  // (trx_undo_seg_free / MariaDB purge's trx_purge_free_segment).
+  // InsertTrxLifecycle = UndoSegmentCreate + UndoSegmentFree. UNVERIFIED.
+  uint32_t UndoSegmentCreate(uint32_t undo_pages) const;
+  uint32_t UndoSegmentFree(uint32_t undo_pages) const;
 
   // --- Page allocation and creation (a split's new page) --------------------
   // fseg_alloc_free_page -> fseg_mark_page_used: the XDES free bit (MLOG_1BYTE
@@ -153,6 +160,8 @@ class RedoFormat {
 
  private:
   bool mysql() const { return flavor_ == ServerFlavor::kMySql84; }
+  // One single-field write (~7-9 bytes) on an undo-tablespace page.
+  uint32_t SingleFieldWrite() const;
   // MariaDB: a record whose payload (after the ids) is `payload` bytes.
   uint32_t MariaRecord(uint32_t page_no, uint32_t payload, uint32_t space_id) const;
   // MySQL mlog_write_ulint on a page: header + offset (2) + compressed value.

@@ -74,6 +74,14 @@ class Tablespace {
  public:
   using SegmentId = uint32_t;
   static constexpr uint32_t kNullPage = kFilNull;
+  // fsp0fsp.h FSP_FIRST_INODE_PAGE_NO: the inode page of a file-per-table
+  // tablespace's segments (each allocation or free writes its segment's
+  // FSEG_NOT_FULL_N_USED or fragment slot there).
+  static constexpr uint32_t kFirstInodePage = 2;
+  // The XDES page describing `page_no` (xdes_calc_descriptor_page: one
+  // every page_size pages, page 0 being the FSP header's): the page whose
+  // free bit an allocation or free of `page_no` writes.
+  uint32_t XdesPageOf(uint32_t page_no) const { return page_no / page_size_ * page_size_; }
 
   // fil_ibd_create + fsp_header_init: a new .ibd of
   // InitialFilePerTableSize(policy) pages whose first extent is initialised

@@ -1,0 +1,212 @@
+#include "model/undo_log.h"
+
+#include <algorithm>
+
+namespace innosim {
+namespace {
+
+// MariaDB 10.8+ physical log record (mtr0log.h): a type/length byte, one
+// more length varint when the rest is longer than 15 bytes, then (unless
+// the record is on the same page as the one before it) the space id and
+// page number as varints, then the body. The undo logs live in the system
+// tablespace, space 0 (innodb_undo_tablespaces=0, the 10.11 default).
+uint32_t MbRecord(bool same_page, uint32_t page_no, uint32_t body) {
+  const uint32_t len = (same_page ? 0 : RedoFormat::VarintSize(0) + RedoFormat::VarintSize(page_no)) + body;
+  return 1 + (len > 15 ? RedoFormat::VarintSize(len - 16) : 0) + len;
+}
+// WRITE of `n` bytes at `offset` (mtr_t::write logs only the bytes that
+// changed, from the first differing one: `n` is that count).
+uint32_t MbWrite(bool same_page, uint32_t page_no, uint32_t offset, uint32_t n) {
+  return MbRecord(same_page, page_no, RedoFormat::VarintSize(offset) + n);
+}
+// MEMSET of `len` bytes at `offset` with a `pattern`-byte fill.
+uint32_t MbMemset(bool same_page, uint32_t page_no, uint32_t offset, uint32_t len, uint32_t pattern) {
+  return MbRecord(same_page, page_no, RedoFormat::VarintSize(offset) + RedoFormat::VarintSize(len) + pattern);
+}
+// mtr end: the termination byte and CRC-32C of the 10.8+ format.
+constexpr uint32_t kMbMtrEnd = 1 + 4;
+
+// trx0undo.h / trx0rseg.h / fut0lst.h field offsets used below.
+constexpr uint32_t kTrxUndoPageStart = 38 + 2;     // TRX_UNDO_PAGE_HDR + TRX_UNDO_PAGE_START
+constexpr uint32_t kTrxUndoState = 38 + 18;        // TRX_UNDO_SEG_HDR + TRX_UNDO_STATE
+constexpr uint32_t kTrxRsegHistory = 38 + 8;       // TRX_RSEG + TRX_RSEG_HISTORY
+constexpr uint32_t kUndoHistoryNode = 34;          // TRX_UNDO_HISTORY_NODE in a log header
+constexpr uint32_t kFlstNodeSize = 12;             // FLST_NODE_SIZE
+constexpr uint32_t kXidExistsToPrevLog = 30 - 20;  // TRX_UNDO_PREV_LOG - TRX_UNDO_XID_EXISTS
+// A transaction id's significant bytes: ids below 2^24, the changed bytes
+// mtr_t::write<8> logs over the zeroed header (MAYBE_NOP skips equal ones).
+constexpr uint32_t kTrxIdChangedBytes = 3;
+// MySQL's undo space id, as RedoFormat (dict_sys_t::s_max_undo_space_id).
+constexpr uint32_t kMySqlUndoSpaceId = 0xFFFFFFEFu;
+
+}  // namespace
+
+UndoLogs::UndoLogs(ServerFlavor flavor, uint32_t page_size, const RedoFormat* redo, uint32_t pk_bytes)
+    : flavor_(flavor), page_size_(page_size), redo_(redo), pk_bytes_(pk_bytes) {
+  // trx_undo_page_report_insert: next-record pointer (2) + type_cmpl (1) +
+  // much-compressed undo_no (2 below 2^14 rows) and table_id (1) + the
+  // key's compressed length (1) and bytes + the start offset (2).
+  undo_rec_bytes_ = 2 + 1 + 2 + 1 + RedoFormat::CompressedSize(pk_bytes) + pk_bytes + 2;
+  // trx0undo.h: TRX_UNDO_PAGE_REUSE_LIMIT = 3 * (srv_page_size / 4).
+  reuse_limit_ = 3 * (page_size / 4);
+  rsegs_.assign(mysql() ? kMySqlRsegs : kMariaDbRsegs, Rseg{});
+  // One page per rseg's cached log plus the pages of the logs in flight.
+  free_pages_.reserve(rsegs_.size() + 64);
+  pages_.reserve(64);
+}
+
+uint32_t UndoLogs::HeaderReuseBytes() const {
+  if (mysql()) {
+    // trx_undo_insert_header_reuse: MLOG_UNDO_HDR_REUSE, header + the
+    // much-compressed trx id (mlog_write_initial_log_record + ...).
+    return 1 + RedoFormat::CompressedSize(kMySqlUndoSpaceId) + RedoFormat::CompressedSize(kSegmentFirstPage) +
+           RedoFormat::MuchCompressedSize(1u << 20);
+  }
+  // trx_undo_header_create on the cached page, the new header at F (past
+  // the earlier logs: offsets of 2 varint bytes). The page type write is a
+  // MAYBE_NOP (already 0); TRX_UNDO_TRX_NO is 0 in the zeroed area (no
+  // memset).
+  const uint32_t f = kFirstLogOffset + kUndoLogXaHdrSize;  // any offset >= 128
+  const uint32_t p = kSegmentFirstPage;
+  return MbMemset(false, p, kTrxUndoPageStart, 4, 2) +   // PAGE_START, PAGE_FREE
+         MbWrite(true, p, kTrxUndoState, 3) +            // STATE, LAST_LOG
+         MbWrite(true, p, f, 2) +                        // previous log's NEXT_LOG
+         MbWrite(true, p, f, kTrxIdChangedBytes) +       // TRX_ID
+         MbWrite(true, p, f, 4) +                        // NEEDS_PURGE, LOG_START
+         MbMemset(true, p, f, kXidExistsToPrevLog, 1) +  // XID_EXISTS..PREV_LOG
+         MbWrite(true, p, f, 2) +                        // PREV_LOG
+         MbMemset(true, p, f, kFlstNodeSize, 1);         // HISTORY_NODE
+}
+
+uint32_t UndoLogs::CachedCommitBytes() const {
+  if (mysql()) {
+    // trx_undo_set_state_at_finish: MLOG_2BYTES TRX_UNDO_STATE, alone in
+    // the commit mtr of an insert-only transaction (no serialisation: an
+    // insert undo log is not added to the history list).
+    return 1 + RedoFormat::CompressedSize(kMySqlUndoSpaceId) + RedoFormat::CompressedSize(kSegmentFirstPage) + 2 + 1 +
+           redo_->MtrEnd(1);
+  }
+  const uint32_t u = kSegmentFirstPage;
+  const uint32_t r = kRsegFirstPage;
+  const uint32_t f = kFirstLogOffset + kUndoLogXaHdrSize;
+  // trx_write_serialisation_history: the state (ACTIVE -> CACHED, 1 byte),
+  // trx_purge_add_undo_to_history: flst_add_first onto the rseg's history,
+  // empty since purge emptied it (flst_add_to_empty: the base's length,
+  // first and last boffsets (the page number is unchanged, a MAYBE_NOP),
+  // the node's prev and next set to FIL_NULL), then TRX_UNDO_TRX_NO.
+  const uint32_t commit = MbWrite(false, u, kTrxUndoState, 1) + MbWrite(false, r, kTrxRsegHistory, 1) +
+                          MbWrite(true, r, kTrxRsegHistory, 2) + MbWrite(true, r, kTrxRsegHistory, 2) +
+                          MbMemset(false, u, f + kUndoHistoryNode, 4, 1) +
+                          MbMemset(true, u, f + kUndoHistoryNode, 4, 1) + MbWrite(true, u, f, kTrxIdChangedBytes) +
+                          kMbMtrEnd;
+  // Purge (trx_purge_truncate_rseg_history -> trx_purge_remove_log_hdr):
+  // flst_remove of the only node: the length, first and last set to
+  // FIL_NULL (4 page bytes and 2 boffset bytes each).
+  const uint32_t purge = MbWrite(false, r, kTrxRsegHistory, 1) +
+                         2 * (MbWrite(true, r, kTrxRsegHistory, 4) + MbWrite(true, r, kTrxRsegHistory, 2)) + kMbMtrEnd;
+  return commit + purge;
+}
+
+void UndoLogs::Startup(PageEventSink* sink) const {
+  // Each in an mtr of its own (no redo): a small pool keeps what fits.
+  auto resident = [sink](uint32_t page_no) {
+    sink->OnPageCreate(kUndoSpaceKey, page_no);
+    sink->OnMtrCommit(0);
+  };
+  resident(kFspHeaderPage);
+  resident(kInodePage);
+  for (uint32_t r = 0; r < n_rsegs(); ++r) resident(kRsegFirstPage + r);
+}
+
+uint32_t UndoLogs::AllocPage() {
+  if (!free_pages_.empty()) {
+    const uint32_t p = free_pages_.back();
+    free_pages_.pop_back();
+    return p;
+  }
+  return next_fresh_page_++;
+}
+
+void UndoLogs::ReportInsert(PageEventSink* sink) {
+  uint32_t redo = 0;
+  if (rows_ == 0) {
+    ++stats_.transactions;
+    rseg_ = static_cast<uint32_t>(next_rseg_++ % rsegs_.size());
+    Rseg& rs = rsegs_[rseg_];
+    pages_.clear();
+    if (rs.cached) {
+      // trx_undo_reuse_cached: MariaDB appends a header after the earlier
+      // logs of the page; MySQL rewrites the insert log's header in place.
+      ++stats_.logs_reused;
+      reused_ = true;
+      rs.cached = false;
+      pages_.push_back(rs.page);
+      free_ = (mysql() ? kFirstLogOffset : rs.free) + kUndoLogXaHdrSize;
+      redo += HeaderReuseBytes();
+      Modify(sink, pages_[0]);
+    } else {
+      // trx_undo_create: a new segment in the rseg's slot: its inode and
+      // page allocation (FSP header, inode page), the rseg header's slot.
+      ++stats_.segments_created;
+      reused_ = false;
+      pages_.push_back(AllocPage());
+      free_ = kFirstLogOffset + kUndoLogXaHdrSize;
+      Modify(sink, kRsegFirstPage + rseg_);
+      Modify(sink, kFspHeaderPage);
+      Modify(sink, kInodePage);
+      sink->OnPageCreate(kUndoSpaceKey, pages_[0]);
+      Modify(sink, pages_[0]);
+    }
+  }
+  if (free_ + undo_rec_bytes_ > page_size_ - kPageDataEnd) {
+    // trx_undo_add_page: a page from the segment (FSP header, inode), on
+    // the header page's page list. Its redo is in UndoSegmentCreate's
+    // per-page part, counted at commit.
+    pages_.push_back(AllocPage());
+    free_ = kUndoPageHdr + kUndoPageHdrSize;
+    Modify(sink, kFspHeaderPage);
+    Modify(sink, kInodePage);
+    Modify(sink, pages_[0]);
+    sink->OnPageCreate(kUndoSpaceKey, CurrentPage());
+  }
+  Modify(sink, CurrentPage());
+  free_ += undo_rec_bytes_;
+  ++rows_;
+  // The record itself (MLOG_UNDO_INSERT / UNDO_APPEND), in the same mtr.
+  redo += redo_->UndoInsert(pk_bytes_, rows_, 1) + redo_->MtrEnd(redo > 0 ? 2 : 1);
+  sink->OnMtrCommit(redo);
+}
+
+void UndoLogs::Commit(PageEventSink* sink) {
+  if (rows_ == 0) return;
+  Rseg& rs = rsegs_[rseg_];
+  const uint32_t used_pages = static_cast<uint32_t>(pages_.size());
+  // trx_undo_set_state_at_finish: TRX_UNDO_CACHED for a one-page log below
+  // the reuse limit.
+  const bool cache = used_pages == 1 && free_ < reuse_limit_;
+  Modify(sink, pages_[0]);
+  if (!mysql()) Modify(sink, kRsegFirstPage + rseg_);  // history list, purge
+  uint32_t redo = 0;
+  if (cache) {
+    ++stats_.logs_cached;
+    if (!reused_) redo += redo_->UndoSegmentCreate(1);
+    redo += CachedCommitBytes();
+    rs.cached = true;
+    rs.page = pages_[0];
+    rs.free = free_;
+  } else {
+    // A log that is not cached: freed at commit (MySQL insert undo) or by
+    // purge soon after (MariaDB): the rseg slot, the FSP header and inode.
+    redo += reused_ ? redo_->UndoSegmentFree(used_pages) : redo_->InsertTrxLifecycle(used_pages);
+    Modify(sink, kRsegFirstPage + rseg_);
+    Modify(sink, kFspHeaderPage);
+    Modify(sink, kInodePage);
+    // Freed in reverse, so the next segment takes the same pages in order.
+    for (uint32_t i = used_pages; i-- > 0;) free_pages_.push_back(pages_[i]);
+  }
+  sink->OnMtrCommit(redo);
+  rows_ = 0;
+  pages_.clear();
+}
+
+}  // namespace innosim

@@ -1,0 +1,145 @@
+// UndoLogs: the insert undo logs of a single loading session, the pages they
+// dirty and the redo they write per transaction (trx0undo, trx0rseg,
+// trx0purge; docs/flushing.md "Undo logs and rollback segments").
+//
+// A transaction that inserts gets a rollback segment, round-robin over the
+// server's (MariaDB trx_assign_rseg_low, MySQL trx_assign_rseg_durable), and
+// in it an undo log: a cached one when the segment has one
+// (trx_undo_reuse_cached), else a new undo segment (trx_undo_create). Each
+// row appends its undo record to the log's last page. At commit a log that
+// fits one page filled below TRX_UNDO_PAGE_REUSE_LIMIT is cached for the
+// segment's next transaction (trx_undo_set_state_at_finish); a longer one is
+// freed (MySQL insert undo, trx_undo_insert_cleanup) or handed to purge,
+// which frees it (MariaDB, trx_purge_free_segment).
+//
+//   UndoLogs undo(ServerFlavor::kMariaDb1011, 16384, &redo, /*pk_bytes=*/16);
+//   undo.ReportInsert(sink);   // per row, before the clustered-index insert
+//   undo.Commit(sink);         // per transaction
+//
+// The pages are keyed Engine::kUndoPageEventSpace (the undo tablespaces, or
+// MariaDB's system tablespace): the rollback segment header pages, the undo
+// log pages and the tablespace's FSP header and first inode page. Page
+// numbers are the model's, not the server's (only their identity matters to
+// the buffer pool).
+//
+// Pure computation; not thread-safe; nothing allocated per row.
+#ifndef INNOSIM_MODEL_UNDO_LOG_H_
+#define INNOSIM_MODEL_UNDO_LOG_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "model/page_events.h"
+#include "model/redo_format.h"
+#include "model/server_settings.h"
+
+namespace innosim {
+
+class UndoLogs {
+ public:
+  // TRX_SYS_N_RSEGS (trx0sys.h): 128 rollback segments. MariaDB 10.11 keeps
+  // them all in the system tablespace with innodb_undo_tablespaces=0 (its
+  // default) and uses every one. MySQL 8.4: innodb_rollback_segments=128 in
+  // each of its 2 default undo tablespaces (innodb_undo_tablespaces doc).
+  static constexpr uint32_t kMariaDbRsegs = 128;
+  static constexpr uint32_t kMySqlRsegs = 2 * 128;
+  // trx0undo.h: the undo page header starts at FIL_PAGE_DATA (38) and is
+  // TRX_UNDO_PAGE_HDR_SIZE (6 + FLST_NODE_SIZE 12) long; the segment
+  // header follows (TRX_UNDO_SEG_HDR_SIZE = 4 + FSEG_HEADER_SIZE 10 +
+  // FLST_BASE_NODE_SIZE 16); each undo log starts with a
+  // TRX_UNDO_LOG_XA_HDR_SIZE header (34 + FLST_NODE_SIZE + 4+4+4 +
+  // XIDDATASIZE 128 = 186 bytes).
+  static constexpr uint32_t kUndoPageHdr = 38;
+  static constexpr uint32_t kUndoPageHdrSize = 18;
+  static constexpr uint32_t kUndoSegHdrSize = 30;
+  static constexpr uint32_t kUndoLogXaHdrSize = 186;
+  // Where the first undo log header of a segment's page starts.
+  static constexpr uint32_t kFirstLogOffset = kUndoPageHdr + kUndoPageHdrSize + kUndoSegHdrSize;
+  // FIL_PAGE_DATA_END: the 8-byte page trailer.
+  static constexpr uint32_t kPageDataEnd = 8;
+
+  // Model page numbers under Engine::kUndoPageEventSpace.
+  static constexpr uint32_t kFspHeaderPage = 0;  // FSP header + first XDES
+  static constexpr uint32_t kInodePage = 2;      // FSP_FIRST_INODE_PAGE_NO
+  static constexpr uint32_t kRsegFirstPage = 6;  // FSP_FIRST_RSEG_PAGE_NO
+  // Undo log pages are allocated from here up (a cached log keeps its
+  // page; a freed segment's pages are taken again first).
+  static constexpr uint32_t kSegmentFirstPage = 300;
+
+  // `redo` (not owned) gives the record sizes of the table's flavor;
+  // `pk_bytes` is the clustered key's stored length (the undo record's).
+  UndoLogs(ServerFlavor flavor, uint32_t page_size, const RedoFormat* redo, uint32_t pk_bytes);
+
+  // The pages the server holds from its start: every rollback segment
+  // header (trx_rseg_array_init reads them) and the undo tablespace's FSP
+  // header and inode page, created in the sink's pool without a read.
+  void Startup(PageEventSink* sink) const;
+  // trx_undo_report_row_operation for one inserted row: its undo record in
+  // its own mtr, preceded at the transaction's first row by the undo log's
+  // assignment (a cached log's new header, trx_undo_header_create /
+  // MySQL trx_undo_insert_header_reuse). Reports the pages and the redo.
+  void ReportInsert(PageEventSink* sink);
+  // The transaction's commit (nothing when it inserted no row): the undo
+  // log's state at finish and, MariaDB, its history-list entry
+  // (trx_purge_add_undo_to_history) and purge's removal of it
+  // (trx_purge_truncate_rseg_history), both modelled at commit; a log that
+  // is not cached is created and freed as RedoFormat::InsertTrxLifecycle
+  // says (segment life, UNVERIFIED).
+  void Commit(PageEventSink* sink);
+
+  // Redo bytes of the pieces, for tests and docs/flushing.md.
+  uint32_t HeaderReuseBytes() const;   // reusing a cached log, first row
+  uint32_t CachedCommitBytes() const;  // commit of a cached log, with purge
+  uint32_t undo_rec_bytes() const { return undo_rec_bytes_; }
+
+  struct Stats {
+    uint64_t transactions = 0;
+    uint64_t logs_reused = 0;       // trx_undo_reuse_cached
+    uint64_t segments_created = 0;  // trx_undo_create
+    uint64_t logs_cached = 0;       // TRX_UNDO_CACHED at commit
+  };
+  const Stats& stats() const { return stats_; }
+  uint32_t n_rsegs() const { return static_cast<uint32_t>(rsegs_.size()); }
+
+ private:
+  struct Rseg {
+    bool cached = false;  // an undo log is on the segment's cache
+    uint32_t page = 0;    // its header page
+    uint32_t free = 0;    // its TRX_UNDO_PAGE_FREE
+  };
+  bool mysql() const { return flavor_ == ServerFlavor::kMySql84; }
+  // A page for a new segment or an added page: the most recently freed one
+  // (fsp reuses freed pages first), else a fresh one.
+  uint32_t AllocPage();
+  // The undo page the next record of the open transaction goes to.
+  uint32_t CurrentPage() const { return pages_.back(); }
+  void Modify(PageEventSink* sink, uint32_t page_no) const {
+    sink->OnPageAccess(kUndoSpaceKey, page_no);
+    sink->OnPageModify(kUndoSpaceKey, page_no);
+  }
+  static constexpr uint32_t kUndoSpaceKey = 0xFFFFFFEFu;  // Engine::kUndoPageEventSpace
+
+  ServerFlavor flavor_;
+  uint32_t page_size_;
+  const RedoFormat* redo_;
+  uint32_t pk_bytes_;
+  uint32_t undo_rec_bytes_;  // the record as stored on the undo page
+  uint32_t reuse_limit_;     // TRX_UNDO_PAGE_REUSE_LIMIT
+  std::vector<Rseg> rsegs_;
+  uint64_t next_rseg_ = 0;
+  std::vector<uint32_t> free_pages_;  // LIFO
+  uint32_t next_fresh_page_ = kSegmentFirstPage;
+  // The open transaction: its rseg, whether its log is a reused cached one,
+  // its rows, its pages (header page first) and the free offset on the
+  // last. Reserved vectors: no allocation per row.
+  uint32_t rseg_ = 0;
+  bool reused_ = false;
+  uint64_t rows_ = 0;
+  std::vector<uint32_t> pages_;
+  uint32_t free_ = 0;
+  Stats stats_;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_MODEL_UNDO_LOG_H_

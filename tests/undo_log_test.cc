@@ -1,0 +1,179 @@
+#include "model/undo_log.h"
+
+#include <cstdint>
+#include <set>
+#include <utility>
+
+#include "gtest/gtest.h"
+#include "model/engine.h"
+#include "model/redo_format.h"
+#include "sim/runner.h"
+
+namespace innosim {
+namespace {
+
+// Records what UndoLogs reports: modified pages and mtr redo.
+class RecordingSink : public PageEventSink {
+ public:
+  void OnPageAccess(uint32_t, uint32_t) override {}
+  void OnPageCreate(uint32_t, uint32_t page_no) override { created.insert(page_no); }
+  void OnPageModify(uint32_t, uint32_t page_no) override { modified.insert(page_no); }
+  void OnMtrCommit(uint64_t bytes) override {
+    redo += bytes;
+    ++mtrs;
+  }
+  void Reset() {
+    created.clear();
+    modified.clear();
+    redo = 0;
+    mtrs = 0;
+  }
+  std::set<uint32_t> created, modified;
+  uint64_t redo = 0;
+  uint64_t mtrs = 0;
+};
+
+constexpr uint32_t kPk = 16;
+
+// One transaction of `rows` rows.
+void Trx(UndoLogs& u, RecordingSink& s, int rows) {
+  for (int i = 0; i < rows; ++i) u.ReportInsert(&s);
+  u.Commit(&s);
+}
+
+TEST(UndoLogsTest, MariaDbOneRowTransactionReusesTheCachedLog) {
+  RedoFormat redo(ServerFlavor::kMariaDb1011, 2, 5);
+  UndoLogs u(ServerFlavor::kMariaDb1011, 16384, &redo, kPk);
+  RecordingSink s;
+  // The first transaction on each rollback segment creates its undo log.
+  for (uint32_t i = 0; i < u.n_rsegs(); ++i) Trx(u, s, 1);
+  EXPECT_EQ(u.stats().segments_created, u.n_rsegs());
+  EXPECT_EQ(u.stats().logs_cached, u.n_rsegs());
+  EXPECT_EQ(u.stats().logs_reused, 0u);
+  // The next one reuses rseg 0's cached log: no new page, no FSP header or
+  // inode page; the header page and the rseg header are written.
+  s.Reset();
+  Trx(u, s, 1);
+  EXPECT_EQ(u.stats().logs_reused, 1u);
+  EXPECT_TRUE(s.created.empty());
+  EXPECT_EQ(s.modified, (std::set<uint32_t>{UndoLogs::kRsegFirstPage, UndoLogs::kSegmentFirstPage}));
+  // Its redo beyond the undo record: the new log header and the commit
+  // with purge's history removal (about 119 bytes from the records, where
+  // the server advanced its LSN by ~117-132 bytes per 1-row transaction
+  // more than per row of 1000-row ones, docs/flushing.md).
+  const uint64_t record = redo.UndoInsert(kPk, 1, 1) + redo.MtrEnd(2);
+  EXPECT_EQ(s.redo, record + u.HeaderReuseBytes() + u.CachedCommitBytes());
+  EXPECT_GE(s.redo - record, 100u);
+  EXPECT_LE(s.redo - record, 140u);
+  // The segment's life it no longer pays is several times that.
+  EXPECT_GT(redo.InsertTrxLifecycle(1), 4 * (s.redo - record));
+}
+
+TEST(UndoLogsTest, MariaDbCachedPageFillsToTheReuseLimitThenANewSegment) {
+  RedoFormat redo(ServerFlavor::kMariaDb1011, 2, 5);
+  UndoLogs u(ServerFlavor::kMariaDb1011, 16384, &redo, kPk);
+  RecordingSink s;
+  // Each reuse appends a 186-byte header and the record after the earlier
+  // logs; the log stays cached while TRX_UNDO_PAGE_FREE is below the
+  // 12,288-byte reuse limit (3/4 page): ~58 transactions per page.
+  const uint64_t per_page =
+      (3 * 16384 / 4 - UndoLogs::kFirstLogOffset) / (UndoLogs::kUndoLogXaHdrSize + u.undo_rec_bytes()) + 1;
+  EXPECT_GT(per_page, 50u);
+  for (uint64_t i = 0; i < 3 * per_page * u.n_rsegs(); ++i) Trx(u, s, 1);
+  EXPECT_EQ(u.stats().segments_created, 3ull * u.n_rsegs());
+  EXPECT_EQ(u.stats().logs_cached, 3ull * (per_page - 1) * u.n_rsegs());
+  // A full page is freed and its page taken by the next segment: the pages
+  // in use stay one per rollback segment plus the one being replaced.
+  EXPECT_LE(s.created.size(), u.n_rsegs() + 1);
+}
+
+TEST(UndoLogsTest, MultiPageLogIsNeverCachedAndItsPagesAreTakenAgain) {
+  for (ServerFlavor f : {ServerFlavor::kMySql84, ServerFlavor::kMariaDb1011}) {
+    RedoFormat redo(f, 2, 5);
+    UndoLogs u(f, 16384, &redo, kPk);
+    RecordingSink s;
+    Trx(u, s, 1000);
+    const std::set<uint32_t> first = s.created;
+    EXPECT_EQ(first.size(), 2u);  // 1000 x 25-byte records: 2 pages
+    s.Reset();
+    Trx(u, s, 1000);
+    EXPECT_EQ(s.created, first);
+    EXPECT_EQ(u.stats().logs_cached, 0u);
+    EXPECT_EQ(u.stats().segments_created, 2u);
+    // The segment's life as before: one record per row plus its creation
+    // and free (seed 000's redo is unchanged for MySQL).
+    uint64_t expect = 0;
+    for (uint64_t i = 1; i <= 1000; ++i) expect += redo.UndoInsert(kPk, i, 1) + redo.MtrEnd(1);
+    expect += redo.InsertTrxLifecycle(2);
+    EXPECT_EQ(s.redo, expect);
+    EXPECT_EQ(redo.InsertTrxLifecycle(2), redo.UndoSegmentCreate(2) + redo.UndoSegmentFree(2));
+  }
+}
+
+TEST(UndoLogsTest, MySqlReusesTheInsertLogFromItsStart) {
+  RedoFormat redo(ServerFlavor::kMySql84, 2, 5);
+  UndoLogs u(ServerFlavor::kMySql84, 16384, &redo, kPk);
+  RecordingSink s;
+  // trx_undo_insert_header_reuse rewrites the header in place: a cached
+  // insert log never fills, so after one creation per rseg every 1-row
+  // transaction reuses.
+  for (uint32_t i = 0; i < 10 * u.n_rsegs(); ++i) Trx(u, s, 1);
+  EXPECT_EQ(u.stats().segments_created, u.n_rsegs());
+  EXPECT_EQ(u.stats().logs_reused, 9 * u.n_rsegs());
+  // An insert undo log is not in the history list: the commit writes only
+  // the undo page, not the rseg header.
+  s.Reset();
+  Trx(u, s, 1);
+  EXPECT_EQ(s.modified.size(), 1u);
+  EXPECT_LT(u.HeaderReuseBytes() + u.CachedCommitBytes(), 30u);
+}
+
+TEST(UndoLogsTest, RollbackSegmentsRoundRobin) {
+  RedoFormat redo(ServerFlavor::kMariaDb1011, 2, 5);
+  UndoLogs u(ServerFlavor::kMariaDb1011, 16384, &redo, kPk);
+  RecordingSink s;
+  std::set<uint32_t> rseg_pages;
+  for (uint32_t i = 0; i < 2 * u.n_rsegs(); ++i) {
+    s.Reset();
+    Trx(u, s, 1000);
+    for (uint32_t p : s.modified) {
+      if (p >= UndoLogs::kRsegFirstPage && p < UndoLogs::kRsegFirstPage + u.n_rsegs()) rseg_pages.insert(p);
+    }
+  }
+  EXPECT_EQ(rseg_pages.size(), u.n_rsegs());
+}
+
+// With the flush model, the pages outside the index are buffer-pool pages
+// that get written: every rollback segment header a load's transactions
+// used, the undo tablespace's FSP header and inode page (segments created
+// and freed), and the table's XDES and inode pages (page allocation).
+TEST(UndoLogsTest, ALoadWritesTheRollbackSegmentHeadersAndAllocationPages) {
+  for (const char* profile : {"mysql-8.4", "mariadb-10.11"}) {
+    RunSpec spec;
+    spec.stream.name = "autoinc";
+    spec.rows = 300000;  // 300 transactions: every rollback segment used
+    spec.profile = profile;
+    uint32_t rsegs_written = 0, undo_alloc = 0, table_alloc = 0;
+    uint32_t n_rsegs = 0;
+    absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
+      const BufferPool& bp = e.flush_model()->buffer_pool();
+      n_rsegs = std::string(profile) == "mysql-8.4" ? UndoLogs::kMySqlRsegs : UndoLogs::kMariaDbRsegs;
+      for (uint32_t i = 0; i < n_rsegs; ++i) {
+        rsegs_written += bp.PageWrites(Engine::kUndoPageEventSpace, UndoLogs::kRsegFirstPage + i) > 0;
+      }
+      undo_alloc = bp.PageWrites(Engine::kUndoPageEventSpace, UndoLogs::kFspHeaderPage) +
+                   bp.PageWrites(Engine::kUndoPageEventSpace, UndoLogs::kInodePage);
+      table_alloc = bp.PageWrites(Engine::kPageEventSpace, 0) +
+                    bp.PageWrites(Engine::kPageEventSpace, Tablespace::kFirstInodePage);
+    });
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(rsegs_written, n_rsegs) << profile;
+    EXPECT_GE(undo_alloc, 2u) << profile;
+    EXPECT_GE(table_alloc, 2u) << profile;
+    // Resident from the start: none of them was read.
+    EXPECT_LT(r->flush.Innodb_buffer_pool_reads, 10u) << profile;
+  }
+}
+
+}  // namespace
+}  // namespace innosim
