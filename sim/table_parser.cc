@@ -542,11 +542,40 @@ std::string Seed004TableSql(int key_width) {
                       "KEY idx_created (created_at)) ENGINE=InnoDB");
 }
 
+namespace {
+
+// The column type a stream of `width`-byte keys fills, for messages.
+std::string TypeForWidth(int width) {
+  switch (width) {
+    case 16:
+      return "BINARY(16)";
+    case 8:
+      return "BIGINT";
+    case 4:
+      return "INT";
+    case 3:
+      return "MEDIUMINT";
+    case 2:
+      return "SMALLINT";
+    case 1:
+      return "TINYINT";
+  }
+  return absl::StrCat("BINARY(", width, ")");
+}
+
+}  // namespace
+
 absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, const TableOptions& options) {
-  if (key_width != 8 && key_width != 16) {
-    return absl::InvalidArgumentError(absl::StrCat("key width ", key_width, " is not supported (8 or 16 bytes)"));
+  if (key_width < 1 || key_width > 16) {
+    return absl::InvalidArgumentError(absl::StrCat("key width ", key_width, " is not supported (1 to 16 bytes)"));
   }
   const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(arg)));
+  const bool named = lower.empty() || lower == "seed000" || lower == "seed004";
+  if (named && key_width != 8 && key_width != 16) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--table ", lower.empty() ? "seed000" : lower, " has a BINARY(16) or BIGINT key but the stream gives ", key_width,
+        "-byte keys: give --table 'CREATE TABLE t (id ", TypeForWidth(key_width), " NOT NULL PRIMARY KEY, ...)'"));
+  }
   if (lower.empty() || lower == "seed000") {
     // The model's seed-000 table (record sizes validated against the seed).
     TableSchema t;
@@ -571,9 +600,23 @@ absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, co
   if (static_cast<int>(t->pk_width) != key_width) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--table: primary key ", pk.name, " is ", pk.type, " (", t->pk_width, " bytes) but the stream gives ",
-        key_width, "-byte keys: use ", key_width == 16 ? "BINARY(16)" : "BIGINT", " for this stream"));
+        key_width, "-byte keys: use ", TypeForWidth(key_width), " for this stream"));
   }
   return t;
+}
+
+absl::Status BindStreamToTable(std::string_view table, StreamSpec* stream) {
+  if (stream->name != "autoinc") return absl::OkStatus();
+  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(table)));
+  if (!absl::StartsWith(lower, "create")) return absl::OkStatus();  // seed000, seed004: BIGINT
+  absl::StatusOr<TableSchema> t = ParseCreateTable(table, TableOptions{});
+  if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat("--table: ", t.status().message()));
+  const uint32_t pk = t->def.primary.columns[0];
+  const ColumnValue& v = t->values[pk];
+  if (v.kind != ColumnKind::kInteger) return absl::OkStatus();  // ResolveTable names the mismatch
+  stream->autoinc_bytes = static_cast<uint8_t>(t->def.columns[pk].stored_bytes);
+  stream->autoinc_unsigned = v.is_unsigned;
+  return absl::OkStatus();
 }
 
 }  // namespace innosim

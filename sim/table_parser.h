@@ -39,6 +39,7 @@
 
 #include "absl/status/statusor.h"
 #include "model/record_format.h"
+#include "sim/key_stream.h"
 
 namespace innosim {
 
@@ -79,8 +80,17 @@ absl::StatusOr<TableSchema> ParseCreateTable(std::string_view sql, const TableOp
 
 // `arg` is "seed000", "seed004" or a CREATE TABLE statement. The PK must be
 // one column of `key_width` bytes (the stream's: 16 for UUIDs, 8 for
-// autoinc); seed000 and seed004 pick BINARY(16) or BIGINT by the width.
+// autoinc and snowflake, 4 for autoinc into INT, N for fileN:); seed000 and
+// seed004 pick BINARY(16) or BIGINT by the width (other widths need a
+// CREATE TABLE).
 absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, const TableOptions& options);
+
+// Fits an autoinc stream to the table's integer PK: a CREATE TABLE whose PK
+// is INT, MEDIUMINT, SMALLINT or TINYINT [UNSIGNED] sets
+// stream->autoinc_bytes / autoinc_unsigned (sim/key_stream.h); BIGINT,
+// seed000, seed004 and other streams are left as they are. Errors: a
+// CREATE TABLE that does not parse.
+absl::Status BindStreamToTable(std::string_view table, StreamSpec* stream);
 
 // The CREATE TABLE text of seed 004's table for a key width.
 std::string Seed004TableSql(int key_width);
