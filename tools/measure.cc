@@ -244,9 +244,9 @@ void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
 }  // namespace
 
 std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind) {
-  const char* id = kind == TableKind::kUuidBinary16
-                       ? "id BINARY(16) NOT NULL PRIMARY KEY"
-                       : "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY";
+  const char* id = kind == TableKind::kUuidBinary16 ? "id BINARY(16) NOT NULL PRIMARY KEY"
+                   : kind == TableKind::kAutoincInt  ? "id INT NOT NULL AUTO_INCREMENT PRIMARY KEY"
+                                                     : "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY";
   return absl::StrCat("CREATE TABLE ", Qualified(database, table), " (", id,
                       ", payload CHAR(100) CHARACTER SET ascii NOT NULL"
                       ", created BIGINT NOT NULL) ENGINE=InnoDB COMMENT='",
@@ -324,14 +324,17 @@ absl::StatusOr<TableKind> CheckArguments(const KeyStream& stream, const MeasureO
     kind = TableKind::kUuidBinary16;
   } else if (width == 8) {
     kind = TableKind::kAutoincBigint;
+  } else if (width == 4) {
+    kind = TableKind::kAutoincInt;
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat("unsupported key width ", width, " (the table takes 16- or 8-byte keys)"));
+        absl::StrCat("unsupported key width ", width, " (the table takes 16-, 8- or 4-byte keys)"));
   }
-  if ((kind == TableKind::kUuidBinary16) != (width == 16)) {
+  const int kind_width = kind == TableKind::kUuidBinary16 ? 16 : kind == TableKind::kAutoincInt ? 4 : 8;
+  if (kind_width != width) {
     return absl::InvalidArgumentError(absl::StrCat(
         "stream has ", width, "-byte keys but the table kind needs ",
-        kind == TableKind::kUuidBinary16 ? "16-byte (BINARY(16))" : "8-byte (BIGINT)", " keys"));
+        kind_width == 16 ? "16-byte (BINARY(16))" : kind_width == 4 ? "4-byte (INT)" : "8-byte (BIGINT)", " keys"));
   }
   return kind;
 }
@@ -425,6 +428,14 @@ absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t 
     sql->append("X'");
     AppendHex(sql, bytes, 16);
     sql->append("',");
+  } else if (run.options.autoinc_explicit_ids && run.kind == TableKind::kAutoincInt) {
+    // The INT key is InnoDB's stored form: big-endian, sign bit flipped.
+    const int64_t id = static_cast<int32_t>(static_cast<uint32_t>(key.hi >> 32) ^ 0x80000000u);
+    if (id <= 0) {
+      return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", id,
+                                                     " is not a positive INT", run.left));
+    }
+    absl::StrAppend(sql, id, ",");
   } else if (run.options.autoinc_explicit_ids) {
     if (key.hi == 0 || key.hi > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
       return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", key.hi,
@@ -441,7 +452,7 @@ absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t 
 absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
   const MeasureOptions& options = run.options;
   const std::string insert_head = absl::StrCat("INSERT INTO ", run.qualified,
-                                               run.kind == TableKind::kAutoincBigint && !options.autoinc_explicit_ids
+                                               run.kind != TableKind::kUuidBinary16 && !options.autoinc_explicit_ids
                                                    ? " (payload, created) VALUES "
                                                    : " (id, payload, created) VALUES ");
   std::string sql;
