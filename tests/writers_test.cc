@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/experiment.h"
+#include "sim/runner.h"
 #include "sim/key_stream.h"
 #include "sim/uuid_streams.h"
 #include "sim/writers.h"
@@ -165,6 +167,33 @@ TEST(WritersTest, SameSpecSameKeys) {
 
 TEST(WritersTest, AutoincIsAssignedByTheServer) {
   EXPECT_EQ(Take(Writers("autoinc", 4, 10), 100), Take(Writers("autoinc", 1), 100));
+}
+
+TEST(WritersTest, ExperimentFileRunsTakeWriterKeys) {
+  absl::StatusOr<Experiment> e = ParseExperiment(
+      "name = \"w\"\n[defaults]\nrows = 20000\nflush = false\nstream = \"uuidv7-counter\"\nwriters = 4\n"
+      "[[run]]\nlabel = \"no skew\"\n"
+      "[[run]]\nlabel = \"skew\"\nclock_skew_ms = 5\nclock_drift_ppm = -20.5\n"
+      "[[run]]\nlabel = \"weighted\"\ninterleave = \"time\"\nwriter_weights = [1, 1, 1, 3]\n",
+      "w.toml");
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->runs.size(), 3u);
+  EXPECT_EQ(e->runs[0].spec.stream.writers, 4u);
+  EXPECT_EQ(e->runs[1].spec.stream.clock_skew_ms, 5);
+  EXPECT_EQ(e->runs[1].spec.stream.clock_drift_ppm, -20.5);
+  EXPECT_EQ(e->runs[2].spec.stream.interleave, Interleave::kTime);
+  EXPECT_EQ(e->runs[2].spec.stream.writer_weights, (std::vector<uint32_t>{1, 1, 1, 3}));
+  absl::StatusOr<ExperimentResult> r = RunExperiment(*e, 1, std::nullopt);
+  ASSERT_TRUE(r.ok()) << r.status();
+  absl::StatusOr<RunResult> a = innosim::Run(e->runs[0].spec), b = innosim::Run(e->runs[1].spec);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->report.primary.counters.index_page_splits, b->report.primary.counters.index_page_splits);
+  // A bad value names the file and line.
+  absl::StatusOr<Experiment> bad = ParseExperiment(
+      "name = \"w\"\n[defaults]\nrows = 10\nstream = \"uuidv7-counter\"\n[[run]]\ninterleave = \"random\"\n",
+      "w.toml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("w.toml:6"), std::string::npos) << bad.status();
 }
 
 TEST(WritersTest, BadSpecsSayWhatToChange) {
