@@ -26,6 +26,9 @@
 // a multi-byte CHAR(n) is variable-length in COMPACT/DYNAMIC: it stores n
 // bytes for the workload's ASCII content and needs a length byte
 // (innodb-behavior.md §1.4).
+// Text keys: a CHAR(36) or VARCHAR(36) CHARACTER SET ascii COLLATE ascii_bin
+// (or latin1/latin1_bin) PRIMARY KEY takes a 16-byte stream's keys as their
+// canonical text (TableSchema::pk_text); any other CHAR/VARCHAR PK is refused.
 // Anything else is an InvalidArgument naming the unsupported part.
 //
 // Pure functions; no thread-safety concerns.
@@ -64,6 +67,10 @@ struct TableSchema {
   TableDef def;
   std::vector<ColumnValue> values;  // one per def.columns
   uint32_t pk_width = 0;            // bytes of the PK column
+  // The PK is CHAR(36)/VARCHAR(36) ascii_bin (or latin1_bin): it stores the
+  // canonical lowercase text of a 16-byte key (36 bytes in records and node
+  // pointers), which sorts as the 16 bytes do.
+  bool pk_text = false;
 };
 
 struct TableOptions {

@@ -7,10 +7,12 @@
 // figures (docs/key-streams.md quotes them). INNOSIM_WRITERS_ROWS overrides
 // the row count. If mariadbd is not installed the tests FAIL saying to
 // install mariadb-server.
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_format.h"
@@ -48,7 +50,7 @@ class WritersServerTest : public ::testing::Test {
   void SetUp() override { ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_); }
 
   // Loads `spec` into the server and simulates it; checks the three figures.
-  void Compare(RunSpec spec, const std::string& table) {
+  void Compare(RunSpec spec, const std::string& table, std::optional<TableKind> kind = std::nullopt) {
     spec.profile = "mariadb-10.11";
     absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ServerConnection::Connect(server_->connection_options());
     ASSERT_TRUE(conn.ok()) << conn.status();
@@ -57,6 +59,7 @@ class WritersServerTest : public ::testing::Test {
     absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(bound);
     ASSERT_TRUE(stream.ok()) << stream.status();
     MeasureOptions mo;
+    mo.kind = kind;
     mo.table = table;
     mo.rows = spec.rows;
     absl::StatusOr<MeasureResult> m = Measure(**conn, **stream, mo);
@@ -121,6 +124,31 @@ TEST_F(WritersServerTest, FourSnowflakeWritersAgreeWithinTwoPercent) {
   spec.stream.clock_skew_ms = 5;
   spec.rows = Rows();
   Compare(spec, "writers_snowflake");
+}
+
+// Text keys: the canonical UUID text in CHAR(36) / VARCHAR(36) ascii_bin
+// (Measure()'s kUuidChar36 / kUuidVarchar36 tables: seed 000's columns).
+TEST_F(WritersServerTest, TextKeysAgreeWithinTwoPercent) {
+  struct Case {
+    const char* stream;
+    const char* type;
+    TableKind kind;
+  } cases[] = {{"uuidv4", "CHAR(36)", TableKind::kUuidChar36},
+               {"uuidv7-counter", "CHAR(36)", TableKind::kUuidChar36},
+               {"uuidv4", "VARCHAR(36)", TableKind::kUuidVarchar36}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.stream) + " " + c.type);
+    RunSpec spec;
+    spec.stream.name = c.stream;
+    spec.rows = Rows();
+    spec.table = absl::StrFormat(
+        "CREATE TABLE t (id %s CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY, payload CHAR(100) "
+        "CHARACTER SET ascii NOT NULL, created BIGINT NOT NULL)",
+        c.type);
+    std::string table = absl::StrFormat("text_%s_%s", c.stream, c.type);
+    for (char& ch : table) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    Compare(spec, table, c.kind);
+  }
 }
 
 }  // namespace

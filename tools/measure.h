@@ -66,6 +66,8 @@ enum class TableKind {
   kUuidBinary16,    // id BINARY(16) NOT NULL PRIMARY KEY
   kAutoincBigint,   // id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY
   kAutoincInt,      // id INT NOT NULL AUTO_INCREMENT PRIMARY KEY (4-byte keys, sim/key_stream.h IntegerKey)
+  kUuidChar36,      // id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin: a 16-byte stream's UUID text
+  kUuidVarchar36,   // id VARCHAR(36) CHARACTER SET ascii COLLATE ascii_bin: the same
 };
 
 // The CREATE TABLE statement for `kind` (seed 000's table, marked as owned).
