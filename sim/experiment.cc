@@ -24,6 +24,7 @@
 #include "sim/metrics.h"
 #include "sim/nearest_name.h"
 #include "sim/report.h"
+#include "sim/writers.h"
 
 namespace innosim {
 namespace {
@@ -37,7 +38,9 @@ const std::vector<std::string>& TopKeys() {
 const std::vector<std::string>& DefaultsKeys() {
   static const std::vector<std::string> k = {"rows",  "rows_per_ms", "rows_per_sec", "seed",  "stream",
                                              "profile", "page_size", "label",        "batch", "table",
-                                             "flush", "payload_bytes", "set",        "show", "columns"};
+                                             "flush", "payload_bytes", "set",        "show",
+                                             "writers", "clock_skew_ms", "clock_drift_ppm", "interleave",
+                                             "writer_weights", "columns"};
   return k;
 }
 const std::vector<std::string>& RunKeys() {
@@ -207,6 +210,36 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
     if (!v.ok()) return v.status();
     spec->stream.name = *v;
   }
+  // Several writers (sim/writers.h); checked with the stream (ValidateWriters).
+  if (const toml::node* n = t.get("writers")) {
+    absl::StatusOr<int64_t> v = IntegerField(*n, "writers", 1, kMaxWriters, path);
+    if (!v.ok()) return v.status();
+    spec->stream.writers = static_cast<uint32_t>(*v);
+  }
+  for (const char* key : {"clock_skew_ms", "clock_drift_ppm"}) {
+    if (const toml::node* n = t.get(key)) {
+      std::optional<double> v = NumberField(*n);
+      if (!v) return ErrorAt(path, n->source(), absl::StrCat(key, " = ", Shown(*n), " must be a number"));
+      (std::string_view(key) == "clock_skew_ms" ? spec->stream.clock_skew_ms : spec->stream.clock_drift_ppm) = *v;
+    }
+  }
+  if (const toml::node* n = t.get("interleave")) {
+    absl::StatusOr<std::string> v = StringField(*n, "interleave", "round-robin or time", path);
+    if (!v.ok()) return v.status();
+    absl::StatusOr<Interleave> il = ParseInterleave(*v);
+    if (!il.ok()) return ErrorAt(path, n->source(), std::string(il.status().message()));
+    spec->stream.interleave = *il;
+  }
+  if (const toml::node* n = t.get("writer_weights")) {
+    const toml::array* a = n->as_array();
+    if (a == nullptr) return ErrorAt(path, n->source(), "writer_weights must be an array such as [1, 1, 2]");
+    spec->stream.writer_weights.clear();
+    for (const toml::node& e : *a) {
+      absl::StatusOr<int64_t> v = IntegerField(e, "writer_weights", 1, kMaxWriterWeight, path);
+      if (!v.ok()) return v.status();
+      spec->stream.writer_weights.push_back(static_cast<uint32_t>(*v));
+    }
+  }
   if (const toml::node* n = t.get("profile")) {
     absl::StatusOr<std::string> v = StringField(*n, "profile", "mysql-8.4 or mariadb-10.11", path);
     if (!v.ok()) return v.status();
@@ -333,9 +366,7 @@ absl::Status CheckServerVariables(const RunSpec& spec, const std::vector<Setting
 }
 
 bool SameConfig(const RunSpec& a, const RunSpec& b) {
-  return a.stream.name == b.stream.name && a.stream.seed == b.stream.seed &&
-         a.stream.rows_per_ms == b.stream.rows_per_ms && a.stream.start_ms == b.stream.start_ms &&
-         a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size && a.flush == b.flush &&
+  return a.stream == b.stream && a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size && a.flush == b.flush &&
          a.settings == b.settings && a.rows_per_sec == b.rows_per_sec && a.trx_rows == b.trx_rows &&
          a.series_every == b.series_every && a.table == b.table && a.payload_bytes == b.payload_bytes &&
          a.columns == b.columns;

@@ -365,7 +365,9 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   std::unique_ptr<KeyStream> stream;
   int width = spec.key_width;
   if (!own_keys) {
-    absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(rs.stream);
+    StreamSpec stream_spec = rs.stream;  // autoinc takes the table's integer width
+    if (absl::Status s = BindStreamToTable(rs.table, &stream_spec); !s.ok()) return s;
+    absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(stream_spec);
     if (!ks.ok()) return ks.status();
     stream = *std::move(ks);
     width = stream->key_width();

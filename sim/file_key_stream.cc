@@ -12,6 +12,8 @@
 #include <system_error>
 #include <vector>
 
+#include <unistd.h>
+
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -85,10 +87,14 @@ class ChunkReader {
   bool eof_ = false;
 };
 
+// Keys of a stream whose length is not known in advance (standard input).
+constexpr uint64_t kUnknownKeys = ~uint64_t{0};
+
 class BinaryKeyStream final : public KeyStream {
  public:
-  BinaryKeyStream(ChunkReader reader, int width, uint64_t expected_keys)
-      : reader_(std::move(reader)), width_(width), expected_keys_(expected_keys) {}
+  // `prefix` is the spelling (file16:, fileN:) for messages.
+  BinaryKeyStream(ChunkReader reader, int width, uint64_t expected_keys, std::string prefix)
+      : reader_(std::move(reader)), width_(width), expected_keys_(expected_keys), prefix_(std::move(prefix)) {}
 
   bool Next(Key* out) override {
     if (reader_.unread() < static_cast<size_t>(width_)) {
@@ -96,8 +102,12 @@ class BinaryKeyStream final : public KeyStream {
       if (!Refill()) return false;
     }
     const auto* p = reinterpret_cast<const unsigned char*>(reader_.pos());
-    out->hi = LoadBigEndian64(p);
-    out->lo = width_ == 16 ? LoadBigEndian64(p + 8) : 0;
+    if (width_ == 16 || width_ == 8) {
+      out->hi = LoadBigEndian64(p);
+      out->lo = width_ == 16 ? LoadBigEndian64(p + 8) : 0;
+    } else {
+      *out = Key::FromBytes(p, static_cast<size_t>(width_));  // left-aligned, as the column compares
+    }
     reader_.Consume(static_cast<size_t>(width_));
     ++keys_;
     return true;
@@ -110,6 +120,19 @@ class BinaryKeyStream final : public KeyStream {
   bool Refill() {
     if (absl::Status s = reader_.Refill(); !s.ok()) return Stop(std::move(s));
     if (reader_.unread() >= static_cast<size_t>(width_)) return true;
+    if (expected_keys_ == kUnknownKeys) {  // standard input: its end is its size
+      if (reader_.unread() != 0) {
+        return Stop(absl::InvalidArgumentError(absl::StrCat(
+            reader_.path(), ": the last record is ", reader_.unread(), " bytes, not ", width_, " (", prefix_,
+            " reads ", width_, "-byte big-endian records, ", keys_, " whole ones came first): the input is truncated")));
+      }
+      if (keys_ == 0) {
+        return Stop(absl::InvalidArgumentError(absl::StrCat(reader_.path(), " is empty: give ", width_,
+                                                            "-byte big-endian records")));
+      }
+      done_ = true;
+      return false;
+    }
     // End of file. It was a whole number of records when opened; anything
     // else means it changed while we read it.
     if (reader_.unread() != 0 || keys_ != expected_keys_) {
@@ -130,6 +153,7 @@ class BinaryKeyStream final : public KeyStream {
   ChunkReader reader_;
   int width_;
   uint64_t expected_keys_;
+  std::string prefix_;
   uint64_t keys_ = 0;
   bool done_ = false;
   absl::Status status_;
@@ -205,7 +229,7 @@ class TextKeyStream final : public KeyStream {
   absl::Status status_;
 };
 
-const char* FormatPrefix(KeyFileFormat format) {
+std::string FormatPrefix(KeyFileFormat format, int width) {
   switch (format) {
     case KeyFileFormat::kAuto:
       return "file:";
@@ -213,15 +237,63 @@ const char* FormatPrefix(KeyFileFormat format) {
       return "file16:";
     case KeyFileFormat::kBinary8:
       return "file8:";
+    case KeyFileFormat::kBinaryN:
+      return absl::StrCat("file", width, ":");
   }
   return "file:";
+}
+
+// The name standard input goes by in messages.
+constexpr char kStdinName[] = "standard input";
+
+// file:- and fileN:-: standard input, read to its end.
+absl::StatusOr<std::unique_ptr<KeyStream>> OpenStdin(KeyFileFormat format, int width) {
+  const std::string prefix = FormatPrefix(format, width);
+  // A FILE of our own on a duplicate of fd 0, so closing it leaves stdin.
+  const int fd = dup(STDIN_FILENO);
+  std::FILE* f = fd < 0 ? nullptr : fdopen(fd, "rb");
+  if (f == nullptr) {
+    if (fd >= 0) close(fd);
+    return absl::InvalidArgumentError(absl::StrCat("cannot read standard input for '", prefix,
+                                                   "-': ", std::strerror(errno), "; pipe the keys in or give a path"));
+  }
+  ChunkReader reader(FilePtr(f), kStdinName, kChunkBytes);
+  if (absl::Status s = reader.Refill(); !s.ok()) return s;
+  if (reader.unread() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "standard input is empty ('", prefix, "-'); pipe keys in, e.g. innosim keys --stream S --rows N | ..."));
+  }
+  if (format == KeyFileFormat::kAuto) {
+    const auto* p = reinterpret_cast<const unsigned char*>(reader.pos());
+    const size_t n = std::min(reader.unread(), kSniffBytes);
+    size_t bom = 0;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) bom = 3;
+    bool text = true;
+    for (size_t i = bom; i < n && text; ++i) text = IsTextByte(p[i]);
+    if (text) {
+      auto stream = std::make_unique<TextKeyStream>(std::move(reader));
+      stream->Skip(bom);
+      return stream;
+    }
+    width = 16;
+  } else if (format != KeyFileFormat::kBinaryN) {
+    width = format == KeyFileFormat::kBinary8 ? 8 : 16;
+  }
+  return std::make_unique<BinaryKeyStream>(std::move(reader), width, kUnknownKeys, prefix);
 }
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<KeyStream>> OpenKeyFile(const std::string& path,
-                                                       KeyFileFormat format) {
-  const std::string spec = absl::StrCat(FormatPrefix(format), path);
+                                                       KeyFileFormat format, int width) {
+  if (format == KeyFileFormat::kBinaryN && (width < 1 || width > 16)) {
+    return absl::InvalidArgumentError(absl::StrCat("key stream 'file", width, ":", path, "': record width ", width,
+                                                   " is out of range; use file1: to file16: (bytes per big-endian "
+                                                   "record, e.g. file4: for INT)"));
+  }
+  const std::string prefix = FormatPrefix(format, width);
+  const std::string spec = absl::StrCat(prefix, path);
+  if (path == "-") return OpenStdin(format, width);
   if (path.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "key stream '", spec, "' has no path; write it as ", spec, "/path/to/keys"));
@@ -229,14 +301,13 @@ absl::StatusOr<std::unique_ptr<KeyStream>> OpenKeyFile(const std::string& path,
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "key file '", path, "' is a directory; give the path of a key file after '",
-        FormatPrefix(format), "'"));
+        "key file '", path, "' is a directory; give the path of a key file after '", prefix, "'"));
   }
   FilePtr file(std::fopen(path.c_str(), "rb"));
   if (file == nullptr) {
     const int err = errno;
     std::string msg = absl::StrCat("cannot open key file '", path, "': ", std::strerror(err),
-                                   "; check the path after '", FormatPrefix(format), "'");
+                                   "; check the path after '", prefix, "'");
     return err == ENOENT ? absl::NotFoundError(msg) : absl::InvalidArgumentError(msg);
   }
   const uintmax_t size = std::filesystem::file_size(path, ec);
@@ -281,17 +352,17 @@ absl::StatusOr<std::unique_ptr<KeyStream>> OpenKeyFile(const std::string& path,
                                       "ASCII, one UUID per line")));
     }
   }
-  const int width = format == KeyFileFormat::kBinary8 ? 8 : 16;
+  if (format != KeyFileFormat::kBinaryN) width = format == KeyFileFormat::kBinary8 ? 8 : 16;
   if (size % static_cast<uintmax_t>(width) != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "key file '", path, "' is ", size, " bytes, not a multiple of ", width, " (",
-        FormatPrefix(format), " reads ", width, "-byte big-endian records); ",
+        "key file '", path, "' is ", size, " bytes, not a multiple of ", width, " (", prefix, " reads ", width,
+        "-byte big-endian records); ",
         width == 16 && size % 8 == 0
             ? absl::StrCat("for 8-byte keys use file8:", path)
             : std::string("the file is truncated or not a binary key file")));
   }
-  return std::make_unique<BinaryKeyStream>(std::move(reader), width,
-                                           static_cast<uint64_t>(size / width));
+  return std::make_unique<BinaryKeyStream>(std::move(reader), width, static_cast<uint64_t>(size / width),
+                                           prefix);
 }
 
 }  // namespace innosim

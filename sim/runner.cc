@@ -132,7 +132,9 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   absl::StatusOr<RunConfig> config = ConfigFor(spec);
   if (!config.ok()) return config.status();
   const ServerSettings* settings = &config->server;
-  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
+  StreamSpec stream_spec = spec.stream;  // autoinc takes the table's integer width
+  if (absl::Status s = BindStreamToTable(spec.table, &stream_spec); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(stream_spec);
   if (!stream.ok()) return stream.status();
   KeyStream& ks = **stream;
   const EngineProfile& profile = config->profile;

@@ -84,6 +84,7 @@ struct PendingColumn {
   std::string base;              // type keyword
   uint32_t length = 0;           // n of CHAR/VARCHAR/BINARY
   std::optional<std::string> charset;
+  std::optional<std::string> collation;  // lowercase, as written
 };
 
 class Parser {
@@ -342,6 +343,7 @@ class Parser {
       } else if (Accept("COLLATE")) {
         absl::StatusOr<std::string> coll = Name("collation");
         if (!coll.ok()) return coll.status();
+        c.collation = absl::AsciiStrToLower(*coll);
       } else if (Accept("DEFAULT")) {
         if (absl::Status s = SkipValue(*name); !s.ok()) return s;
       } else if (Accept("ON")) {
@@ -500,8 +502,28 @@ class Parser {
       }
       table_.secondary.push_back(std::move(ix));
     }
+    // A CHAR(36) / VARCHAR(36) key holds the canonical text of a 16-byte
+    // UUID. Compared in binary (ascii_bin, latin1_bin: my_strnncollsp_8bit_bin,
+    // bytes in order), lowercase hex digits and hyphens at fixed places
+    // sort exactly as the 16 bytes do, so the 16-byte key keeps the order
+    // while the records carry the 36 bytes.
+    if (out.values[*pk].kind == ColumnKind::kChar || out.values[*pk].kind == ColumnKind::kVarchar) {
+      const PendingColumn& c = columns_[*pk];
+      const std::string cs = c.charset.value_or(table_charset_);
+      const bool binary_collation = c.collation == "ascii_bin" || c.collation == "latin1_bin";
+      if (c.length != 36 || (cs != "ascii" && cs != "latin1") || !binary_collation) {
+        return Unsupported(absl::StrCat(
+            "primary key column ", c.def.name, " is ", table_.columns[*pk].type, c.collation ? " COLLATE " : "",
+            c.collation.value_or(""), ": a text key must be CHAR(36) or VARCHAR(36) CHARACTER SET ascii COLLATE "
+            "ascii_bin (or latin1 ... latin1_bin), the canonical UUID text compared in binary; other lengths and "
+            "collations are not modelled"));
+      }
+      table_.columns[*pk].stored_bytes = 36;  // a VARCHAR key stores its text, not the payload
+      table_.columns[*pk].type += absl::StrCat(" COLLATE ", *c.collation);
+      out.pk_text = true;
+    }
     out.pk_width = table_.columns[*pk].stored_bytes;
-    if (table_.columns[*pk].variable) {
+    if (table_.columns[*pk].variable && !out.pk_text) {
       return Unsupported(absl::StrCat("primary key column ", table_.columns[*pk].name, " is variable-length (",
                                       table_.columns[*pk].type, "): use BINARY(16) or BIGINT"));
     }
@@ -542,11 +564,40 @@ std::string Seed004TableSql(int key_width) {
                       "KEY idx_created (created_at)) ENGINE=InnoDB");
 }
 
+namespace {
+
+// The column type a stream of `width`-byte keys fills, for messages.
+std::string TypeForWidth(int width) {
+  switch (width) {
+    case 16:
+      return "BINARY(16)";
+    case 8:
+      return "BIGINT";
+    case 4:
+      return "INT";
+    case 3:
+      return "MEDIUMINT";
+    case 2:
+      return "SMALLINT";
+    case 1:
+      return "TINYINT";
+  }
+  return absl::StrCat("BINARY(", width, ")");
+}
+
+}  // namespace
+
 absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, const TableOptions& options) {
-  if (key_width != 8 && key_width != 16) {
-    return absl::InvalidArgumentError(absl::StrCat("key width ", key_width, " is not supported (8 or 16 bytes)"));
+  if (key_width < 1 || key_width > 16) {
+    return absl::InvalidArgumentError(absl::StrCat("key width ", key_width, " is not supported (1 to 16 bytes)"));
   }
   const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(arg)));
+  const bool named = lower.empty() || lower == "seed000" || lower == "seed004";
+  if (named && key_width != 8 && key_width != 16) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--table ", lower.empty() ? "seed000" : lower, " has a BINARY(16) or BIGINT key but the stream gives ", key_width,
+        "-byte keys: give --table 'CREATE TABLE t (id ", TypeForWidth(key_width), " NOT NULL PRIMARY KEY, ...)'"));
+  }
   if (lower.empty() || lower == "seed000") {
     // The model's seed-000 table (record sizes validated against the seed).
     TableSchema t;
@@ -568,12 +619,32 @@ absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, co
   absl::StatusOr<TableSchema> t = ParseCreateTable(sql, options);
   if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat("--table: ", t.status().message()));
   const ColumnDef& pk = t->def.columns[t->def.primary.columns[0]];
+  if (t->pk_text) {
+    if (key_width == 16) return t;
+    return absl::InvalidArgumentError(absl::StrCat("--table: primary key ", pk.name, " is ", pk.type,
+                                                   ", the text of a 16-byte UUID, but the stream gives ", key_width,
+                                                   "-byte keys: use a UUID or ULID stream"));
+  }
   if (static_cast<int>(t->pk_width) != key_width) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--table: primary key ", pk.name, " is ", pk.type, " (", t->pk_width, " bytes) but the stream gives ",
-        key_width, "-byte keys: use ", key_width == 16 ? "BINARY(16)" : "BIGINT", " for this stream"));
+        key_width, "-byte keys: use ", TypeForWidth(key_width), " for this stream"));
   }
   return t;
+}
+
+absl::Status BindStreamToTable(std::string_view table, StreamSpec* stream) {
+  if (stream->name != "autoinc") return absl::OkStatus();
+  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(table)));
+  if (!absl::StartsWith(lower, "create")) return absl::OkStatus();  // seed000, seed004: BIGINT
+  absl::StatusOr<TableSchema> t = ParseCreateTable(table, TableOptions{});
+  if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat("--table: ", t.status().message()));
+  const uint32_t pk = t->def.primary.columns[0];
+  const ColumnValue& v = t->values[pk];
+  if (v.kind != ColumnKind::kInteger) return absl::OkStatus();  // ResolveTable names the mismatch
+  stream->autoinc_bytes = static_cast<uint8_t>(t->def.columns[pk].stored_bytes);
+  stream->autoinc_unsigned = v.is_unsigned;
+  return absl::OkStatus();
 }
 
 }  // namespace innosim

@@ -26,6 +26,9 @@
 // a multi-byte CHAR(n) is variable-length in COMPACT/DYNAMIC: it stores n
 // bytes for the workload's ASCII content and needs a length byte
 // (innodb-behavior.md §1.4).
+// Text keys: a CHAR(36) or VARCHAR(36) CHARACTER SET ascii COLLATE ascii_bin
+// (or latin1/latin1_bin) PRIMARY KEY takes a 16-byte stream's keys as their
+// canonical text (TableSchema::pk_text); any other CHAR/VARCHAR PK is refused.
 // Anything else is an InvalidArgument naming the unsupported part.
 //
 // Pure functions; no thread-safety concerns.
@@ -39,6 +42,7 @@
 
 #include "absl/status/statusor.h"
 #include "model/record_format.h"
+#include "sim/key_stream.h"
 
 namespace innosim {
 
@@ -63,6 +67,10 @@ struct TableSchema {
   TableDef def;
   std::vector<ColumnValue> values;  // one per def.columns
   uint32_t pk_width = 0;            // bytes of the PK column
+  // The PK is CHAR(36)/VARCHAR(36) ascii_bin (or latin1_bin): it stores the
+  // canonical lowercase text of a 16-byte key (36 bytes in records and node
+  // pointers), which sorts as the 16 bytes do.
+  bool pk_text = false;
 };
 
 struct TableOptions {
@@ -79,8 +87,17 @@ absl::StatusOr<TableSchema> ParseCreateTable(std::string_view sql, const TableOp
 
 // `arg` is "seed000", "seed004" or a CREATE TABLE statement. The PK must be
 // one column of `key_width` bytes (the stream's: 16 for UUIDs, 8 for
-// autoinc); seed000 and seed004 pick BINARY(16) or BIGINT by the width.
+// autoinc and snowflake, 4 for autoinc into INT, N for fileN:); seed000 and
+// seed004 pick BINARY(16) or BIGINT by the width (other widths need a
+// CREATE TABLE).
 absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, const TableOptions& options);
+
+// Fits an autoinc stream to the table's integer PK: a CREATE TABLE whose PK
+// is INT, MEDIUMINT, SMALLINT or TINYINT [UNSIGNED] sets
+// stream->autoinc_bytes / autoinc_unsigned (sim/key_stream.h); BIGINT,
+// seed000, seed004 and other streams are left as they are. Errors: a
+// CREATE TABLE that does not parse.
+absl::Status BindStreamToTable(std::string_view table, StreamSpec* stream);
 
 // The CREATE TABLE text of seed 004's table for a key width.
 std::string Seed004TableSql(int key_width);

@@ -32,7 +32,17 @@ std::string FormatUuid(const Key& key) {
 
 std::string FormatKey(const Key& key, int width) {
   if (width == 8) return std::to_string(key.hi);
-  return FormatUuid(key);
+  if (width == 16) return FormatUuid(key);
+  // Another width: the stored bytes in hex (an INT key's sign bit flipped).
+  static constexpr char kHex[] = "0123456789abcdef";
+  uint8_t b[16];
+  key.ToBytes(b, static_cast<size_t>(width));
+  std::string s = "0x";
+  for (int i = 0; i < width; ++i) {
+    s += kHex[b[i] >> 4];
+    s += kHex[b[i] & 0xF];
+  }
+  return s;
 }
 
 bool ParseUuid(std::string_view text, Key* key) {

@@ -22,7 +22,8 @@ namespace innosim {
 std::string FormatUuid(const Key& key);
 
 // A key as text for its column width: 16 -> FormatUuid, 8 -> the unsigned
-// decimal value of the BIGINT (e.g. "42").
+// decimal value of the BIGINT (e.g. "42"), any other width (1..15) -> "0x"
+// and the stored bytes in lowercase hex (INT 1 -> "0x80000001").
 std::string FormatKey(const Key& key, int width);
 
 // Parses 36-character 8-4-4-4-12 hex or 32 hex digits without hyphens, in
@@ -30,7 +31,7 @@ std::string FormatKey(const Key& key, int width);
 // Returns false and leaves *key untouched on malformed input.
 bool ParseUuid(std::string_view text, Key* key);
 
-// The first `width` (8 or 16) bytes of `key`, big-endian, as a byte string:
+// The first `width` (1..16) bytes of `key`, big-endian, as a byte string:
 // what the server stores for BINARY(16) or BIGINT UNSIGNED (for a BIGINT
 // bind, Key::hi is the integer value itself).
 std::string KeyBytes(const Key& key, int width);

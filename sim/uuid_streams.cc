@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
+#include "sim/writers.h"
 #include "sim/xoshiro256.h"
 
 namespace innosim {
@@ -84,10 +86,11 @@ class UuidV4Stream final : public KeyStream {
   Xoshiro256StarStar rng_;
 };
 
+template <class Clock>
 class UuidV7RandomStream final : public KeyStream {
  public:
-  UuidV7RandomStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
-      : rng_(seed), clock_(start_ms, rows_per_ms) {}
+  UuidV7RandomStream(uint64_t seed, Clock clock)
+      : rng_(seed), clock_(clock) {}
   bool Next(Key* out) override {
     const uint64_t w1 = rng_();  // rand_a: its top 12 bits
     const uint64_t w2 = rng_();  // rand_b: bytes 8..15
@@ -100,16 +103,17 @@ class UuidV7RandomStream final : public KeyStream {
 
  private:
   Xoshiro256StarStar rng_;
-  SyntheticClock clock_;
+  Clock clock_;
 };
 
 // seed 000's V7Mono.Next, with one deliberate difference: the first key
 // always takes its clock ms with seq 0 (Go's zero-valued lastMs would give
 // seq 1 to the first key only if start_ms were 0).
+template <class Clock>
 class UuidV7CounterStream final : public KeyStream {
  public:
-  UuidV7CounterStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
-      : rng_(seed), clock_(start_ms, rows_per_ms) {}
+  UuidV7CounterStream(uint64_t seed, Clock clock)
+      : rng_(seed), clock_(clock) {}
   bool Next(Key* out) override {
     uint64_t ms = clock_.ms();
     clock_.Tick();
@@ -133,7 +137,7 @@ class UuidV7CounterStream final : public KeyStream {
 
  private:
   Xoshiro256StarStar rng_;
-  SyntheticClock clock_;
+  Clock clock_;
   bool started_ = false;
   uint64_t last_ms_ = 0;
   uint64_t seq_ = 0;
@@ -144,14 +148,15 @@ class UuidV7CounterStream final : public KeyStream {
 // one. PostgreSQL keeps one int64 ns count; here the same instant is the pair
 // (ms, ns within ms), which is the same arithmetic without the int64 ns
 // overflow in year 2262.
+template <class Clock>
 class UuidV7SubmsStream final : public KeyStream {
  public:
   // SUBMS_MINIMAL_STEP_NS on Linux (SUBMS_MINIMAL_STEP_BITS 12):
   // NS_PER_MS / (1 << 12) + 1 = 244 + 1.
   static constexpr uint64_t kMinStepNs = kNsPerMs / 4096 + 1;
 
-  UuidV7SubmsStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
-      : rng_(seed), clock_(start_ms, rows_per_ms) {}
+  UuidV7SubmsStream(uint64_t seed, Clock clock)
+      : rng_(seed), clock_(clock) {}
   bool Next(Key* out) override {
     uint64_t ms = clock_.ms();
     uint64_t ns = clock_.ns_in_ms();
@@ -181,7 +186,7 @@ class UuidV7SubmsStream final : public KeyStream {
 
  private:
   Xoshiro256StarStar rng_;
-  SyntheticClock clock_;
+  Clock clock_;
   // PostgreSQL's `static int64 previous_ns = 0`.
   uint64_t prev_ms_ = 0;
   uint64_t prev_ns_ = 0;
@@ -211,9 +216,10 @@ constexpr uint64_t kTs60 = (uint64_t{1} << 60) - 1;
 // MySQL's last resort - a new random clock sequence when the timestamp
 // cannot go forward (the clock set back, or nanoseq wrapping at 2^32) - is
 // kept for the wrap; the synthetic clock never goes back.
+template <class Clock>
 class UuidV1Clock {
  public:
-  UuidV1Clock(uint64_t start_ms, uint64_t rows_per_ms) : clock_(start_ms, rows_per_ms) {}
+  explicit UuidV1Clock(Clock clock) : clock_(clock) {}
 
   // The timestamp of the next row; sets *new_clock_seq when MySQL would
   // draw a new clock sequence.
@@ -242,7 +248,7 @@ class UuidV1Clock {
   }
 
  private:
-  SyntheticClock clock_;
+  Clock clock_;
   uint64_t last_ = 0;     // MySQL's uuid_time
   uint32_t nanoseq_ = 0;  // MySQL's nanoseq (a 32-bit uint)
 };
@@ -257,10 +263,11 @@ enum class V1Layout {
 // the 48-bit node. The node is random, with the multicast bit set as RFC
 // 9562 section 6.10 asks of a node that is not a MAC address; MySQL uses the
 // host's MAC address when it finds one. Either way it is fixed per writer.
+template <class Clock>
 class UuidV1FamilyStream final : public KeyStream {
  public:
-  UuidV1FamilyStream(V1Layout layout, uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
-      : layout_(layout), rng_(seed), clock_(start_ms, rows_per_ms) {
+  UuidV1FamilyStream(V1Layout layout, uint64_t seed, Clock clock)
+      : layout_(layout), rng_(seed), clock_(clock) {
     node_ = (rng_() >> 16) | (uint64_t{1} << 40);  // multicast bit: byte 10's lowest bit
     NewClockSeq();
   }
@@ -295,7 +302,7 @@ class UuidV1FamilyStream final : public KeyStream {
 
   V1Layout layout_;
   Xoshiro256StarStar rng_;
-  UuidV1Clock clock_;
+  UuidV1Clock<Clock> clock_;
   uint64_t node_ = 0;
   uint64_t suffix_ = 0;
 };
@@ -304,10 +311,11 @@ class UuidV1FamilyStream final : public KeyStream {
 
 // Bytes 0..5 = ms, bytes 6..15 = 80 random bits: the 16 low bits of hi and
 // all of lo (the ULID spec's binary layout, big-endian).
+template <class Clock>
 class UlidStream final : public KeyStream {
  public:
-  UlidStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
-      : rng_(seed), clock_(start_ms, rows_per_ms) {}
+  UlidStream(uint64_t seed, Clock clock)
+      : rng_(seed), clock_(clock) {}
   bool Next(Key* out) override {
     const uint64_t w1 = rng_();  // its top 16 bits: bytes 6..7
     const uint64_t w2 = rng_();  // bytes 8..15
@@ -320,7 +328,7 @@ class UlidStream final : public KeyStream {
 
  private:
   Xoshiro256StarStar rng_;
-  SyntheticClock clock_;
+  Clock clock_;
 };
 
 // The ULID spec's monotonic mode: the first key of a ms takes fresh random
@@ -329,10 +337,11 @@ class UlidStream final : public KeyStream {
 // overflow within a ms (from a random start, about 2^-71 likely per ms at
 // 482 rows/ms); here the key moves on to the next ms with fresh bits
 // instead, as uuidv7-counter does, so the timestamp never goes back.
+template <class Clock>
 class UlidMonotonicStream final : public KeyStream {
  public:
-  UlidMonotonicStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
-      : rng_(seed), clock_(start_ms, rows_per_ms) {}
+  UlidMonotonicStream(uint64_t seed, Clock clock)
+      : rng_(seed), clock_(clock) {}
   bool Next(Key* out) override {
     uint64_t ms = clock_.ms();
     clock_.Tick();
@@ -360,7 +369,7 @@ class UlidMonotonicStream final : public KeyStream {
   }
 
   Xoshiro256StarStar rng_;
-  SyntheticClock clock_;
+  Clock clock_;
   bool started_ = false;
   uint64_t last_ms_ = 0;
   uint64_t rand_hi_ = 0;  // 16 bits
@@ -375,11 +384,14 @@ class UlidMonotonicStream final : public KeyStream {
 // generator waits for the next ms (tilNextMillis), so the id takes the next
 // ms with sequence 0 and the following rows stay in it until the synthetic
 // clock catches up (the same carry as uuidv7-counter).
+template <class Clock>
 class SnowflakeStream final : public KeyStream {
  public:
-  SnowflakeStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms)
-      : rng_(seed), clock_(start_ms, rows_per_ms) {
-    machine_ = rng_() >> 54;  // 10 bits, fixed per writer
+  // machine_offset: writer w of several adds w, so writers never share a
+  // machine id (deployments assign them distinct ids).
+  SnowflakeStream(uint64_t seed, Clock clock, uint32_t machine_offset = 0)
+      : rng_(seed), clock_(clock) {
+    machine_ = ((rng_() >> 54) + machine_offset) & 0x3FF;  // 10 bits, fixed per writer
   }
   bool Next(Key* out) override {
     uint64_t ms = clock_.ms();
@@ -403,7 +415,7 @@ class SnowflakeStream final : public KeyStream {
 
  private:
   Xoshiro256StarStar rng_;
-  SyntheticClock clock_;
+  Clock clock_;
   uint64_t machine_ = 0;
   bool started_ = false;
   uint64_t last_ms_ = 0;
@@ -416,47 +428,61 @@ std::unique_ptr<KeyStream> NewUuidV4Stream(uint64_t seed) {
   return std::make_unique<UuidV4Stream>(seed);
 }
 
-std::unique_ptr<KeyStream> NewUuidV7RandomStream(uint64_t seed, uint64_t rows_per_ms,
-                                                 uint64_t start_ms) {
-  return std::make_unique<UuidV7RandomStream>(seed, rows_per_ms, start_ms);
+namespace {
+
+// The generator `name` on `clock`; nullptr for a name without a clock.
+template <class Clock>
+std::unique_ptr<KeyStream> MakeOnClock(std::string_view name, uint64_t seed, const Clock& clock,
+                                       uint32_t writer) {
+  if (name == "uuidv7-random") return std::make_unique<UuidV7RandomStream<Clock>>(seed, clock);
+  if (name == "uuidv7-counter") return std::make_unique<UuidV7CounterStream<Clock>>(seed, clock);
+  if (name == "uuidv7-subms") return std::make_unique<UuidV7SubmsStream<Clock>>(seed, clock);
+  if (name == "uuidv1") return std::make_unique<UuidV1FamilyStream<Clock>>(V1Layout::kV1, seed, clock);
+  if (name == "uuidv1-swap") return std::make_unique<UuidV1FamilyStream<Clock>>(V1Layout::kV1Swap, seed, clock);
+  if (name == "uuidv6") return std::make_unique<UuidV1FamilyStream<Clock>>(V1Layout::kV6, seed, clock);
+  if (name == "ulid") return std::make_unique<UlidStream<Clock>>(seed, clock);
+  if (name == "ulid-monotonic") return std::make_unique<UlidMonotonicStream<Clock>>(seed, clock);
+  if (name == "snowflake") return std::make_unique<SnowflakeStream<Clock>>(seed, clock, writer);
+  return nullptr;
 }
 
-std::unique_ptr<KeyStream> NewUuidV7CounterStream(uint64_t seed, uint64_t rows_per_ms,
-                                                  uint64_t start_ms) {
-  return std::make_unique<UuidV7CounterStream>(seed, rows_per_ms, start_ms);
+}  // namespace
+
+std::unique_ptr<KeyStream> NewClockStream(std::string_view name, uint64_t seed, uint64_t rows_per_ms,
+                                          uint64_t start_ms) {
+  return MakeOnClock(name, seed, SyntheticClock(start_ms, rows_per_ms), 0);
 }
 
-std::unique_ptr<KeyStream> NewUuidV7SubmsStream(uint64_t seed, uint64_t rows_per_ms,
-                                                uint64_t start_ms) {
-  return std::make_unique<UuidV7SubmsStream>(seed, rows_per_ms, start_ms);
+std::unique_ptr<KeyStream> NewWriterClockStream(std::string_view name, uint64_t seed, const WriterTiming& timing) {
+  return MakeOnClock(name, seed, WriterClock(timing), timing.index);
 }
 
-}  // namespace innosim
-
-namespace innosim {
-
+std::unique_ptr<KeyStream> NewUuidV7RandomStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return NewClockStream("uuidv7-random", seed, rows_per_ms, start_ms);
+}
+std::unique_ptr<KeyStream> NewUuidV7CounterStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return NewClockStream("uuidv7-counter", seed, rows_per_ms, start_ms);
+}
+std::unique_ptr<KeyStream> NewUuidV7SubmsStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
+  return NewClockStream("uuidv7-subms", seed, rows_per_ms, start_ms);
+}
 std::unique_ptr<KeyStream> NewUuidV1Stream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
-  return std::make_unique<UuidV1FamilyStream>(V1Layout::kV1, seed, rows_per_ms, start_ms);
+  return NewClockStream("uuidv1", seed, rows_per_ms, start_ms);
 }
-
 std::unique_ptr<KeyStream> NewUuidV1SwapStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
-  return std::make_unique<UuidV1FamilyStream>(V1Layout::kV1Swap, seed, rows_per_ms, start_ms);
+  return NewClockStream("uuidv1-swap", seed, rows_per_ms, start_ms);
 }
-
 std::unique_ptr<KeyStream> NewUuidV6Stream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
-  return std::make_unique<UuidV1FamilyStream>(V1Layout::kV6, seed, rows_per_ms, start_ms);
+  return NewClockStream("uuidv6", seed, rows_per_ms, start_ms);
 }
-
 std::unique_ptr<KeyStream> NewUlidStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
-  return std::make_unique<UlidStream>(seed, rows_per_ms, start_ms);
+  return NewClockStream("ulid", seed, rows_per_ms, start_ms);
 }
-
 std::unique_ptr<KeyStream> NewUlidMonotonicStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
-  return std::make_unique<UlidMonotonicStream>(seed, rows_per_ms, start_ms);
+  return NewClockStream("ulid-monotonic", seed, rows_per_ms, start_ms);
 }
-
 std::unique_ptr<KeyStream> NewSnowflakeStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms) {
-  return std::make_unique<SnowflakeStream>(seed, rows_per_ms, start_ms);
+  return NewClockStream("snowflake", seed, rows_per_ms, start_ms);
 }
 
 }  // namespace innosim

@@ -21,7 +21,10 @@
 #include <cstdint>
 #include <memory>
 
+#include <string_view>
+
 #include "sim/key_stream.h"
+#include "sim/writers.h"
 
 namespace innosim {
 
@@ -73,6 +76,15 @@ std::unique_ptr<KeyStream> NewUlidMonotonicStream(uint64_t seed, uint64_t rows_p
 // kSnowflakeEpochMs, 10-bit machine id (from the seed), 12-bit sequence per
 // ms; strictly ascends. Needs kSnowflakeEpochMs <= start_ms.
 std::unique_ptr<KeyStream> NewSnowflakeStream(uint64_t seed, uint64_t rows_per_ms, uint64_t start_ms);
+
+// Any clock-reading generator by name (uuidv7-*, uuidv1, uuidv1-swap,
+// uuidv6, ulid, ulid-monotonic, snowflake) on the single writer's synthetic
+// clock; nullptr for another name.
+std::unique_ptr<KeyStream> NewClockStream(std::string_view name, uint64_t seed, uint64_t rows_per_ms,
+                                          uint64_t start_ms);
+// The same generator as writer timing.index of several (sim/writers.h): on
+// that writer's clock, and for snowflake with machine id + index.
+std::unique_ptr<KeyStream> NewWriterClockStream(std::string_view name, uint64_t seed, const WriterTiming& timing);
 
 }  // namespace innosim
 

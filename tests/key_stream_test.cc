@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "tests/test_util.h"
 #include "sim/uuid.h"
 #include "sim/xoshiro256.h"
@@ -368,10 +372,13 @@ TEST(MakeKeyStreamTest, StartMsMustFit48Bits) {
 
 TEST(MakeKeyStreamTest, KnownNames) {
   for (const char* n : {"uuidv4", "uuidv7-random", "uuidv7-counter", "uuidv7-subms", "autoinc",
-                        "file:/x", "file16:/x", "file8:/x"}) {
+                        "file:/x", "file16:/x", "file8:/x", "file4:/x", "file1:-", "file:-"}) {
     EXPECT_TRUE(IsKnownStreamName(n)) << n;
   }
-  for (const char* n : {"", "uuid", "UUIDV4", "file", "files:/x", "file32:/x"}) {
+  // fileN: with N out of 1..16 is a file stream whose width MakeKeyStream
+  // refuses by name (KeyFileStreamTest.WidthOutOfRange), not an unknown one.
+  EXPECT_TRUE(IsKnownStreamName("file32:/x"));
+  for (const char* n : {"", "uuid", "UUIDV4", "file", "files:/x", "file1234:/x", "file4/x"}) {
     EXPECT_FALSE(IsKnownStreamName(n)) << n;
   }
 }
@@ -570,6 +577,98 @@ TEST_F(KeyFileStreamTest, BadSizesSayHowToMendThem) {
   auto ok = Open("file8:" + b24);
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(TakeAll(**ok).size(), 3u);
+}
+
+TEST_F(KeyFileStreamTest, AnyWidthFromOneToSixteen) {
+  // N-byte records, left-aligned in the key: their order is the bytes'.
+  for (int width : {1, 2, 3, 4, 5, 7, 8, 13, 16}) {
+    SCOPED_TRACE(width);
+    std::vector<Key> keys = Take(*Make("uuidv4", 40 + width), 3000);
+    std::string bytes;
+    for (Key& k : keys) {
+      bytes += KeyBytes(k, width);
+      k = Key::FromBytes(reinterpret_cast<const uint8_t*>(bytes.data() + bytes.size() - width), width);
+    }
+    const std::string path = Write(absl::StrCat("w", width, ".bin"), bytes);
+    auto s = Open(absl::StrCat("file", width, ":", path));
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ((*s)->key_width(), width);
+    EXPECT_EQ(StreamKeyWidth(absl::StrCat("file", width, ":", path)), width);
+    const std::vector<Key> got = TakeAll(**s);
+    EXPECT_EQ(got, keys);
+    EXPECT_TRUE((*s)->status().ok()) << (*s)->status();
+    for (size_t i = 1; i < got.size(); ++i) {
+      ASSERT_EQ(got[i - 1] < got[i], bytes.compare((i - 1) * width, width, bytes, i * width, width) < 0);
+    }
+  }
+}
+
+TEST_F(KeyFileStreamTest, WidthOutOfRangeAndShortLastRecord) {
+  const std::string b10 = Write("b10.bin", std::string(10, '\1'));
+  for (const char* w : {"file0:", "file17:", "file99:"}) {
+    auto s = Open(w + b10);
+    ASSERT_FALSE(s.ok()) << w;
+    EXPECT_NE(s.status().message().find("is out of range; use file1: to file16:"), absl::string_view::npos)
+        << s.status();
+  }
+  auto s = Open("file4:" + b10);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("10 bytes, not a multiple of 4 (file4: reads 4-byte"), absl::string_view::npos)
+      << s.status();
+  auto ok = Open("file5:" + b10);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(TakeAll(**ok).size(), 2u);
+}
+
+// Reads `spec` (a "-" stream) with standard input taken from `path`.
+absl::StatusOr<std::vector<Key>> ReadFromStdin(const std::string& spec_name, const std::string& path,
+                                               absl::Status* end_status) {
+  const int saved = dup(STDIN_FILENO);
+  const int fd = open(path.c_str(), O_RDONLY);
+  dup2(fd, STDIN_FILENO);
+  close(fd);
+  StreamSpec spec;
+  spec.name = spec_name;
+  absl::StatusOr<std::unique_ptr<KeyStream>> s = MakeKeyStream(spec);
+  std::vector<Key> keys;
+  if (s.ok()) {
+    keys = TakeAll(**s);
+    *end_status = (*s)->status();
+  }
+  dup2(saved, STDIN_FILENO);
+  close(saved);
+  if (!s.ok()) return s.status();
+  return keys;
+}
+
+TEST_F(KeyFileStreamTest, StandardInput) {
+  const std::vector<Key> uuids = Take(*Make("uuidv7-counter", 3), 70000);  // > 1 MiB binary
+  std::string text;
+  for (const Key& k : uuids) text += FormatUuid(k) + "\n";
+  absl::Status end;
+  absl::StatusOr<std::vector<Key>> got = ReadFromStdin("file:-", Write("t.txt", text), &end);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, uuids);
+  EXPECT_TRUE(end.ok()) << end;
+  got = ReadFromStdin("file:-", Write("b.bin", BinaryOf(uuids, 16)), &end);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(*got, uuids);
+  std::string ints;
+  for (uint32_t v = 1; v <= 5; ++v) ints += std::string{0, 0, 0, static_cast<char>(v)};
+  got = ReadFromStdin("file4:-", Write("i.bin", ints), &end);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_EQ(got->size(), 5u);
+  EXPECT_EQ((*got)[4].hi, uint64_t{5} << 32);
+  // A short last record is found at the end of the input.
+  got = ReadFromStdin("file4:-", Write("short.bin", ints + "\1\2"), &end);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->size(), 5u);
+  EXPECT_NE(end.message().find("standard input: the last record is 2 bytes, not 4 (file4: reads 4-byte"),
+            absl::string_view::npos)
+      << end;
+  got = ReadFromStdin("file8:-", Write("empty.bin", ""), &end);
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.status().message().find("standard input is empty"), absl::string_view::npos) << got.status();
 }
 
 TEST_F(KeyFileStreamTest, MissingFileAndDirectory) {

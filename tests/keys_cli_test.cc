@@ -93,6 +93,36 @@ TEST(KeysCliTest, KeysFileGivesTheSameRunAsTheStream) {
   }
 }
 
+TEST(KeysCliTest, WritersKeysGiveTheSameRunAsTheWriters) {
+  // The interleaved keys of 4 skewed writers, written out and read back, are
+  // the run of the same writer options; and the options change the keys.
+  const std::string writers = " --writers 4 --clock-skew-ms 5 --clock-drift-ppm 100 --interleave time";
+  const std::string path = Tmp("writers.bin");
+  Output o = Innosim("keys --stream uuidv7-subms --rows 30k --format binary --output " + path + writers);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const Output from_stream = Innosim("run --stream uuidv7-subms --rows 30k --json" + writers);
+  const Output from_file = Innosim("run --stream file16:" + path + " --rows 30k --json");
+  const Output one = Innosim("run --stream uuidv7-subms --rows 30k --json");
+  ASSERT_EQ(from_stream.exit_code, 0) << from_stream.err;
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  const nlohmann::json a = nlohmann::json::parse(from_stream.out), b = nlohmann::json::parse(from_file.out),
+                       c = nlohmann::json::parse(one.out);
+  for (const char* field : {"index_page_splits", "n_leaf_pages", "size", "leaf_fill"}) {
+    EXPECT_EQ(a[field], b[field]) << field;
+  }
+  EXPECT_NE(a["leaf_fill"], c["leaf_fill"]);
+  ::unlink(path.c_str());
+  // Bad writer options: exit 2, one line naming the option.
+  for (const std::string& bad : {std::string(" --writers 0"), std::string(" --writers 2 --interleave random"),
+                                 std::string(" --writers 2 --clock-skew-ms -3"),
+                                 std::string(" --writers 2 --writer-weights 1,2")}) {
+    Output e = Innosim("keys --stream uuidv7-subms --rows 10" + bad);
+    EXPECT_EQ(e.exit_code, 2) << bad;
+    EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
+    EXPECT_EQ(e.out, "") << bad;
+  }
+}
+
 TEST(KeysCliTest, LargeOutputIsStreamedIntoTheFile) {
   // 500k text UUIDs = 18.5 MB: above the in-memory limit, so written through
   // a temporary file and a rename; the result is the same keys.

@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "sim/metrics.h"
+#include "sim/uuid.h"
 
 namespace innosim {
 namespace {
@@ -244,8 +245,12 @@ void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
 }  // namespace
 
 std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind) {
-  const char* id = kind == TableKind::kUuidBinary16
-                       ? "id BINARY(16) NOT NULL PRIMARY KEY"
+  const char* id = kind == TableKind::kUuidBinary16 ? "id BINARY(16) NOT NULL PRIMARY KEY"
+                   : kind == TableKind::kAutoincInt  ? "id INT NOT NULL AUTO_INCREMENT PRIMARY KEY"
+                   : kind == TableKind::kUuidChar36
+                       ? "id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY"
+                   : kind == TableKind::kUuidVarchar36
+                       ? "id VARCHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY"
                        : "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY";
   return absl::StrCat("CREATE TABLE ", Qualified(database, table), " (", id,
                       ", payload CHAR(100) CHARACTER SET ascii NOT NULL"
@@ -324,14 +329,19 @@ absl::StatusOr<TableKind> CheckArguments(const KeyStream& stream, const MeasureO
     kind = TableKind::kUuidBinary16;
   } else if (width == 8) {
     kind = TableKind::kAutoincBigint;
+  } else if (width == 4) {
+    kind = TableKind::kAutoincInt;
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat("unsupported key width ", width, " (the table takes 16- or 8-byte keys)"));
+        absl::StrCat("unsupported key width ", width, " (the table takes 16-, 8- or 4-byte keys)"));
   }
-  if ((kind == TableKind::kUuidBinary16) != (width == 16)) {
+  const bool uuid_kind = kind == TableKind::kUuidBinary16 || kind == TableKind::kUuidChar36 ||
+                         kind == TableKind::kUuidVarchar36;
+  const int kind_width = uuid_kind ? 16 : kind == TableKind::kAutoincInt ? 4 : 8;
+  if (kind_width != width) {
     return absl::InvalidArgumentError(absl::StrCat(
         "stream has ", width, "-byte keys but the table kind needs ",
-        kind == TableKind::kUuidBinary16 ? "16-byte (BINARY(16))" : "8-byte (BIGINT)", " keys"));
+        kind_width == 16 ? "16-byte (BINARY(16))" : kind_width == 4 ? "4-byte (INT)" : "8-byte (BIGINT)", " keys"));
   }
   return kind;
 }
@@ -425,6 +435,18 @@ absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t 
     sql->append("X'");
     AppendHex(sql, bytes, 16);
     sql->append("',");
+  } else if (run.kind == TableKind::kUuidChar36 || run.kind == TableKind::kUuidVarchar36) {
+    const std::string text = FormatUuid(key);  // lowercase 8-4-4-4-12
+    if (!run.expected_version) run.expected_version = text[14] - '0';
+    absl::StrAppend(sql, "'", text, "',");
+  } else if (run.options.autoinc_explicit_ids && run.kind == TableKind::kAutoincInt) {
+    // The INT key is InnoDB's stored form: big-endian, sign bit flipped.
+    const int64_t id = static_cast<int32_t>(static_cast<uint32_t>(key.hi >> 32) ^ 0x80000000u);
+    if (id <= 0) {
+      return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", id,
+                                                     " is not a positive INT", run.left));
+    }
+    absl::StrAppend(sql, id, ",");
   } else if (run.options.autoinc_explicit_ids) {
     if (key.hi == 0 || key.hi > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
       return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", key.hi,
@@ -441,7 +463,9 @@ absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t 
 absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
   const MeasureOptions& options = run.options;
   const std::string insert_head = absl::StrCat("INSERT INTO ", run.qualified,
-                                               run.kind == TableKind::kAutoincBigint && !options.autoinc_explicit_ids
+                                               (run.kind == TableKind::kAutoincBigint ||
+                                                run.kind == TableKind::kAutoincInt) &&
+                                                       !options.autoinc_explicit_ids
                                                    ? " (payload, created) VALUES "
                                                    : " (id, payload, created) VALUES ");
   std::string sql;
@@ -659,10 +683,12 @@ absl::Status CheckSettingsReadBack(MeasureRun& run) {
 // Sanity: every stored key carries the stream's UUID version nibble (a
 // server that rewrote or mangled the keys stored another stream).
 absl::Status CheckUuidVersion(MeasureRun& run) {
-  if (run.kind != TableKind::kUuidBinary16) return absl::OkStatus();
+  const bool text = run.kind == TableKind::kUuidChar36 || run.kind == TableKind::kUuidVarchar36;
+  if (run.kind != TableKind::kUuidBinary16 && !text) return absl::OkStatus();
   const int v = run.expected_version.value_or(4);
   absl::StatusOr<int64_t> bad = run.conn.QueryInt(
-      absl::StrCat("SELECT COUNT(*) FROM ", run.qualified, " WHERE (ASCII(SUBSTR(id,7,1)) >> 4) <> ", v));
+      text ? absl::StrCat("SELECT COUNT(*) FROM ", run.qualified, " WHERE SUBSTR(id,15,1) <> '", v, "'")
+           : absl::StrCat("SELECT COUNT(*) FROM ", run.qualified, " WHERE (ASCII(SUBSTR(id,7,1)) >> 4) <> ", v));
   if (!bad.ok()) return bad.status();
   AddCheck(run.result, "uuid_version", *bad == 0,
            *bad == 0 ? absl::StrCat("all rows version ", v) : absl::StrCat(*bad, " rows without version nibble ", v));

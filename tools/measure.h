@@ -65,6 +65,9 @@ inline constexpr char kOwnedTableComment[] = "innosim-owned";
 enum class TableKind {
   kUuidBinary16,    // id BINARY(16) NOT NULL PRIMARY KEY
   kAutoincBigint,   // id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY
+  kAutoincInt,      // id INT NOT NULL AUTO_INCREMENT PRIMARY KEY (4-byte keys, sim/key_stream.h IntegerKey)
+  kUuidChar36,      // id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin: a 16-byte stream's UUID text
+  kUuidVarchar36,   // id VARCHAR(36) CHARACTER SET ascii COLLATE ascii_bin: the same
 };
 
 // The CREATE TABLE statement for `kind` (seed 000's table, marked as owned).
@@ -79,7 +82,7 @@ absl::Status CheckIdentifier(const std::string& what, const std::string& name);
 struct MeasureOptions {
   std::string database = "innosim";
   std::string table = "innosim_load";
-  // Unset: from the stream's key width (16 -> kUuidBinary16, 8 -> kAutoincBigint).
+  // Unset: from the stream's key width (16 -> kUuidBinary16, 8 -> kAutoincBigint, 4 -> kAutoincInt).
   std::optional<TableKind> kind;
   // Rows to load; the stream must yield at least this many keys.
   uint64_t rows = 0;

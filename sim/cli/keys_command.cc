@@ -4,6 +4,7 @@
 //
 //   innosim keys --stream uuidv1 --rows 1M [--rows-per-ms 482] [--seed 1]
 //                [--format text|binary] [--output FILE]
+//                [--writers N --clock-skew-ms MS ...] (sim/cli/run_options.h)
 //
 // text: one key per line, the canonical 8-4-4-4-12 lowercase UUID text for
 // 16-byte keys and the unsigned decimal for 8-byte ones (autoinc,
@@ -21,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/run_options.h"
 #include "sim/count.h"
 #include "sim/key_stream.h"
 #include "sim/nearest_name.h"
@@ -37,6 +39,7 @@ constexpr size_t kChunk = 1 << 20;
 
 struct KeysOptions {
   std::string stream, rows, rows_per_ms = "482", seed = "1", format = "text", output;
+  WriterOptions writer_options;
 };
 
 // Where the chunks go: stdout, a string for WriteFileAtomically, or an
@@ -98,6 +101,7 @@ int RunKeys(const KeysOptions& o) {
   spec.name = o.stream;
   spec.seed = seed;
   spec.rows_per_ms = *rpms;
+  if (absl::Status s = o.writer_options.Apply(&spec); !s.ok()) return Fail(2, std::string(s.message()));
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec);
   if (!stream.ok()) return Fail(2, std::string(stream.status().message()));
   KeyStream& ks = **stream;
@@ -156,6 +160,7 @@ void AddKeys(CLI::App& app, Registry& reg) {
                   "binary: raw big-endian bytes (file16:PATH / file8:PATH)")
       ->capture_default_str();
   sub->add_option("--output", o->output, "write to this file (replaced atomically) instead of stdout");
+  o->writer_options.Register(sub);
   reg.Add(sub, [o]() { return RunKeys(*o); });
 }
 

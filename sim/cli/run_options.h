@@ -17,6 +17,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "model/server_settings.h"
 #include "sim/count.h"
 #include "sim/defaults_file.h"
@@ -24,6 +25,7 @@
 #include "sim/nearest_name.h"
 #include "sim/runner.h"
 #include "sim/table_parser.h"
+#include "sim/writers.h"
 
 namespace innosim::cli {
 
@@ -37,8 +39,75 @@ inline absl::StatusOr<uint64_t> ParseSeed(const std::string& text) {
   return v;
 }
 
+// --writers, --clock-skew-ms, --clock-drift-ppm, --interleave,
+// --writer-weights: several app servers with their own clocks (sim/writers.h).
+// Shared by run, sweep, explain, keys and measure.
+struct WriterOptions {
+  std::string writers = "1";
+  std::string clock_skew_ms = "0";
+  std::string clock_drift_ppm = "0";
+  std::string interleave = "round-robin";
+  std::string writer_weights;
+
+  void Register(CLI::App* sub) {
+    sub->add_option("--writers", writers,
+                    "app servers making keys, each with its own clock and counter (time-based streams); their "
+                    "rows reach the server interleaved")
+        ->capture_default_str();
+    sub->add_option("--clock-skew-ms", clock_skew_ms,
+                    "writer i's clock runs MS*i/(N-1) ms ahead of writer 0's (the clocks span MS)")
+        ->capture_default_str();
+    sub->add_option("--clock-drift-ppm", clock_drift_ppm,
+                    "writer i's clock runs PPM*i/(N-1) parts per million fast (negative: slow)")
+        ->capture_default_str();
+    sub->add_option("--interleave", interleave,
+                    "round-robin (writer 0, 1, ..., N-1 in turn) or time (by each row's time, at --writer-weights)")
+        ->capture_default_str();
+    sub->add_option("--writer-weights", writer_weights,
+                    "with --interleave time: each writer's relative rate, e.g. 1,1,2 (default: equal)");
+  }
+
+  // Sets the spec's writer fields; errors name the option.
+  absl::Status Apply(StreamSpec* spec) const {
+    absl::StatusOr<uint64_t> n = ParseCount(writers);
+    if (!n.ok() || *n == 0 || *n > kMaxWriters) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--writers '", writers, "' must be a whole number from 1 to ", kMaxWriters, " (e.g. --writers 4)"));
+    }
+    spec->writers = static_cast<uint32_t>(*n);
+    double v = 0;
+    if (!absl::SimpleAtod(clock_skew_ms, &v) || !std::isfinite(v)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--clock-skew-ms '", clock_skew_ms, "' must be a number of ms (e.g. --clock-skew-ms 5)"));
+    }
+    spec->clock_skew_ms = v;
+    if (!absl::SimpleAtod(clock_drift_ppm, &v) || !std::isfinite(v)) {
+      return absl::InvalidArgumentError(absl::StrCat("--clock-drift-ppm '", clock_drift_ppm,
+                                                     "' must be a number of parts per million (e.g. --clock-drift-ppm 50)"));
+    }
+    spec->clock_drift_ppm = v;
+    absl::StatusOr<Interleave> il = ParseInterleave(interleave);
+    if (!il.ok()) return il.status();
+    spec->interleave = *il;
+    spec->writer_weights.clear();
+    if (!writer_weights.empty()) {
+      for (absl::string_view part : absl::StrSplit(writer_weights, ',')) {
+        uint32_t w = 0;
+        if (!absl::SimpleAtoi(part, &w) || w == 0 || w > kMaxWriterWeight) {
+          return absl::InvalidArgumentError(absl::StrCat("--writer-weights '", writer_weights,
+                                                         "': give whole numbers from 1 to ", kMaxWriterWeight,
+                                                         " separated by commas, one per writer (e.g. 1,1,2)"));
+        }
+        spec->writer_weights.push_back(w);
+      }
+    }
+    return ValidateWriters(*spec);
+  }
+};
+
 // Options shared by run and sweep.
 struct CommonRunOptions {
+  WriterOptions writer_options;
   std::string stream;
   std::string rows = "";
   std::string rows_per_ms = "482";
@@ -78,7 +147,7 @@ struct CommonRunOptions {
     sub->add_option(
            "--table", table,
            "seed000, seed004, or 'CREATE TABLE t (...)' (PK: BINARY(16) for 16-byte streams, BIGINT for autoinc and "
-           "snowflake)")
+           "snowflake, INT/MEDIUMINT/SMALLINT for autoinc or fileN: of that width)")
         ->capture_default_str();
     payload_option =
         sub->add_option("--payload-bytes", payload_bytes, "bytes stored in each VARCHAR column")->capture_default_str();
@@ -86,7 +155,8 @@ struct CommonRunOptions {
                     "my.cnf whose [mysqld] (and [server], ...) variables apply before --set");
     sub->add_option("--column", columns,
                     "what a column holds, NAME=SOURCE (repeatable): time, time:ROWS_PER_SEC, key-time, rownum, "
-                    "const, random, pk, stream:NAME[@SEED] (docs/key-streams.md)");
+                    "const, random, pk, stream:NAME[@SEED] (docs/column-values.md)");
+    writer_options.Register(sub);
   }
 
   // Reads --defaults-file once; warnings go to stderr.
@@ -129,6 +199,7 @@ struct CommonRunOptions {
     spec.stream.name = stream;
     spec.stream.seed = *sd;
     spec.stream.rows_per_ms = rpms;
+    if (absl::Status s = writer_options.Apply(&spec.stream); !s.ok()) return s;
     spec.profile = profile;
     spec.flush = !no_flush;
     spec.table = table;
@@ -164,8 +235,11 @@ struct CommonRunOptions {
     absl::StatusOr<RunConfig> config = ConfigFor(spec);
     if (!config.ok()) return config.status();
     // The table, checked against the stream's key width before running.
-    const int width = StreamKeyWidth(stream);
-    if (!absl::StartsWith(stream, "file:")) {
+    StreamSpec bound = spec.stream;  // autoinc takes the table's integer width
+    if (absl::Status s = BindStreamToTable(spec.table, &bound); !s.ok()) return s;
+    const int width = StreamKeyWidth(bound);
+    // (a fileN: width out of 1..16 is the stream's error, named when it opens)
+    if (!absl::StartsWith(stream, "file:") && width >= 1 && width <= 16) {
       absl::StatusOr<TableSchema> t = ResolveRunTable(spec, width);
       if (!t.ok()) return t.status();
     }

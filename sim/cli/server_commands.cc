@@ -31,6 +31,7 @@
 #include "absl/strings/str_format.h"
 #include "nlohmann/json.hpp"
 #include "sim/cli/commands.h"
+#include "sim/cli/run_options.h"
 #include "sim/compare.h"
 #include "sim/count.h"
 #include "sim/key_stream.h"
@@ -138,6 +139,7 @@ struct MeasureCliOptions {
   double tolerance = 0.02;
   uint64_t flush_io_capacity = 20000;
   std::string datadir;
+  WriterOptions writer_options;  // --writers ...: the interleaved keys, loaded on one connection
   bool no_ibd = false;
   bool json = false;
 };
@@ -304,6 +306,7 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
   plan.spec.stream.name = o.stream;
   plan.spec.stream.seed = o.seed;
   plan.spec.stream.rows_per_ms = *rpms;
+  if (absl::Status s = o.writer_options.Apply(&plan.spec.stream); !s.ok()) return s;
   plan.spec.rows = *rows;
   if (absl::Status s = ValidateRunSpec(plan.spec); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(plan.spec.stream);
@@ -638,6 +641,7 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   sub->add_option("--rows-per-ms", o->rows_per_ms, "rows per millisecond of the synthetic clock (uuidv7-*)")
       ->capture_default_str();
   sub->add_option("--seed", o->seed, "random seed of the key stream")->capture_default_str();
+  o->writer_options.Register(sub);
   sub->add_option("--batch", o->batch, "rows per INSERT (one transaction each)")->capture_default_str();
   sub->add_option("--host", o->host, "server host (TCP); empty or localhost = Unix socket");
   sub->add_option("--port", o->port, "server TCP port (0 = 3306)");
