@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "sim/metrics.h"
+#include "sim/writers.h"
 
 namespace innosim {
 
@@ -37,6 +38,13 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
   j["seed"] = r.spec.stream.seed;
   j["profile"] = r.spec.profile;
   j["page_size"] = r.spec.page_size;
+  if (r.spec.stream.writers > 1) {
+    j["writers"] = r.spec.stream.writers;
+    j["clock_skew_ms"] = r.spec.stream.clock_skew_ms;
+    j["clock_drift_ppm"] = r.spec.stream.clock_drift_ppm;
+    j["interleave"] = InterleaveName(r.spec.stream.interleave);
+    if (!r.spec.stream.writer_weights.empty()) j["writer_weights"] = r.spec.stream.writer_weights;
+  }
   j["table"] = r.table;
   if (!r.spec.columns.empty()) {
     nlohmann::ordered_json cols = nlohmann::ordered_json::object();
@@ -148,6 +156,11 @@ std::string RunSummary(const RunResult& r) {
   absl::StrAppendFormat(&s, "innosim run: %s, %d rows, rows_per_ms %d, seed %d, profile %s, page size %d\n",
                         r.spec.stream.name, r.report.rows, r.spec.stream.rows_per_ms, r.spec.stream.seed,
                         r.spec.profile, r.spec.page_size);
+  if (r.spec.stream.writers > 1) {
+    absl::StrAppendFormat(&s, "writers: %d, clock skew %g ms, clock drift %g ppm, interleave %s\n",
+                          r.spec.stream.writers, r.spec.stream.clock_skew_ms, r.spec.stream.clock_drift_ppm,
+                          InterleaveName(r.spec.stream.interleave));
+  }
   absl::StrAppendFormat(&s, "table: %s\n", r.table);
   if (!r.spec.columns.empty()) {
     std::vector<std::string> cols;
@@ -176,10 +189,13 @@ std::string RunSummary(const RunResult& r) {
                         100.0 * p.leaf_fill);
   // Seed 000's "fill factor" is a size ratio, not a page fill: printed
   // beside the leaf fill under a name that says so (docs/how-page-splits-work.md).
-  absl::StrAppendFormat(&s, "  %-28s %13.1f%%  (seed 000's \"fill\": 15/16 x DATA_LENGTH in key order / DATA_LENGTH)\n",
-                        "data_length_fill_seed000", 100.0 * DataLengthFillSeed000(r));
-  absl::StrAppendFormat(&s, "  %-28s %14d  (%.2f GB: the same rows appended in key order)\n",
-                        "DATA_LENGTH in key order", r.data_length_in_key_order, r.data_length_in_key_order / 1e9);
+  if (r.data_length_in_key_order > 0) {
+    absl::StrAppendFormat(&s,
+                          "  %-28s %13.1f%%  (seed 000's \"fill\": 15/16 x DATA_LENGTH in key order / DATA_LENGTH)\n",
+                          "data_length_fill_seed000", 100.0 * DataLengthFillSeed000(r));
+    absl::StrAppendFormat(&s, "  %-28s %14d  (%.2f GB: the same rows appended in key order)\n",
+                          "DATA_LENGTH in key order", r.data_length_in_key_order, r.data_length_in_key_order / 1e9);
+  }
   s += "\n  level      pages        records    fill\n";
   for (const LevelCensus& lc : p.levels) {
     absl::StrAppendFormat(&s, "  %5d %10d %14d  %5.1f%%\n", lc.level, lc.pages, lc.records,

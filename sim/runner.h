@@ -107,7 +107,7 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
 // The ascending stream of keys `key_width` bytes wide that stands for "the
 // same rows appended in key order": uuidv7-counter (seed 000's UUIDv7 with
 // a monotonic counter, strictly ascending at any rate) for 16-byte keys,
-// autoinc for 8-byte keys.
+// autoinc for integer keys of 1-8 bytes.
 const char* OrderedStreamName(int key_width);
 // Runs every spec, `threads` at a time (0 = all cores).
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);

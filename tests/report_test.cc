@@ -2,6 +2,8 @@
 // its mode and its cleanup, and CheckOutputPath's one-line refusals.
 #include "sim/report.h"
 
+#include "sim/runner.h"
+
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -270,6 +272,37 @@ TEST(SeedFillTest, TheSummaryNamesBothFills) {
   EXPECT_NE(s.find(absl::StrFormat("  %-28s %14d", "DATA_LENGTH in key order", r.data_length_in_key_order)),
             std::string::npos)
       << s;
+}
+
+// The key-order reference run has one writer of the table's own key type:
+// an INT table gets 4-byte autoinc keys (not a BIGINT or UUID stream it
+// could not hold), and several skewed writers are compared against the same
+// rows appended in order, not against themselves.
+TEST(SeedFillReferenceTest, IntegerTablesAndSeveralWritersGetAnAscendingSingleWriter) {
+  RunSpec narrow;
+  narrow.stream.name = "autoinc";
+  narrow.rows = 50000;
+  narrow.flush = false;
+  narrow.table = "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, c CHAR(100) NOT NULL) ENGINE=InnoDB";
+  absl::StatusOr<RunResult> n = innosim::Run(narrow);
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_EQ(n->data_length_in_key_order, n->report.data_length);  // autoinc is its own key order
+
+  RunSpec skewed;
+  skewed.stream.name = "uuidv7-counter";
+  skewed.stream.writers = 4;
+  skewed.stream.clock_skew_ms = 5;
+  skewed.rows = 50000;
+  skewed.flush = false;
+  absl::StatusOr<RunResult> w = innosim::Run(skewed);
+  ASSERT_TRUE(w.ok()) << w.status();
+  EXPECT_LT(w->data_length_in_key_order, w->report.data_length);
+  const nlohmann::ordered_json j = RunToJson(*w);
+  EXPECT_EQ(j["writers"], 4);
+  EXPECT_EQ(j["clock_skew_ms"], 5.0);
+  EXPECT_EQ(j["interleave"], "round-robin");
+  EXPECT_NE(RunSummary(*w).find("writers: 4, clock skew 5 ms"), std::string::npos);
+  EXPECT_FALSE(RunToJson(*n).contains("writers"));
 }
 
 }  // namespace
