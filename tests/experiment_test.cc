@@ -39,7 +39,7 @@ TEST(ExperimentParseTest, PublishedExperimentsLoad) {
   EXPECT_DOUBLE_EQ(s0->runs[0].tolerance.at("data_length_fill_seed000"), 0.012);
   absl::StatusOr<Experiment> s4 = LoadExperiment(INNOSIM_SOURCE_DIR "/experiments/seed004.toml");
   ASSERT_TRUE(s4.ok()) << s4.status();
-  EXPECT_EQ(s4->runs.size(), 3u);
+  EXPECT_EQ(s4->runs.size(), 8u);
   EXPECT_EQ(s4->runs[2].spec.payload_bytes, 100u);
 }
 
