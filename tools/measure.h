@@ -55,6 +55,7 @@
 #include "nlohmann/json.hpp"
 #include "sim/key_stream.h"
 #include "sim/metrics.h"
+#include "sim/table_parser.h"
 #include "tools/server_connection.h"
 
 namespace innosim {
@@ -76,11 +77,35 @@ std::string CreateTableSql(const std::string& database, const std::string& table
 // says what is allowed.
 absl::Status CheckIdentifier(const std::string& what, const std::string& name);
 
+// A table other than seed 000's: what `innosim run --table` simulates
+// (seed004 or a CREATE TABLE statement, sim/table_parser.h).
+struct MeasureTable {
+  // The CREATE TABLE statement as the user (or Seed004TableSql) wrote it;
+  // Measure() creates it under MeasureOptions' database and table name,
+  // with COMMENT='innosim-owned' appended.
+  std::string sql;
+  TableSchema schema;  // ResolveTable(sql, key width, options)
+};
+
+// `sql` created as `database`.`table` and marked as owned: the name after
+// CREATE TABLE [IF NOT EXISTS] is replaced, a trailing ';' dropped and
+// COMMENT='innosim-owned' appended as the last table option.
+// InvalidArgument when `sql` does not start with CREATE TABLE name.
+absl::StatusOr<std::string> OwnedTableSql(const std::string& sql, const std::string& database,
+                                          const std::string& table);
+
 struct MeasureOptions {
   std::string database = "innosim";
   std::string table = "innosim_load";
   // Unset: from the stream's key width (16 -> kUuidBinary16, 8 -> kAutoincBigint).
   std::optional<TableKind> kind;
+  // Set: this table instead of seed 000's (`kind` is then ignored). Row i
+  // (0-based) holds what the simulator assumes (sim/secondary_keys.h): the
+  // stream's key in the PK column, DATETIME/TIMESTAMP(p) columns
+  // SYSDATE(p) (seed 004's created_at), other integers i + 1, CHAR and
+  // VARCHAR columns 'x' repeated to their stored length (REPEAT('x', 100)
+  // for seed 004's payload), other BINARY(n) columns pseudo-random bytes.
+  std::optional<MeasureTable> spec_table;
   // Rows to load; the stream must yield at least this many keys.
   uint64_t rows = 0;
   uint64_t batch_rows = 1000;
