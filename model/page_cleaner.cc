@@ -235,17 +235,40 @@ uint64_t PageCleaner::MariaDbRecommendation(double now_s, uint64_t last_pages, u
   return n;
 }
 
+uint64_t PageCleaner::MariaDbLruFlush(uint64_t n) {
+  const uint64_t written = pool_->LruFlushMariaDb(n);
+  stats_.lru_pages += written;
+  return written;
+}
+
+void PageCleaner::MariaDbFlushThenLru(uint64_t flushed) {
+  // [Ma] buf_flush_page_cleaner after a flush-list batch: "It is critical to
+  // generate free pages to keep the system alive": an LRU flush of
+  // max(io_capacity_max - n_flushed, min(io_capacity_max, LRU_scan_depth)).
+  const uint64_t left = io_capacity_max_ >= flushed ? io_capacity_max_ - flushed : 0;
+  MariaDbLruFlush(std::max(left, std::min(io_capacity_max_, settings_.innodb_lru_scan_depth)));
+}
+
 void PageCleaner::MariaDbIteration(double now_s) {
   ++stats_.iterations;
+  if (pool_->NeedLruEviction()) {
+    // need_LRU_eviction: an LRU flush of io_capacity_max instead of the
+    // flush list this pass (the user threads' wake-ups usually got here
+    // first: BufferPool::GetFreeFrame).
+    MariaDbLruFlush(io_capacity_max_);
+    log_->Checkpoint(pool_->OldestModification());
+    return;
+  }
   const uint64_t oldest = pool_->OldestModification();
   if (oldest == 0) {
     log_->Checkpoint(0);
     return;
   }
   if (async_lsn_ != 0) {
-    // buf_flush_async_lsn: buf_flush_list(io_capacity_max, lsn).
+    // buf_flush_async_lsn: buf_flush_list(io_capacity_max, lsn), then the LRU flush.
     const uint64_t n = pool_->FlushListBatch(io_capacity_max_, async_lsn_);
     stats_.async_pages += n;
+    MariaDbFlushThenLru(n);
     const uint64_t o = pool_->OldestModification();
     if (o == 0 || o >= async_lsn_) async_lsn_ = 0;
     log_->Checkpoint(o);
@@ -271,6 +294,9 @@ void PageCleaner::MariaDbIteration(double now_s) {
   const uint64_t flushed = n ? pool_->FlushListBatch(n, kLsnMax) : 0;
   last_pages_ = flushed;
   stats_.adaptive_pages += flushed;
+  // A recommendation of 0 pages goes idle without the LRU flush
+  // (check_oldest_and_set_idle).
+  if (n != 0) MariaDbFlushThenLru(flushed);
   if (flushed) log_->Checkpoint(pool_->OldestModification());
 }
 
