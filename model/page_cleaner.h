@@ -108,7 +108,9 @@ class PageCleaner {
   uint64_t MariaDbLruFlush(uint64_t n);
   // The LRU flush that follows a flush-list batch of `flushed` pages.
   void MariaDbFlushThenLru(uint64_t flushed);
-  uint64_t MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age);
+  // `pct_lwm`: innodb_max_dirty_pages_pct_lwm as the pass hands it on (0
+  // when the dirty ratio is below it).
+  uint64_t MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age, double pct_lwm);
 
   ServerSettings settings_;
   BufferPool* pool_;
