@@ -1,8 +1,12 @@
 #include "tools/measure.h"
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <string_view>
 #include <thread>
@@ -14,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "sim/metrics.h"
 
 namespace innosim {
@@ -308,6 +313,22 @@ absl::Status CheckIdentifier(const std::string& what, const std::string& name) {
   return absl::InvalidArgumentError(absl::StrCat(
       what, " '", printable, "' is not a name innosim accepts: use 1-64 characters of [0-9A-Za-z$_], not all "
       "digits (e.g. innosim_load)"));
+}
+
+std::optional<bool> DatadirRotational(const std::string& datadir, std::string* origin) {
+  struct stat st {};
+  if (datadir.empty() || ::stat(datadir.c_str(), &st) != 0) return std::nullopt;
+  const std::string dev = absl::StrCat("/sys/dev/block/", major(st.st_dev), ":", minor(st.st_dev));
+  for (const std::string& path : {dev + "/queue/rotational", dev + "/../queue/rotational"}) {
+    std::ifstream in(path);
+    std::string v;
+    if (in && std::getline(in, v)) {
+      *origin = absl::StrCat("server datadir device (", path, ")");
+      return absl::StripAsciiWhitespace(v) != "0";
+    }
+  }
+  *origin = absl::StrCat("server datadir device (", dev, " reports no queue/rotational: rotational, as MariaDB takes it)");
+  return true;
 }
 
 absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result) {

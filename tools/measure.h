@@ -214,6 +214,15 @@ inline constexpr const char* kSimulationVariables[] = {
 absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
                                       const MeasureOptions& options);
 
+// MariaDB's answer to "is this data directory on rotational storage"
+// (fil_node_t::find_metadata -> fil_system.is_ssd(st_dev), which reads
+// /sys/block/<disk>/queue/rotational): a device counts as non-rotational
+// only when the kernel reports 0 for it (or for the disk a partition
+// belongs to); anything else, a device without the file included, counts
+// as rotational. *origin names what was read. Unset when `datadir` cannot
+// be stat()ed here (a remote server), or is empty.
+std::optional<bool> DatadirRotational(const std::string& datadir, std::string* origin);
+
 // Reads VERSION(), kSimulationVariables and @@datadir only (no table, no load).
 absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result);
 

@@ -11,17 +11,15 @@
 // SIGINT/SIGTERM: 128 + the signal (130, 143) once the server's settings are
 // back.
 #include <signal.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -291,8 +289,10 @@ struct MeasurePlan {
   std::unique_ptr<KeyStream> stream;
   // Unset: seed 000's table.
   std::optional<MeasureTable> table;
-  // With --private-server: how to start it.
+  // With --private-server: how to start it, and the values it was given
+  // for MeasureOptions::expected_settings' names.
   PrivateServerOptions server;
+  std::map<std::string, std::string> expected_settings;
 };
 
 // Every option error is the user's to mend (exit 2), found before connecting.
@@ -365,8 +365,12 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
         plan.server.buffer_pool_bytes = check.innodb_buffer_pool_size;
       } else if (name == "innodb_page_size") {
         plan.server.install_args.push_back(absl::StrCat("--innodb-page-size=", value));
+        plan.expected_settings["innodb_page_size"] = absl::StrCat(check.innodb_page_size);
       } else {
         plan.server.extra_args.push_back(absl::StrCat("--", name, "=", value));
+        // A fixed setting of the sanity checks the user changed is checked
+        // against the user's value.
+        plan.expected_settings[name] = value;
       }
     }
     if (!o.page_size.empty()) {
@@ -376,6 +380,7 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
             absl::StrCat("--page-size ", o.page_size, ": InnoDB pages are ", SupportedPageSizesInK()));
       }
       plan.server.install_args.push_back(absl::StrCat("--innodb-page-size=", *ps));
+      plan.expected_settings["innodb_page_size"] = absl::StrCat(*ps);
     }
   } else if (!o.sets.empty() || !o.page_size.empty()) {
     return absl::InvalidArgumentError(
@@ -405,6 +410,9 @@ absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, con
   mo.database = o.database;
   mo.table = o.table_name;
   mo.spec_table = plan.table;
+  for (const auto& [name, value] : plan.expected_settings) {
+    if (mo.expected_settings.count(name) != 0) mo.expected_settings[name] = value;
+  }
   mo.rows = plan.rows;
   mo.batch_rows = plan.batch;
   mo.final_flush_io_capacity = o.flush_io_capacity;
@@ -456,28 +464,6 @@ IbdSide ReadIbdCensusAfterFlush(const MeasureCliOptions& o, const MeasureResult&
 
 // Simulates the same stream with the server's profile and variables, which
 // plan->spec keeps for the report.
-// MariaDB's answer to "is the data directory on rotational storage"
-// (fil_node_t::find_metadata -> fil_system.is_ssd(st_dev)): a device is
-// non-rotational only when the kernel says so in queue/rotational (of the
-// device, or of the disk a partition belongs to); anything else counts as
-// rotational. `origin` names the file read. Unset when the datadir cannot
-// be stat()ed here (a remote server).
-std::optional<bool> DatadirRotational(const std::string& datadir, std::string* origin) {
-  struct stat st {};
-  if (datadir.empty() || ::stat(datadir.c_str(), &st) != 0) return std::nullopt;
-  const std::string dev = absl::StrCat("/sys/dev/block/", major(st.st_dev), ":", minor(st.st_dev));
-  for (const std::string& path : {dev + "/queue/rotational", dev + "/../queue/rotational"}) {
-    std::ifstream in(path);
-    std::string v;
-    if (in && std::getline(in, v)) {
-      *origin = absl::StrCat("server datadir device (", path, ")");
-      return absl::StripAsciiWhitespace(v) != "0";
-    }
-  }
-  *origin = absl::StrCat("server datadir device (", dev, " reports no queue/rotational: rotational, as MariaDB takes it)");
-  return true;
-}
-
 absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, MeasurePlan* plan, bool local) {
   RunSpec* spec = &plan->spec;
   spec->profile = absl::StrContains(m.version, "MariaDB") ? "mariadb-10.11" : "mysql-8.4";
