@@ -197,7 +197,8 @@ absl::Status ReadStatus(ServerConnection& conn, std::map<std::string, int64_t>* 
                         std::string* rows_inserted_name) {
   absl::StatusOr<std::map<std::string, std::string>> m = conn.QueryMap(
       absl::StrCat("SHOW GLOBAL STATUS WHERE Variable_name IN ", InList(ServerNames(CounterSource::kGlobalStatus)),
-                   " OR Variable_name IN ", InList(kRowsInsertedNames)));
+                   " OR Variable_name IN ", InList(kRowsInsertedNames), " OR Variable_name = '",
+                   kReadAheadStatus, "'"));
   if (!m.ok()) return m.status();
   out->clear();
   rows_inserted_name->clear();
@@ -222,6 +223,11 @@ absl::Status ReadStatus(ServerConnection& conn, std::map<std::string, int64_t>* 
           absl::StrCat("server does not report global status ", name));
     }
     (*out)[name] = v;
+  }
+  // Optional: pages read by read-ahead (not in Innodb_buffer_pool_reads).
+  if (auto it = m->find(kReadAheadStatus); it != m->end()) {
+    int64_t v = 0;
+    if (ToInt(it->second, &v)) (*out)[kReadAheadStatus] = v;
   }
   return absl::OkStatus();
 }
@@ -725,6 +731,9 @@ absl::Status ReadCountersAfter(MeasureRun& run) {
   m.Innodb_pages_written = status_delta(counters::kInnodbPagesWritten);
   m.Innodb_buffer_pool_reads = status_delta(counters::kInnodbBufferPoolReads);
   m.Innodb_dblwr_pages_written = status_delta(counters::kInnodbDblwrPagesWritten);
+  if (run.before.status.count(kReadAheadStatus) != 0 && run.after.status.count(kReadAheadStatus) != 0) {
+    m.Innodb_buffer_pool_read_ahead = run.after.status[kReadAheadStatus] - run.before.status[kReadAheadStatus];
+  }
   m.rows_inserted = after.status["rows_inserted"] - run.before.status["rows_inserted"];
   return absl::OkStatus();
 }
@@ -967,6 +976,7 @@ nlohmann::json MeasureResultToJson(const MeasureResult& r) {
   m[counters::kInnodbPagesWritten.name] = c.Innodb_pages_written;
   m[counters::kInnodbBufferPoolReads.name] = c.Innodb_buffer_pool_reads;
   m[counters::kInnodbDblwrPagesWritten.name] = c.Innodb_dblwr_pages_written;
+  if (c.Innodb_buffer_pool_read_ahead) m[kReadAheadStatus] = *c.Innodb_buffer_pool_read_ahead;
   m[c.rows_inserted_counter.empty() ? "rows_inserted" : c.rows_inserted_counter] =
       c.rows_inserted;
   m["rows"] = c.rows;

@@ -60,6 +60,9 @@
 
 namespace innosim {
 
+// The global status of read-ahead pages, read beside the counters.
+inline constexpr char kReadAheadStatus[] = "Innodb_buffer_pool_read_ahead";
+
 // The table comment that marks a table as created (and disposable) by innosim.
 inline constexpr char kOwnedTableComment[] = "innosim-owned";
 
@@ -165,6 +168,9 @@ struct MeasuredCounters {
   int64_t Innodb_pages_written = 0;
   int64_t Innodb_buffer_pool_reads = 0;
   int64_t Innodb_dblwr_pages_written = 0;
+  // Pages read by read-ahead (linear or random), which are not in
+  // Innodb_buffer_pool_reads; unset when the server does not report it.
+  std::optional<int64_t> Innodb_buffer_pool_read_ahead;
   // Rows the server wrote during the run, for the "no other writer" check:
   // the delta of Innodb_rows_inserted (MySQL) or, where that is missing
   // (MariaDB 10.6+), of Handler_write. rows_inserted_counter names which;

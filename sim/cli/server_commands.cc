@@ -635,6 +635,12 @@ std::string MeasureText(const MeasureCliOptions& o, const MeasurePlan& plan, con
   }
   absl::StrAppendFormat(&s, "  %-28s %13.1f%% %14s\n", "leaf_fill", 100.0 * sp.leaf_fill,
                         c.clustered ? absl::StrFormat("%.1f%%", 100.0 * c.ibd_leaf_fill) : std::string("-"));
+  if (m.measured.Innodb_buffer_pool_read_ahead) {
+    // Not simulated (docs/flushing.md, read-ahead): shown so that a load
+    // where it matters is seen.
+    absl::StrAppendFormat(&s, "  %-28s %14s %14d  (read-ahead pages, not in Innodb_buffer_pool_reads)\n",
+                          kReadAheadStatus, "-", *m.measured.Innodb_buffer_pool_read_ahead);
+  }
   if (!m.missing_counters.empty()) {
     s += "  (the server lacks:";
     for (const std::string& name : m.missing_counters) absl::StrAppend(&s, " ", name);
