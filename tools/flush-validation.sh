@@ -12,7 +12,9 @@
 # configuration lines) runs only some, and then the table is printed but
 # docs/validation.md is left alone. Takes about 30 minutes on two cores (the
 # 2M-row loads dominate). Each run's JSON is kept in $FLUSH_VALIDATION_DIR
-# (default: a temporary directory, named at the end).
+# (default: a temporary directory, named at the end); with
+# FLUSH_VALIDATION_REUSE=1 a configuration whose JSON is already there is
+# not loaded again (to finish an interrupted run with the same build).
 set -eu
 
 build=${1:-build}
@@ -44,8 +46,12 @@ while IFS='|' read -r label args; do
   # Exit 1 means a structural counter or sanity check is off; the flushing
   # figures are still reported (the JSON says which).
   status=0
-  # shellcheck disable=SC2086
-  "$innosim" measure --private-server --stream uuidv4 $args --json > "$out/$name.json" || status=$?
+  if [ -n "${FLUSH_VALIDATION_REUSE:-}" ] && [ -s "$out/$name.json" ]; then
+    echo "flush-validation: reusing $out/$name.json" >&2
+  else
+    # shellcheck disable=SC2086
+    "$innosim" measure --private-server --stream uuidv4 $args --json > "$out/$name.json" || status=$?
+  fi
   if [ "$status" -gt 1 ]; then
     echo "flush-validation: '$label' failed (exit $status); see $out/$name.json" >&2
     exit "$status"
@@ -56,7 +62,8 @@ j = json.load(open(sys.argv[1]))
 c = j["comparison"]
 def cell(name):
     r = c[name]
-    return "{:,} / {:,} ({:+.1f}%)".format(r["simulated"], r["measured"], 100.0 * r["relative_error"])
+    e = r["relative_error"]  # None when the server's count is 0
+    return "{:,} / {:,} ({})".format(r["simulated"], r["measured"], "{:+.1f}%".format(100.0 * e) if e is not None else "-")
 m = j["measured"]
 rate = m["rows"] / m["elapsed_s"] if m["elapsed_s"] else 0
 print("| {} | {} | {} | {:,.0f} | {} |".format(
