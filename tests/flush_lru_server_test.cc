@@ -20,7 +20,7 @@
 // which is not explained yet (docs/flushing.md). 128 MB with the default
 // depth is the configuration the model is meant for.
 //
-// About 2 minutes per configuration on two cores. If mariadbd is not
+// About 40 s per configuration on two cores. If mariadbd is not
 // installed the test FAILS saying to install mariadb-server.
 #include <cmath>
 #include <cstdio>
