@@ -20,6 +20,12 @@ constexpr uint64_t kOldMinLen = 512;
 // BUF_LRU_MIN_LEN (the LRU batch never shrinks the LRU below this).
 constexpr uint64_t kSearchScanThreshold = 100;
 constexpr uint64_t kLruMinLen = 256;
+// include/buf0buf.h: BUF_READ_AHEAD_PAGES (MariaDB buf_pool_t::
+// READ_AHEAD_PAGES; MySQL BUF_READ_AHEAD_AREA's cap) and
+// BUF_READ_AHEAD_PORTION: the read-ahead area is 64 pages, or the power of
+// two at or above frames / 32 when that is smaller.
+constexpr uint64_t kReadAheadPages = 64;
+constexpr uint64_t kReadAheadPortion = 32;
 // Not an InnoDB constant: the model indexes frames by int32_t (-1 = none),
 // so a larger pool is refused rather than simulated.
 constexpr uint64_t kMaxFrames = std::numeric_limits<int32_t>::max();
@@ -45,6 +51,17 @@ BufferPool::BufferPool(const Options& options) {
   ratio = std::clamp<uint64_t>(ratio, kOldRatioMin, kOldRatioDiv);
   lru_old_ratio_ = static_cast<uint32_t>(ratio);
   old_threshold_ms_ = options.old_blocks_time_ms;
+  mariadb_ = options.mariadb;
+  flush_neighbors_ = std::min<uint32_t>(options.flush_neighbors, 2);
+  lru_scan_depth_ = options.lru_scan_depth;
+  io_capacity_max_ = std::max<uint64_t>(options.io_capacity_max, 1);
+  // buf_pool_t::create (MariaDB) / buf_pool_init (MySQL): read_ahead_area;
+  // buf_flush_check_neighbors / buf_flush_try_neighbors: the flush area is
+  // min(read_ahead_area, curr_size / 16).
+  const uint64_t portion = n / kReadAheadPortion;
+  uint64_t area = 1;
+  while (area < portion && area < kReadAheadPages) area *= 2;
+  flush_area_ = static_cast<uint32_t>(std::max<uint64_t>(1, std::min(area, n / 16)));
   spaces_.reserve(8);
 }
 
@@ -262,6 +279,12 @@ void BufferPool::Evict(int32_t f) {
   ++free_len_;
 }
 
+bool BufferPool::NeedLruEviction() const {
+  // buf_pool_t::need_LRU_eviction (try_LRU_scan aside: GetFreeFrame waits
+  // for the cleaner itself when its scan found nothing).
+  return lru_len_ > kLruMinLen && free_len_ < lru_scan_depth_ / 2;
+}
+
 int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
   // buf_LRU_get_free_block.
   for (;;) {
@@ -270,6 +293,12 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
       free_head_ = frames_[f].lru_next;
       frames_[f].lru_next = -1;
       --free_len_;
+      // MariaDB (got_block): fewer than LRU_scan_depth / 2 free frames left
+      // wakes the page cleaner (page_cleaner_wakeup(true)), which runs
+      // buf_flush_LRU(innodb_io_capacity_max) without waiting for its
+      // second. The model runs it here, between this thread's steps; the
+      // frames the current mtr has fixed are skipped as latched.
+      if (mariadb_ && NeedLruEviction()) stats_.lru_wakeup_written += LruFlushMariaDb(io_capacity_max_);
       return f;
     }
     // buf_LRU_scan_and_free_block(scan_all=false): a clean, unfixed page
@@ -286,6 +315,23 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
     if (victim >= 0) {
       Evict(victim);
       continue;
+    }
+    if (mariadb_) {
+      // MariaDB 10.11 has no single-page flush: the thread sets
+      // try_LRU_scan = false and waits for the page cleaner's LRU flush,
+      // then scans the whole LRU for a clean page.
+      stats_.lru_wakeup_written += LruFlushMariaDb(io_capacity_max_);
+      if (free_head_ >= 0) continue;
+      for (int32_t g = lru_tail_; g >= 0; g = frames_[g].lru_prev) {
+        if (frames_[g].oldest_modification == 0 && !Fixed(g)) {
+          victim = g;
+          break;
+        }
+      }
+      if (victim >= 0) {
+        Evict(victim);
+        continue;
+      }
     }
     // buf_flush_single_page_from_LRU: the first page from the tail that is
     // clean (freed) or dirty (written, then freed). Fixed pages are skipped.
@@ -359,17 +405,106 @@ void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   Install(g, space_id, page_no, /*old=*/false, now_ms);
 }
 
+uint64_t BufferPool::FlushTryNeighbors(int32_t f, uint64_t n_flushed, uint64_t n_to_flush, bool lru,
+                                       std::vector<int32_t>* written) {
+  // Both servers: no neighbours while the LRU is shorter than
+  // BUF_LRU_OLD_MIN_LEN ("little space"; MariaDB buf_do_flush_list_batch /
+  // buf_flush_LRU_list_batch, MySQL buf_flush_try_neighbors).
+  if (flush_neighbors_ == 0 || lru_len_ < kOldMinLen) {
+    WritePage(f);
+    if (written != nullptr) written->push_back(f);
+    return 1;
+  }
+  const uint32_t page = frames_[f].page_no;
+  const std::vector<int32_t>& map = *FrameMap(frames_[f].space_id);
+  auto frame_of = [&](uint64_t p) { return p < map.size() ? map[p] : -1; };
+  // buf_flush_check_neighbors: the aligned area around the page. (The
+  // server also ends it at the tablespace's last page, which no page
+  // beyond can be resident to matter; the last page itself is left out
+  // there, a detail the model does not copy.)
+  uint64_t low = page - page % flush_area_;
+  uint64_t high = low + flush_area_;
+  if (flush_neighbors_ == 1) {
+    // Only the contiguous run of flushable pages around the page.
+    uint64_t lo = page;
+    while (lo > low && NeighborFlushable(frame_of(lo - 1), lru)) --lo;
+    uint64_t hi = uint64_t{page} + 1;
+    while (hi < high && NeighborFlushable(frame_of(hi), lru)) ++hi;
+    low = lo;
+    high = hi;
+  }
+  uint64_t count = 0;
+  for (uint64_t p = low; p < high; ++p) {
+    if (count + n_flushed >= n_to_flush) {
+      // The batch's quota is used up: write the page itself if it is not
+      // written yet, and stop.
+      if (p > page) break;
+      p = page;
+    }
+    const int32_t g = frame_of(p);
+    if (g != f && !NeighborFlushable(g, lru)) continue;
+    WritePage(g);
+    ++count;
+    if (written != nullptr) written->push_back(g);
+  }
+  stats_.neighbors_written += count - 1;
+  return count;
+}
+
 uint64_t BufferPool::FlushListBatch(uint64_t max_pages, uint64_t lsn_limit) {
-  // buf_flush_flush_list_batch: from the tail while count < min_n and
-  // oldest_modification < lsn_limit.
+  // buf_flush_flush_list_batch (MySQL) / buf_do_flush_list_batch (MariaDB):
+  // from the tail while count < max_n and oldest_modification < lsn_limit;
+  // each page with its neighbours, which count toward max_n.
   uint64_t count = 0;
   while (count < max_pages && flush_tail_ >= 0 &&
          frames_[flush_tail_].oldest_modification < lsn_limit) {
-    WritePage(flush_tail_);
-    ++count;
+    count += FlushTryNeighbors(flush_tail_, count, max_pages, /*lru=*/false, nullptr);
   }
   stats_.flush_list_written += count;
   return count;
+}
+
+uint64_t BufferPool::LruListBatchMariaDb(uint64_t max_flush) {
+  // [Ma] buf_flush_LRU_list_batch. The LRU floor is min(usable / 20 - 1,
+  // BUF_LRU_MIN_LEN), the free target buf_pool.LRU_scan_depth.
+  const uint64_t n = frames_.size();
+  const uint64_t min_len = std::min<uint64_t>(n / 20 > 0 ? n / 20 - 1 : 0, kLruMinLen);
+  const uint64_t free_limit = lru_scan_depth_;
+  uint64_t flushed = 0;
+  int32_t f = lru_tail_;
+  while (f >= 0 && lru_len_ > min_len && free_len_ < free_limit) {
+    const int32_t prev = frames_[f].lru_prev;
+    if (!Fixed(f)) {
+      if (frames_[f].oldest_modification == 0) {
+        Evict(f);
+      } else {
+        if (flushed >= max_flush) break;
+        // Neighbours only once the free list is at half its target
+        // ("Skip neighbourhood flush from LRU list if we haven't yet
+        // reached half of the free page target"). The pages written stay
+        // on the LRU, clean: buf_page_write_complete frees only pages of
+        // the temporary tablespace.
+        if (free_len_ * 2 >= free_limit) {
+          flushed += FlushTryNeighbors(f, flushed, max_flush, /*lru=*/true, nullptr);
+        } else {
+          WritePage(f);
+          ++flushed;
+        }
+      }
+    }
+    f = prev;
+  }
+  stats_.lru_batch_written += flushed;
+  return flushed;
+}
+
+uint64_t BufferPool::LruFlushMariaDb(uint64_t max_flush) {
+  // [Ma] buf_flush_LRU: "If we have exhausted flush quota, it is likely we
+  // exited before generating enough free pages. Call once more with 0
+  // flush to generate free pages immediately as required."
+  const uint64_t pages = LruListBatchMariaDb(max_flush);
+  if (pages >= max_flush) LruListBatchMariaDb(0);
+  return pages;
 }
 
 uint64_t BufferPool::CountFlushListUpTo(uint64_t target_lsn, uint64_t max) const {
@@ -390,16 +525,22 @@ uint64_t BufferPool::LruBatch(uint64_t scan_depth, uint64_t free_target) {
   int32_t f = lru_tail_;
   while (f >= 0 && written + evicted < scan_depth && free_len_ < free_target &&
          lru_len_ > kLruMinLen) {
-    const int32_t prev = frames_[f].lru_prev;
+    int32_t prev = frames_[f].lru_prev;
     if (!Fixed(f)) {
       if (frames_[f].oldest_modification != 0) {
-        // Written with BUF_FLUSH_LRU; freed at I/O completion.
-        WritePage(f);
-        ++written;
+        // Written with BUF_FLUSH_LRU (buf_flush_page_and_try_neighbors,
+        // old neighbours only); every page so written is freed at I/O
+        // completion (buf_page_io_complete: BUF_FLUSH_LRU always evicts).
+        scratch_.clear();
+        written += FlushTryNeighbors(f, written, scan_depth, /*lru=*/true, &scratch_);
+        for (int32_t g : scratch_) Evict(g);
+        // A neighbour freed may have been the next page of the scan: go
+        // on from the tail, whose pages were just freed or are fixed.
+        if (prev >= 0 && !frames_[prev].in_use) prev = lru_tail_;
       } else {
         ++evicted;
+        Evict(f);
       }
-      Evict(f);
     }
     ++scanned;
     f = prev;

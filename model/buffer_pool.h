@@ -17,9 +17,18 @@
 //    the head, oldest at the tail; buf_flush_insert_into_flush_list);
 //  * a free frame is found as buf_LRU_get_free_block does: the free list,
 //    else a clean unfixed page among the last BUF_LRU_SEARCH_SCAN_THRESHOLD
-//    of the LRU, else buf_flush_single_page_from_LRU writes the first dirty
-//    unfixed page from the tail and frees it. A dirty page is never evicted
-//    without being written.
+//    of the LRU, else (MySQL) buf_flush_single_page_from_LRU writes the
+//    first dirty unfixed page from the tail and frees it, or (MariaDB
+//    10.11, which has no single-page flush) the user thread waits for the
+//    page cleaner's LRU flush (LruFlushMariaDb). A dirty page is never
+//    evicted without being written;
+//  * MariaDB 10.11: a user thread that takes a free frame and leaves fewer
+//    than innodb_lru_scan_depth / 2 wakes the page cleaner, whose LRU flush
+//    (buf_flush_LRU, io_capacity_max writes at most) runs at once here;
+//  * neighbour flushing (buf_flush_try_neighbors): a page written by a
+//    flush-list or LRU batch takes its dirty neighbours in its flush area
+//    (min(read_ahead_area, frames / 16) pages, aligned) along, contiguous
+//    ones (innodb_flush_neighbors=1) or all (2).
 //
 // One buffer-pool instance is modelled (see docs/flushing.md); the free-page
 // target of the LRU batch is innodb_lru_scan_depth x instances.
@@ -58,6 +67,18 @@ class BufferPool {
     uint32_t old_blocks_pct = 37;
     // innodb_old_blocks_time, ms.
     uint32_t old_blocks_time_ms = 1000;
+    // MariaDB 10.11's LRU rules instead of MySQL's: LRU-flushed pages stay
+    // on the LRU (clean) instead of being freed at write completion; no
+    // single-page flush; the page cleaner is woken for free frames (above).
+    bool mariadb = false;
+    // innodb_flush_neighbors as the server applies it: 0, 1 (contiguous),
+    // 2 (whole area). The caller passes 0 where the server skips
+    // neighbours (MariaDB on non-rotational storage).
+    uint32_t flush_neighbors = 0;
+    // MariaDB: buf_pool.LRU_scan_depth (innodb_lru_scan_depth) and
+    // innodb_io_capacity_max, for the LRU flush a user thread wakes.
+    uint64_t lru_scan_depth = 1536;
+    uint64_t io_capacity_max = 2000;
   };
 
   // Status counters, named after InnoDB's.
@@ -72,6 +93,12 @@ class BufferPool {
     uint64_t made_young = 0;           // Innodb_buffer_pool_pages_made_young
     uint64_t not_made_young = 0;       // Innodb_buffer_pool_pages_made_not_young
     uint64_t created = 0;              // buf_page_create without a read
+    // Of the writes above, neighbours written along with a page
+    // (MONITOR_FLUSH_NEIGHBOR_TOTAL_PAGE: count - 1 per try).
+    uint64_t neighbors_written = 0;
+    // Of lru_batch_written, the MariaDB LRU flushes a user thread woke the
+    // page cleaner for (need_LRU_eviction), not its once-a-second pass.
+    uint64_t lru_wakeup_written = 0;
   };
 
   explicit BufferPool(const Options& options);
@@ -144,6 +171,19 @@ class BufferPool {
   // the LRU longer than BUF_LRU_MIN_LEN: clean pages are freed, dirty ones
   // written and freed. Returns pages written.
   uint64_t LruBatch(uint64_t scan_depth, uint64_t free_target);
+  // MariaDB buf_flush_LRU(max_n): buf_flush_LRU_list_batch from the LRU
+  // tail while the LRU is longer than min(frames/20 - 1, BUF_LRU_MIN_LEN)
+  // and the free list shorter than innodb_lru_scan_depth: clean pages are
+  // freed, dirty ones written (at most `max_flush`, neighbours counted;
+  // neighbours only once the free list is at half its target) and left on
+  // the LRU, clean. When the quota ran out a second pass with no quota
+  // frees the clean pages. Returns pages written.
+  uint64_t LruFlushMariaDb(uint64_t max_flush);
+  // MariaDB buf_pool_t::need_LRU_eviction: the LRU longer than
+  // BUF_LRU_MIN_LEN and fewer than innodb_lru_scan_depth / 2 free frames.
+  bool NeedLruEviction() const;
+  // The neighbour-flush area: min(buf_pool.read_ahead_area, frames / 16).
+  uint32_t flush_area() const { return flush_area_; }
 
   // --- Observers -----------------------------------------------------------
   uint64_t n_frames() const { return frames_.size(); }
@@ -246,6 +286,18 @@ class BufferPool {
   void Install(int32_t f, uint32_t space_id, uint32_t page_no, bool old, uint64_t now_ms);
   void Evict(int32_t f);
   void WritePage(int32_t f);
+  // buf_flush_try_neighbors: writes the page of frame `f` and, with
+  // neighbour flushing on, its dirty neighbours; at most n_to_flush -
+  // n_flushed pages unless the page itself is still unwritten. `lru`: an
+  // LRU batch (MySQL writes only old neighbours there). Frames written are
+  // appended to `written` when it is not null. Returns pages written.
+  uint64_t FlushTryNeighbors(int32_t f, uint64_t n_flushed, uint64_t n_to_flush, bool lru,
+                             std::vector<int32_t>* written);
+  bool NeighborFlushable(int32_t g, bool lru) const {
+    return g >= 0 && frames_[g].oldest_modification != 0 && !Fixed(g) && (mariadb_ || !lru || frames_[g].old);
+  }
+  // One pass of buf_flush_LRU_list_batch (MariaDB).
+  uint64_t LruListBatchMariaDb(uint64_t max_flush);
   bool Fixed(int32_t f) const { return frames_[f].fix_mtr == mtr_seq_; }
   void Touch(int32_t f, uint64_t now_ms);
 
@@ -312,6 +364,13 @@ class BufferPool {
   size_t flush_order_tail_ = 0;  // the first entry that is not a hole
 
   uint64_t mtr_seq_ = 1;
+  bool mariadb_ = false;
+  uint32_t flush_neighbors_ = 0;
+  uint32_t flush_area_ = 1;
+  uint64_t lru_scan_depth_ = 1536;
+  uint64_t io_capacity_max_ = 2000;
+  // Reused by the MySQL LRU batch (neighbours to free); no per-row use.
+  std::vector<int32_t> scratch_;
   Stats stats_;
   absl::Status status_;
 };

@@ -12,6 +12,10 @@ BufferPool::Options PoolOptions(const ServerSettings& s) {
   o.n_frames = s.BufferPoolPages();
   o.old_blocks_pct = static_cast<uint32_t>(s.innodb_old_blocks_pct);
   o.old_blocks_time_ms = static_cast<uint32_t>(s.innodb_old_blocks_time);
+  o.mariadb = s.flavor == ServerFlavor::kMariaDb1011;
+  o.flush_neighbors = static_cast<uint32_t>(s.EffectiveFlushNeighbors());
+  o.lru_scan_depth = s.innodb_lru_scan_depth;
+  o.io_capacity_max = s.EffectiveIoCapacityMax();
   return o;
 }
 
@@ -52,7 +56,7 @@ FlushModel::Counters FlushModel::counters() const {
   c.adaptive_flush_pages = p.adaptive_pages;
   c.sync_flush_pages = p.sync_pages;
   c.async_flush_pages = p.async_pages;
-  c.lru_flush_pages = p.lru_pages;
+  c.lru_flush_pages = b.lru_batch_written;  // the cleaner's passes and the LRU flushes threads woke it for
   c.single_page_flushes = b.single_page_written;
   c.final_flush_pages = final_flush_pages_;
   c.redo_bytes = log_.bytes_appended();
@@ -87,8 +91,9 @@ std::string FlushModel::Verify() const {
   }
   const BufferPool::Stats& b = pool_.stats();
   const PageCleaner::Stats& p = cleaner_.stats();
-  if (p.lru_pages != b.lru_batch_written) {
-    return absl::StrCat("page cleaner: ", p.lru_pages, " LRU pages, the pool's LRU batches wrote ", b.lru_batch_written);
+  if (p.lru_pages + b.lru_wakeup_written != b.lru_batch_written) {
+    return absl::StrCat("page cleaner: ", p.lru_pages, " LRU pages + ", b.lru_wakeup_written,
+                        " on wake-up, the pool's LRU batches wrote ", b.lru_batch_written);
   }
   if (p.adaptive_pages + p.sync_pages + p.async_pages + final_flush_pages_ != b.flush_list_written) {
     return absl::StrCat("page cleaner: ", p.adaptive_pages, " adaptive + ", p.sync_pages, " sync + ", p.async_pages,

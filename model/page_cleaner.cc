@@ -193,11 +193,13 @@ void PageCleaner::MySqlIteration(double now_s) {
 // ---------------------------------------------------------------------------
 // MariaDB
 
-uint64_t PageCleaner::MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age) {
-  // [Ma] page_cleaner_flush_pages_recommendation.
+uint64_t PageCleaner::MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age, double pct_lwm) {
+  // [Ma] page_cleaner_flush_pages_recommendation (10.11.5+, MDEV-26055's
+  // form: pct_lwm and total_ratio).
   const MariaDbRedoLimits& lim = log_->mariadb();
   const double dirty_pct = pool_->ModifiedRatioPct();
   const uint64_t dirty_blocks = pool_->dirty_pages();
+  const double max_pct = settings_.innodb_max_dirty_pages_pct;
   const uint64_t pct_for_lsn =
       MariaDbPctForLsn(age, lim.log_capacity, lim.max_modified_age_async,
                        settings_.innodb_adaptive_flushing_lwm, io_capacity_, io_capacity_max_);
@@ -206,37 +208,68 @@ uint64_t PageCleaner::MariaDbRecommendation(double now_s, uint64_t last_pages, u
   cur_iter_lsn_ = log_->lsn();
   cur_iter_time_ = now_s;
   if (mariadb_first_ || pct_for_lsn == 0) {
+    // The first call, or no redo pressure: no averaging (prev_lsn and
+    // prev_time restart; the loop counters and page sum carry on).
     mariadb_first_ = false;
     prev_lsn_ = cur_iter_lsn_;
     prev_time_ = now_s;
-    n_iterations_ = 0;
-    sum_pages_ = 0;
-    uint64_t n = static_cast<uint64_t>(static_cast<double>(io_capacity_) * dirty_pct /
-                                       settings_.innodb_max_dirty_pages_pct);
-    if (n < dirty_blocks) n = std::min<uint64_t>(io_capacity_, dirty_blocks);
+    uint64_t n;
+    if (io_capacity_ >= dirty_blocks) {
+      n = dirty_blocks;
+    } else {
+      const double ratio = max_pct > 1.0 ? dirty_pct / max_pct : dirty_pct;
+      n = static_cast<uint64_t>(ratio * static_cast<double>(io_capacity_));
+      n = n < dirty_blocks ? io_capacity_ : std::min(io_capacity_max_, dirty_blocks);
+    }
     stats_.last_n_to_flush = n;
     return n;
   }
   SetAverage();
-  uint64_t pct_for_dirty;
-  if (settings_.innodb_max_dirty_pages_pct_lwm == 0) {
-    pct_for_dirty = dirty_pct >= settings_.innodb_max_dirty_pages_pct ? 100 : 0;
-  } else {
-    pct_for_dirty = static_cast<uint64_t>(dirty_pct / settings_.innodb_max_dirty_pages_pct);
+  // total_ratio: 1 (all of innodb_io_capacity) unless the dirty-page low
+  // water mark is in force, then the larger of pct_for_lsn and the dirty
+  // ratio's share of innodb_max_dirty_pages_pct.
+  double total_ratio = 1;
+  if (pct_lwm != 0.0 && max_pct != 0.0) {
+    total_ratio = std::max(static_cast<double>(pct_for_lsn) / 100, dirty_pct / max_pct);
   }
-  stats_.last_pct_for_dirty = pct_for_dirty;
-  const uint64_t pct_total = std::max(pct_for_dirty, pct_for_lsn);
+  stats_.last_pct_for_dirty = static_cast<uint64_t>(total_ratio * 100);
   const uint64_t oldest = pool_->OldestModification();
   const uint64_t target = oldest + lsn_avg_rate_ * kLsnScanFactor;
-  const uint64_t pages_for_lsn = pool_->CountFlushListUpTo(target, io_capacity_max_) / kLsnScanFactor;
-  uint64_t n = (PctIo(io_capacity_, pct_total) + page_avg_rate_ + pages_for_lsn) / 3;
+  uint64_t pages_for_lsn = pool_->CountFlushListUpTo(target, io_capacity_max_) / kLsnScanFactor;
+  if (pages_for_lsn < 1) pages_for_lsn = 1;
+  uint64_t n = (static_cast<uint64_t>(static_cast<double>(io_capacity_) * total_ratio) + page_avg_rate_ +
+                pages_for_lsn) /
+               3;
   n = std::min(n, io_capacity_max_);
   stats_.last_n_to_flush = n;
   return n;
 }
 
+uint64_t PageCleaner::MariaDbLruFlush(uint64_t n) {
+  const uint64_t written = pool_->LruFlushMariaDb(n);
+  stats_.lru_pages += written;
+  return written;
+}
+
+void PageCleaner::MariaDbFlushThenLru(uint64_t flushed) {
+  // [Ma] buf_flush_page_cleaner after a flush-list batch: "It is critical to
+  // generate free pages to keep the system alive": an LRU flush of
+  // max(io_capacity_max - n_flushed, min(io_capacity_max, LRU_scan_depth)),
+  // whose pages join last_pages (the next recommendation's page rate).
+  const uint64_t left = io_capacity_max_ >= flushed ? io_capacity_max_ - flushed : 0;
+  last_pages_ += MariaDbLruFlush(std::max(left, std::min(io_capacity_max_, settings_.innodb_lru_scan_depth)));
+}
+
 void PageCleaner::MariaDbIteration(double now_s) {
   ++stats_.iterations;
+  if (pool_->NeedLruEviction()) {
+    // need_LRU_eviction: an LRU flush of io_capacity_max instead of the
+    // flush list this pass (the user threads' wake-ups usually got here
+    // first: BufferPool::GetFreeFrame).
+    last_pages_ += MariaDbLruFlush(io_capacity_max_);
+    log_->Checkpoint(pool_->OldestModification());
+    return;
+  }
   const uint64_t oldest = pool_->OldestModification();
   if (oldest == 0) {
     mariadb_idle_ = true;  // fully_unemployed -> set_idle
@@ -256,9 +289,10 @@ void PageCleaner::MariaDbIteration(double now_s) {
   }
   mariadb_idle_ = false;
   if (async_lsn_ != 0) {
-    // buf_flush_async_lsn: buf_flush_list(io_capacity_max, lsn).
+    // buf_flush_async_lsn: buf_flush_list(io_capacity_max, lsn), then the LRU flush.
     const uint64_t n = pool_->FlushListBatch(io_capacity_max_, async_lsn_);
     stats_.async_pages += n;
+    MariaDbFlushThenLru(n);
     const uint64_t o = pool_->OldestModification();
     if (o == 0 || o >= async_lsn_) async_lsn_ = 0;
     log_->Checkpoint(o);
@@ -268,26 +302,51 @@ void PageCleaner::MariaDbIteration(double now_s) {
   const uint64_t age = lsn - oldest;
   const double dirty_pct = pool_->ModifiedRatioPct();
   const MariaDbRedoLimits& lim = log_->mariadb();
-  uint64_t n = 0;
+  // af_needed_for_redo: the oldest page's age above
+  // innodb_adaptive_flushing_lwm % of the log capacity.
   const bool af_needed_for_redo =
       static_cast<double>(age) > settings_.innodb_adaptive_flushing_lwm / 100.0 *
                                      static_cast<double>(lim.log_capacity);
-  if (af_needed_for_redo && settings_.innodb_adaptive_flushing) {
-    n = MariaDbRecommendation(now_s, last_pages_, age);
-  } else if (settings_.innodb_max_dirty_pages_pct_lwm != 0) {
-    if (dirty_pct < settings_.innodb_max_dirty_pages_pct_lwm) return;
-    n = io_capacity_;
+  // Whether the pass works or goes idle. With innodb_max_dirty_pages_pct_lwm
+  // set, a pass below it works only for redo (and then without the lwm:
+  // pct_lwm = 0); without it (MariaDB's default), a pass below
+  // innodb_max_dirty_pages_pct likewise. (The idle flush of a server with
+  // no commits since the last pass never applies during a load.)
+  double pct_lwm = settings_.innodb_max_dirty_pages_pct_lwm;
+  bool work = true;
+  if (pct_lwm != 0.0) {
+    if (dirty_pct < pct_lwm) {
+      pct_lwm = 0.0;
+      work = af_needed_for_redo;
+    }
+  } else if (dirty_pct < settings_.innodb_max_dirty_pages_pct) {
+    work = af_needed_for_redo;
+  }
+  if (!work) {
+    // possibly_unemployed -> set_idle: no flush-list batch, no LRU flush;
+    // with innodb_max_dirty_pages_pct_lwm = 0 the cleaner then sleeps
+    // (above) until page_cleaner_wakeup.
+    mariadb_idle_ = true;
+    return;
+  }
+  uint64_t flushed = 0;
+  if (!settings_.innodb_adaptive_flushing) {
+    // idle_flush / background_flush: io_capacity pages; not in last_pages.
+    flushed = pool_->FlushListBatch(io_capacity_, kLsnMax);
+    stats_.adaptive_pages += flushed;
   } else {
-    // possibly_unemployed: !soft_lsn_limit && !af_needed_for_redo -> set_idle.
-    if (dirty_pct < settings_.innodb_max_dirty_pages_pct) {
+    const uint64_t n = MariaDbRecommendation(now_s, last_pages_, age, pct_lwm);
+    // A recommendation of 0 pages goes idle without the LRU flush
+    // (check_oldest_and_set_idle).
+    if (n == 0) {
       mariadb_idle_ = true;
       return;
     }
-    n = io_capacity_;
+    flushed = pool_->FlushListBatch(n, kLsnMax);
+    last_pages_ = flushed;
+    stats_.adaptive_pages += flushed;
   }
-  const uint64_t flushed = n ? pool_->FlushListBatch(n, kLsnMax) : 0;
-  last_pages_ = flushed;
-  stats_.adaptive_pages += flushed;
+  MariaDbFlushThenLru(flushed);
   if (flushed) log_->Checkpoint(pool_->OldestModification());
 }
 
@@ -335,6 +394,7 @@ void PageCleaner::CheckRedoPressure(double now_s) {
   ++stats_.sync_iterations;
   stats_.sync_pages += pool_->FlushListBatch(kLsnMax, lsn);
   async_lsn_ = 0;
+  last_pages_ = 0;  // furious_flush: last_pages= 0
   log_->Checkpoint(pool_->OldestModification());
 }
 

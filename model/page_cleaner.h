@@ -20,7 +20,10 @@
 //   second) beyond max_modified_age_async, otherwise
 //   page_cleaner_flush_pages_recommendation when the age passes
 //   innodb_adaptive_flushing_lwm % of the log capacity, or io_capacity pages
-//   when the dirty ratio passes innodb_max_dirty_pages_pct.
+//   when the dirty ratio passes innodb_max_dirty_pages_pct; each such pass
+//   ends with an LRU flush (buf_flush_LRU) that refills the free list to
+//   innodb_lru_scan_depth, and a pass that finds fewer than half that many
+//   free frames does only the LRU flush (need_LRU_eviction).
 //
 // Simulated time: the model assumes page writes take no simulated time (the
 // insert rate is an input; docs/flushing.md). RunIteration() is called at
@@ -101,7 +104,13 @@ class PageCleaner {
   uint64_t LruBatch();
   // MariaDB.
   void MariaDbIteration(double now_s);
-  uint64_t MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age);
+  // buf_flush_LRU(n) by the cleaner, counted in lru_pages.
+  uint64_t MariaDbLruFlush(uint64_t n);
+  // The LRU flush that follows a flush-list batch of `flushed` pages.
+  void MariaDbFlushThenLru(uint64_t flushed);
+  // `pct_lwm`: innodb_max_dirty_pages_pct_lwm as the pass hands it on (0
+  // when the dirty ratio is below it).
+  uint64_t MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age, double pct_lwm);
 
   ServerSettings settings_;
   BufferPool* pool_;

@@ -111,8 +111,11 @@ const VariableDef kVariables[] = {
     {"innodb_flush_sync", Kind::kBool, kBoth, kBoth, 0, 0, 0, 0, Low::kClamp, nullptr, nullptr,
      &S::innodb_flush_sync},
     {"innodb_idle_flush_pct", Kind::kInteger, kBoth, kMy, 0, 100, 0, 100, Low::kClamp, &S::innodb_idle_flush_pct},
-    // Neighbour flushing is not modelled yet: accepted, listed as no effect.
-    {"innodb_flush_neighbors", Kind::kInteger, kBoth, 0, 0, 2, 0, 2, Low::kClamp, &S::innodb_flush_neighbors},
+    {"innodb_flush_neighbors", Kind::kInteger, kBoth, kBoth, 0, 2, 0, 2, Low::kClamp, &S::innodb_flush_neighbors},
+    // Not a server variable: the data files' storage as MariaDB sees it
+    // (ServerSettings::storage_rotational).
+    {"storage_rotational", Kind::kBool, kBoth, kMa, 0, 0, 0, 0, Low::kClamp, nullptr, nullptr,
+     &S::storage_rotational},
     {"innodb_doublewrite", Kind::kDoublewrite, kBoth, kBoth, 0, 0, 0, 0, Low::kClamp, nullptr, nullptr,
      &S::innodb_doublewrite},
     {"innodb_redo_log_capacity", Kind::kInteger, kMy, kMy, 8388608, 137438953472.0, 0, 0, Low::kClamp,
@@ -401,6 +404,13 @@ uint64_t ServerSettings::EffectiveIoCapacityMax() const {
   return std::max<uint64_t>(2 * innodb_io_capacity, 2000);
 }
 
+uint64_t ServerSettings::EffectiveFlushNeighbors() const {
+  // [Ma] buf_do_flush_list_batch / buf_flush_LRU_list_batch: neighbours only
+  // `if (neighbors && space->is_rotational())`; MySQL has no such check.
+  if (flavor == ServerFlavor::kMariaDb1011 && !storage_rotational) return 0;
+  return innodb_flush_neighbors;
+}
+
 uint64_t ServerSettings::EffectiveBufferPoolInstances() const {
   if (flavor == ServerFlavor::kMariaDb1011) return 1;  // single buf_pool ([Ma]).
   if (innodb_buffer_pool_instances != 0) return innodb_buffer_pool_instances;
@@ -535,6 +545,11 @@ std::vector<ServerSettings::Row> ServerSettings::Describe() const {
   u("innodb_flushing_avg_loops", innodb_flushing_avg_loops);
   b("innodb_flush_sync", innodb_flush_sync);
   if (mysql) u("innodb_idle_flush_pct", innodb_idle_flush_pct);
+  u("innodb_flush_neighbors", innodb_flush_neighbors);
+  if (!mysql) b("storage_rotational", storage_rotational);
+  if (mysql && !OriginOf("storage_rotational").empty()) {
+    out.push_back({"storage_rotational", storage_rotational ? "ON" : "OFF", origin_of("storage_rotational"), false});
+  }
   b("innodb_doublewrite", innodb_doublewrite);
   if (mysql) {
     // The capacity the redo model uses, from whichever variables sized it.

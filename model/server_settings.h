@@ -108,10 +108,21 @@ struct ServerSettings {
   bool innodb_flush_sync = true;
   // innodb_idle_flush_pct: 100 (MySQL [Doc]; MariaDB ignores it).
   uint64_t innodb_idle_flush_pct = 100;
-  // innodb_flush_neighbors: MySQL 0 ([Doc] 8.0+); MariaDB 1 but only on
-  // rotational storage ([Mb] buf/buf0flu.cc). The model writes no
-  // neighbours yet: Describe() lists it as having no effect.
+  // innodb_flush_neighbors: MySQL 0 ([Doc] 8.0+); MariaDB 1 ([Doc]), but
+  // only on rotational storage (storage_rotational below). 1 writes the
+  // contiguous dirty pages around a flushed page, 2 every dirty page of its
+  // area (buf_flush_try_neighbors; docs/flushing.md).
   uint64_t innodb_flush_neighbors = 0;
+  // storage_rotational: not a server variable but what MariaDB asks the
+  // kernel about the data file's block device (fil_node_t::find_metadata:
+  // on_ssd from /sys/block/<dev>/queue/rotational; fil_space_t::
+  // is_rotational: some file not on SSD). The model has no disk, so it is
+  // an input: ON, the server's answer when the kernel does not report the
+  // device as non-rotational (as on this project's VM, vda: 1). MariaDB
+  // flushes neighbours only when it is ON; MySQL 8.4 never asks
+  // (buf_flush_try_neighbors has no such check), so it has no effect there.
+  // `innosim measure` sets it from the server's datadir device.
+  bool storage_rotational = true;
   // innodb_doublewrite: ON on both ([Doc]).
   bool innodb_doublewrite = true;
 
@@ -143,6 +154,9 @@ struct ServerSettings {
 
   // innodb_io_capacity_max as the server derives it when unset.
   uint64_t EffectiveIoCapacityMax() const;
+  // innodb_flush_neighbors as the server applies it: MariaDB skips
+  // neighbours on non-rotational storage (0 then).
+  uint64_t EffectiveFlushNeighbors() const;
   // innodb_buffer_pool_instances as the server derives it when 0.
   uint64_t EffectiveBufferPoolInstances() const;
   // Frames in the buffer pool, as the server's Innodb_buffer_pool_pages_total

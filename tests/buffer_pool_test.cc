@@ -329,5 +329,158 @@ TEST(BufferPoolTest, MoreFramesThanTheModelIndexesIsOutOfRange) {
   EXPECT_TRUE(MakePool(1000).status().ok());
 }
 
+
+// A pool of `frames` with 600 clean pages created (an LRU long enough for
+// neighbour flushing, BUF_LRU_OLD_MIN_LEN = 512), then `dirty` dirtied in
+// that order (the first is the flush list's oldest).
+BufferPool NeighbourPool(uint32_t neighbors, const std::vector<uint32_t>& dirty, uint64_t created = 600) {
+  BufferPool::Options o;
+  o.n_frames = 1024;
+  o.flush_neighbors = neighbors;
+  BufferPool pool(o);
+  for (uint32_t p = 0; p < created; ++p) {
+    pool.Create(kSpace, p, 0);
+    pool.CommitMtr();
+  }
+  uint64_t lsn = 100;
+  for (uint32_t p : dirty) {
+    pool.MarkDirty(kSpace, p, lsn += 10, 0);
+    pool.CommitMtr();
+  }
+  return pool;
+}
+
+TEST(BufferPoolTest, FlushAreaIsTheReadAheadAreaCappedAtASixteenthOfThePool) {
+  // read_ahead_area: frames / 32 rounded up to a power of two, at most 64;
+  // the flush area is that, at most frames / 16.
+  auto area = [](uint64_t frames) {
+    BufferPool::Options o;
+    o.n_frames = frames;
+    return BufferPool(o).flush_area();
+  };
+  EXPECT_EQ(area(8112), 64u);  // MariaDB's 128M pool
+  EXPECT_EQ(area(1024), 32u);
+  EXPECT_EQ(area(1000), 32u);  // 31.25 -> 32
+  EXPECT_EQ(area(320), 16u);   // 10 -> 16, and 320 / 16 = 20
+  EXPECT_EQ(area(200), 8u);    // 6 -> 8, 200 / 16 = 12
+}
+
+TEST(BufferPoolTest, NeighbourFlushingWritesTheContiguousOrTheWholeArea) {
+  // Pages 40, 41, 42 and 44 dirty in the area 32..63 (flush area 32), page
+  // 10 in another; 41 is the oldest (LSN 110), the batch stops before the
+  // next page from the tail (40, LSN 120): only 41 and its neighbours.
+  const std::vector<uint32_t> dirty = {41, 40, 42, 44, 10};
+  constexpr uint64_t kOnlyTheOldest = 111;
+  {
+    BufferPool pool = NeighbourPool(0, dirty);
+    EXPECT_EQ(pool.FlushListBatch(100, kOnlyTheOldest), 1u);
+    EXPECT_FALSE(pool.IsDirty(kSpace, 41));
+    EXPECT_TRUE(pool.IsDirty(kSpace, 40));
+  }
+  {
+    BufferPool pool = NeighbourPool(1, dirty);
+    EXPECT_EQ(pool.FlushListBatch(100, kOnlyTheOldest), 3u);  // 40-42: the run around 41
+    EXPECT_FALSE(pool.IsDirty(kSpace, 40));
+    EXPECT_FALSE(pool.IsDirty(kSpace, 42));
+    EXPECT_TRUE(pool.IsDirty(kSpace, 44));
+    EXPECT_TRUE(pool.IsDirty(kSpace, 10));
+    EXPECT_EQ(pool.stats().neighbors_written, 2u);
+    EXPECT_EQ(pool.stats().pages_written, 3u);
+    EXPECT_EQ(pool.Verify(), "");
+  }
+  {
+    BufferPool pool = NeighbourPool(2, dirty);
+    EXPECT_EQ(pool.FlushListBatch(100, kOnlyTheOldest), 4u);  // every dirty page of 32..63
+    EXPECT_FALSE(pool.IsDirty(kSpace, 44));
+    EXPECT_TRUE(pool.IsDirty(kSpace, 10));
+    EXPECT_EQ(pool.Verify(), "");
+  }
+}
+
+TEST(BufferPoolTest, NeighboursCountTowardTheBatchButThePageItselfIsAlwaysWritten) {
+  // Whole area, quota 2: 40 and 41 (the page itself) are written, 42 and 44
+  // are left: the quota ran out past the page.
+  BufferPool pool = NeighbourPool(2, {41, 40, 42, 44});
+  EXPECT_EQ(pool.FlushListBatch(2, UINT64_MAX), 2u);
+  EXPECT_FALSE(pool.IsDirty(kSpace, 40));
+  EXPECT_FALSE(pool.IsDirty(kSpace, 41));
+  EXPECT_TRUE(pool.IsDirty(kSpace, 42));
+  // Oldest page 44 with a quota of 1: 40-42 come first in the area and use
+  // it up, but 44 itself is still written.
+  BufferPool late = NeighbourPool(2, {44, 40, 41, 42});
+  EXPECT_EQ(late.FlushListBatch(1, UINT64_MAX), 2u);
+  EXPECT_FALSE(late.IsDirty(kSpace, 40));
+  EXPECT_TRUE(late.IsDirty(kSpace, 41));
+  EXPECT_FALSE(late.IsDirty(kSpace, 44));
+}
+
+TEST(BufferPoolTest, NoNeighboursWhileTheLruIsShorterThanTheOldMinimum) {
+  BufferPool pool = NeighbourPool(2, {41, 40, 42}, /*created=*/300);
+  EXPECT_EQ(pool.FlushListBatch(100, 111), 1u);
+  EXPECT_TRUE(pool.IsDirty(kSpace, 40));
+}
+
+// Random pages, each read and dirtied, in a pool a third of their number.
+void DirtyRandomPages(BufferPool* pool, int ops, uint64_t* min_free_after_eviction) {
+  std::mt19937_64 rng(11);
+  uint64_t lsn = 100;
+  *min_free_after_eviction = UINT64_MAX;
+  for (int op = 0; op < ops; ++op) {
+    pool->MarkDirty(kSpace, static_cast<uint32_t>(rng() % 3000), lsn += 10, op);
+    pool->CommitMtr();
+    if (pool->stats().evicted > 0) *min_free_after_eviction = std::min(*min_free_after_eviction, pool->free_len());
+  }
+}
+
+TEST(BufferPoolTest, MariaDbWakesTheCleanerForFreeFramesInsteadOfSinglePageFlushes) {
+  BufferPool::Options o;
+  o.n_frames = 1000;
+  o.mariadb = true;
+  o.lru_scan_depth = 300;
+  o.io_capacity_max = 2000;
+  BufferPool pool(o);
+  uint64_t min_free = 0;
+  DirtyRandomPages(&pool, 20000, &min_free);
+  EXPECT_EQ(pool.stats().single_page_written, 0u);
+  EXPECT_GT(pool.stats().lru_wakeup_written, 1000u);
+  EXPECT_EQ(pool.stats().lru_wakeup_written, pool.stats().lru_batch_written);
+  // Once pages are evicted the free list never falls below half the
+  // target (less the frame just taken): the resident set is the pool less
+  // that margin.
+  EXPECT_GE(min_free, o.lru_scan_depth / 2 - 1);
+  EXPECT_LE(pool.lru_len(), o.n_frames - min_free);
+  EXPECT_EQ(pool.Verify(), "");
+
+  // MySQL's rules on the same pages (no page cleaner here): user threads
+  // write single pages from the LRU tail and keep no margin.
+  BufferPool mysql = MakePool(1000);
+  DirtyRandomPages(&mysql, 20000, &min_free);
+  EXPECT_GT(mysql.stats().single_page_written, 1000u);
+  EXPECT_EQ(mysql.stats().lru_batch_written, 0u);
+  EXPECT_EQ(min_free, 0u);
+  EXPECT_EQ(mysql.Verify(), "");
+}
+
+TEST(BufferPoolTest, MariaDbLruFlushLeavesWrittenPagesOnTheLruClean) {
+  BufferPool::Options o;
+  o.n_frames = 1000;
+  o.mariadb = true;
+  // 700 pages in 1000 frames leave 300 free: above half the target (no
+  // wake-up while loading), below the target (the flush has work).
+  o.lru_scan_depth = 500;
+  BufferPool pool(o);
+  for (uint32_t p = 0; p < 700; ++p) {
+    pool.MarkDirty(kSpace, p, 100 + p, 0);
+    pool.CommitMtr();
+  }
+  const uint64_t resident = pool.lru_len();
+  // Quota 50: 50 dirty pages from the tail written; the second pass (quota
+  // 0) then frees exactly those, now clean, and stops at the next dirty one.
+  EXPECT_EQ(pool.LruFlushMariaDb(50), 50u);
+  EXPECT_EQ(pool.lru_len(), resident - 50);
+  EXPECT_EQ(pool.dirty_pages(), 650u);
+  EXPECT_EQ(pool.Verify(), "");
+}
+
 }  // namespace
 }  // namespace innosim

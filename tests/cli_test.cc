@@ -176,8 +176,8 @@ TEST(CliTest, BenchJsonSumsUpEachSideByMedianTimeAndLargestPeak) {
 TEST(MeasureCliNames, BadDatabaseOrTableNameIsExit2BeforeConnecting) {
   const std::string long_name(65, 'a');
   for (const auto& [option, name] : std::vector<std::pair<std::string, std::string>>{
-           {"--table", ""}, {"--table", "123"}, {"--table", "a-b"}, {"--table", long_name},
-           {"--database", "x;drop"}, {"--database", ""}, {"--table", "t`"}}) {
+           {"--table-name", ""}, {"--table-name", "123"}, {"--table-name", "a-b"}, {"--table-name", long_name},
+           {"--database", "x;drop"}, {"--database", ""}, {"--table-name", "t`"}}) {
     Output o = RunInnosim({"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root", "--stream",
                            "autoinc", "--rows", "10", option, name},
                           "/tmp/innosim-names-" + std::to_string(::getpid()) + ".err");
@@ -189,9 +189,48 @@ TEST(MeasureCliNames, BadDatabaseOrTableNameIsExit2BeforeConnecting) {
   }
   // Digits with a letter, '$' and 64 characters are fine: the run gets as far as connecting.
   Output ok = RunInnosim({"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root", "--stream",
-                          "autoinc", "--rows", "10", "--table", "1$a_" + std::string(60, 'b')},
+                          "autoinc", "--rows", "10", "--table-name", "1$a_" + std::string(60, 'b')},
                          "/tmp/innosim-names-ok.err");
   EXPECT_EQ(ok.exit_code, 3) << ok.err;
+}
+
+// --table takes what `run --table` takes, and is checked before connecting;
+// so are the private server's options.
+TEST(MeasureCliTable, TableSpecAndPrivateServerOptionsAreCheckedBeforeConnecting) {
+  const std::vector<std::string> base = {"measure", "--socket", "/tmp/innosim-no-such-dir/sock", "--user", "root",
+                                         "--stream", "uuidv4", "--rows", "10"};
+  struct Case {
+    std::vector<std::string> extra;
+    std::string want;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"--table", "seed005"}, "use seed000, seed004 or a CREATE TABLE"},
+           {{"--table", "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY)"}, "BINARY(16)"},
+           {{"--set", "innodb_buffer_pool_size=128M"}, "--private-server"},
+           {{"--page-size", "4k"}, "--private-server"}}) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), c.extra.begin(), c.extra.end());
+    Output o = RunInnosim(args, "/tmp/innosim-table-" + std::to_string(::getpid()) + ".err");
+    EXPECT_EQ(o.exit_code, 2) << c.extra[0] << ": " << o.err;
+    EXPECT_NE(o.err.find(c.want), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+  }
+  const std::vector<std::string> priv = {"measure", "--private-server", "--stream", "uuidv4", "--rows", "10"};
+  for (const Case& c : std::vector<Case>{
+           {{"--socket", "/tmp/x.sock"}, "leave out --host"},
+           {{"--set", "innodb_no_such_variable=1"}, "innodb_no_such_variable"},
+           {{"--set", "innodb_buffer_pool_size"}, "NAME=VALUE"},
+           {{"--page-size", "3k"}, "--page-size 3k"}}) {
+    std::vector<std::string> args = priv;
+    args.insert(args.end(), c.extra.begin(), c.extra.end());
+    Output o = RunInnosim(args, "/tmp/innosim-priv-" + std::to_string(::getpid()) + ".err");
+    EXPECT_EQ(o.exit_code, 2) << c.extra[0] << ": " << o.err;
+    EXPECT_NE(o.err.find(c.want), std::string::npos) << o.err;
+  }
+  // seed004 with a 16-byte stream passes the checks: the run gets as far as connecting.
+  std::vector<std::string> ok = base;
+  ok.insert(ok.end(), {"--table", "seed004"});
+  EXPECT_EQ(RunInnosim(ok, "/tmp/innosim-table-ok.err").exit_code, 3);
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ class MeasureCliTest : public ::testing::Test {
   static nlohmann::json Measure(const std::string& stream, const std::string& rows, const std::string& table,
                                 int* exit_code) {
     Output o = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", stream,
-                           "--rows", rows, "--table", table, "--json", "--datadir", server_->datadir()},
+                           "--rows", rows, "--table-name", table, "--json", "--datadir", server_->datadir()},
                           server_->dir() + "/measure.err");
     *exit_code = o.exit_code;
     EXPECT_TRUE(o.exit_code == 0 || o.exit_code == 1)
@@ -123,7 +123,7 @@ TEST_F(MeasureCliTest, AutoincAgreesWithMariaDB) { ExpectAgreement("autoinc"); }
 
 TEST_F(MeasureCliTest, TextOutputIsOneTable) {
   Output o = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "autoinc",
-                         "--rows", "5000", "--table", "cli_text"},
+                         "--rows", "5000", "--table-name", "cli_text"},
                         server_->dir() + "/text.err");
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_NE(o.out.find("index_page_splits"), std::string::npos) << o.out;
@@ -242,10 +242,10 @@ TEST_F(MeasureCliTest, InvalidRunExitsOne) {
   ASSERT_NE(admin, nullptr);
   ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_flush_log_at_trx_commit=1").ok());
   Output text = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "autoinc",
-                            "--rows", "2000", "--table", "cli_invalid", "--tolerance", "100"},
+                            "--rows", "2000", "--table-name", "cli_invalid", "--tolerance", "100"},
                            server_->dir() + "/invalid.err");
   Output json = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "autoinc",
-                            "--rows", "2000", "--table", "cli_invalid", "--tolerance", "100", "--json"},
+                            "--rows", "2000", "--table-name", "cli_invalid", "--tolerance", "100", "--json"},
                            server_->dir() + "/invalid.err");
   ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_flush_log_at_trx_commit=2").ok());
   EXPECT_NE(text.out.find("valid: NO"), std::string::npos) << text.out << text.err;
@@ -276,7 +276,7 @@ TEST_F(MeasureCliTest, SigintDuringTheFinalFlushPutsTheSettingsBack) {
   // at about 100 pages a second: the wait lasts long enough to be caught.
   const std::string out = server_->dir() + "/sigint.out", err = server_->dir() + "/sigint.err";
   const pid_t pid = SpawnInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream",
-                                  "uuidv4", "--rows", "200000", "--table", "cli_sigint", "--flush-io-capacity",
+                                  "uuidv4", "--rows", "200000", "--table-name", "cli_sigint", "--flush-io-capacity",
                                   "100", "--no-ibd"},
                                  out, err);
   ASSERT_GT(pid, 0);
@@ -315,7 +315,7 @@ TEST_F(MeasureCliTest, SigtermDuringTheLoadPutsTheSettingsBack) {
   const std::map<std::string, std::string> before = FlushGlobals(*admin);
   const std::string out = server_->dir() + "/sigterm.out", err = server_->dir() + "/sigterm.err";
   const pid_t pid = SpawnInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream",
-                                  "autoinc", "--rows", "5M", "--table", "cli_sigterm", "--no-ibd"},
+                                  "autoinc", "--rows", "5M", "--table-name", "cli_sigterm", "--no-ibd"},
                                  out, err);
   ASSERT_GT(pid, 0);
   // Rows arrive: measure is loading (and has turned the counter on).

@@ -111,5 +111,48 @@ TEST(PageCleanerTest, SyncFlushIsNotCappedByIoCapacityMax) {
   EXPECT_EQ(log.MySqlSyncFlushLsn(pool.OldestModification()), 0u);
 }
 
+
+// MariaDB 10.11.5+ (MDEV-26055): with innodb_max_dirty_pages_pct_lwm at its
+// default 0 (or the dirty ratio below it) the recommendation takes all of
+// innodb_io_capacity, whatever pct_for_lsn says; only with the lwm in force
+// does pct_for_lsn scale it.
+uint64_t MariaDbSecondRecommendation(double lwm) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  s.innodb_buffer_pool_size = 1ull << 30;  // 64,896 frames
+  s.innodb_max_dirty_pages_pct_lwm = lwm;
+  BufferPool::Options o;
+  o.n_frames = s.BufferPoolPages();
+  o.mariadb = true;
+  BufferPool pool(o);
+  RedoLog log(s);
+  PageCleaner cleaner(s, &pool, &log);
+  // 5000 pages (7.7% of the pool) dirtied over 50 MB of redo: past
+  // adaptive_flushing_lwm (10% of the 90.6 MB capacity), short of the async
+  // limit (70.7 MB).
+  for (uint32_t p = 0; p < 5000; ++p) {
+    pool.MarkDirty(1, p, log.lsn() + 1, 0);
+    pool.CommitMtr();
+    log.Append(10000);
+  }
+  cleaner.RunIteration(1);
+  // The first pass: no averaging yet, io_capacity pages (fewer dirty pages
+  // than io_capacity would be all of them).
+  EXPECT_EQ(cleaner.stats().adaptive_pages, 200u);
+  log.Append(10000);
+  cleaner.RunIteration(2);
+  EXPECT_GT(cleaner.stats().last_pct_for_lsn, 600u);
+  return cleaner.stats().last_n_to_flush;
+}
+
+TEST(PageCleanerTest, MariaDbRecommendationTakesAllOfIoCapacityWithoutTheLwm) {
+  // (200 * 1 + avg_page_rate 0 + pages_for_lsn 1) / 3: lsn_avg_rate is still
+  // 0, so the scan counts the oldest page only (1 / 3, at least 1).
+  EXPECT_EQ(MariaDbSecondRecommendation(0), 67u);
+  // lwm 10 is above the dirty ratio: the pass hands on pct_lwm = 0.
+  EXPECT_EQ(MariaDbSecondRecommendation(10), 67u);
+  // lwm 5 is in force: total_ratio = pct_for_lsn / 100 (over 6).
+  EXPECT_GT(MariaDbSecondRecommendation(5), 400u);
+}
+
 }  // namespace
 }  // namespace innosim

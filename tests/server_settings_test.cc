@@ -109,6 +109,19 @@ TEST(ServerVariablesTest, MysqlRedoCapacityFallsBackToTheLogFilesOnlyWhenUnset) 
   EXPECT_EQ(ma.EffectiveRedoLogCapacity(), 96ull << 20);
 }
 
+TEST(ServerVariablesTest, MariaDbFlushesNeighboursOnlyOnRotationalStorage) {
+  ServerSettings ma = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  EXPECT_EQ(ma.EffectiveFlushNeighbors(), 1u);
+  ASSERT_TRUE(ma.Set("storage_rotational", "OFF", "server datadir device").ok());
+  EXPECT_EQ(ma.EffectiveFlushNeighbors(), 0u);
+  EXPECT_EQ(ma.OriginOf("storage_rotational"), "server datadir device");
+  ServerSettings my = ServerSettings::Defaults(ServerFlavor::kMySql84);
+  EXPECT_EQ(my.EffectiveFlushNeighbors(), 0u);  // MySQL 8.0+'s default
+  ASSERT_TRUE(my.Set("innodb_flush_neighbors", "2").ok());
+  ASSERT_TRUE(my.Set("storage_rotational", "OFF").ok());
+  EXPECT_EQ(my.EffectiveFlushNeighbors(), 2u);  // MySQL never asks about the disk
+}
+
 TEST(ServerVariablesTest, DescribeNamesOriginsAndVariablesWithoutEffect) {
   ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
   ASSERT_TRUE(s.Set("innodb_io_capacity", "500", "my.cnf:9").ok());
@@ -126,7 +139,16 @@ TEST(ServerVariablesTest, DescribeNamesOriginsAndVariablesWithoutEffect) {
   const ServerSettings::Row* nb = FindRow(rows, "innodb_flush_neighbors");
   ASSERT_NE(nb, nullptr);
   EXPECT_EQ(nb->value, "1");
-  EXPECT_FALSE(nb->modelled);
+  EXPECT_TRUE(nb->modelled);
+  // The storage the server's neighbour rule asks about: an input with its origin.
+  const ServerSettings::Row* rot = FindRow(rows, "storage_rotational");
+  ASSERT_NE(rot, nullptr);
+  EXPECT_EQ(rot->value, "ON");
+  EXPECT_EQ(rot->origin, "mariadb-10.11 default");
+  EXPECT_TRUE(rot->modelled);
+  const ServerSettings::Row* commit = FindRow(rows, "innodb_flush_log_at_trx_commit");
+  ASSERT_NE(commit, nullptr);
+  EXPECT_FALSE(commit->modelled);
   const ServerSettings::Row* fm = FindRow(rows, "innodb_flush_method");
   ASSERT_NE(fm, nullptr);
   EXPECT_EQ(fm->value, "O_DIRECT");

@@ -91,15 +91,16 @@ TEST(SettingsCliTest, SegmentReserveFactorReachesTheAllocator) {
 }
 
 TEST(SettingsCliTest, VariablesWithoutAModelledEffectAreListedAsSuch) {
-  const nlohmann::json j = Json(std::string(kSmall) + " --set innodb_flush_neighbors=2 --set innodb_fill_factor=80");
+  const nlohmann::json j =
+      Json(std::string(kSmall) + " --set innodb_flush_log_at_trx_commit=2 --set innodb_fill_factor=80");
   std::vector<std::string> no_effect = j["settings_no_effect"].get<std::vector<std::string>>();
-  EXPECT_NE(std::find(no_effect.begin(), no_effect.end(), "innodb_flush_neighbors"), no_effect.end());
+  EXPECT_NE(std::find(no_effect.begin(), no_effect.end(), "innodb_flush_log_at_trx_commit"), no_effect.end());
   EXPECT_NE(std::find(no_effect.begin(), no_effect.end(), "innodb_fill_factor"), no_effect.end());
   EXPECT_EQ(std::find(no_effect.begin(), no_effect.end(), "innodb_buffer_pool_size"), no_effect.end());
-  EXPECT_EQ(j["settings"]["innodb_flush_neighbors"], "2");
-  const Output text = Innosim(std::string(kSmall) + " --set innodb_flush_neighbors=2");
+  EXPECT_EQ(j["settings"]["innodb_flush_log_at_trx_commit"], "2");
+  const Output text = Innosim(std::string(kSmall) + " --set innodb_flush_log_at_trx_commit=2");
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  const size_t at = text.out.find("innodb_flush_neighbors");
+  const size_t at = text.out.find("innodb_flush_log_at_trx_commit");
   ASSERT_NE(at, std::string::npos) << text.out;
   const std::string line = text.out.substr(at, text.out.find('\n', at) - at);
   EXPECT_NE(line.find("--set"), std::string::npos) << line;

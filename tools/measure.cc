@@ -1,18 +1,24 @@
 #include "tools/measure.h"
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <string_view>
 #include <thread>
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "sim/metrics.h"
 #include "sim/uuid.h"
 
@@ -192,7 +198,8 @@ absl::Status ReadStatus(ServerConnection& conn, std::map<std::string, int64_t>* 
                         std::string* rows_inserted_name) {
   absl::StatusOr<std::map<std::string, std::string>> m = conn.QueryMap(
       absl::StrCat("SHOW GLOBAL STATUS WHERE Variable_name IN ", InList(ServerNames(CounterSource::kGlobalStatus)),
-                   " OR Variable_name IN ", InList(kRowsInsertedNames)));
+                   " OR Variable_name IN ", InList(kRowsInsertedNames), " OR Variable_name = '",
+                   kReadAheadStatus, "'"));
   if (!m.ok()) return m.status();
   out->clear();
   rows_inserted_name->clear();
@@ -217,6 +224,11 @@ absl::Status ReadStatus(ServerConnection& conn, std::map<std::string, int64_t>* 
           absl::StrCat("server does not report global status ", name));
     }
     (*out)[name] = v;
+  }
+  // Optional: pages read by read-ahead (not in Innodb_buffer_pool_reads).
+  if (auto it = m->find(kReadAheadStatus); it != m->end()) {
+    int64_t v = 0;
+    if (ToInt(it->second, &v)) (*out)[kReadAheadStatus] = v;
   }
   return absl::OkStatus();
 }
@@ -258,6 +270,49 @@ std::string CreateTableSql(const std::string& database, const std::string& table
                       kOwnedTableComment, "'");
 }
 
+absl::StatusOr<std::string> OwnedTableSql(const std::string& sql, const std::string& database,
+                                          const std::string& table) {
+  // Skips blanks, then one word (case-insensitive) and the blanks after it.
+  size_t at = 0;
+  auto skip_blanks = [&] {
+    while (at < sql.size() && absl::ascii_isspace(static_cast<unsigned char>(sql[at]))) ++at;
+  };
+  auto word = [&](std::string_view w) {
+    skip_blanks();
+    if (sql.size() - at < w.size() || !absl::EqualsIgnoreCase(absl::string_view(sql).substr(at, w.size()), absl::string_view(w.data(), w.size()))) {
+      return false;
+    }
+    at += w.size();
+    return true;
+  };
+  if (!word("CREATE") || !word("TABLE")) {
+    return absl::InvalidArgumentError("--table: the statement does not start with CREATE TABLE");
+  }
+  const size_t before_if = at;
+  if (!(word("IF") && word("NOT") && word("EXISTS"))) at = before_if;
+  skip_blanks();
+  // The name: [`db`.]`t` or db.t, up to the column list's '('.
+  const size_t name_start = at;
+  while (at < sql.size() && sql[at] != '(') {
+    if (sql[at] == '`') {
+      const size_t close = sql.find('`', at + 1);
+      if (close == std::string::npos) break;
+      at = close + 1;
+    } else {
+      ++at;
+    }
+  }
+  if (at >= sql.size() || at == name_start) {
+    return absl::InvalidArgumentError("--table: CREATE TABLE needs a table name and a column list");
+  }
+  std::string rest = sql.substr(at);
+  while (!rest.empty() && (rest.back() == ';' || absl::ascii_isspace(static_cast<unsigned char>(rest.back())))) {
+    rest.pop_back();
+  }
+  return absl::StrCat("CREATE TABLE ", Qualified(database, table), " ", rest, " COMMENT='", kOwnedTableComment,
+                      "'");
+}
+
 absl::Status CheckIdentifier(const std::string& what, const std::string& name) {
   if (ValidIdentifier(name)) return absl::OkStatus();
   std::string printable;
@@ -269,6 +324,22 @@ absl::Status CheckIdentifier(const std::string& what, const std::string& name) {
   return absl::InvalidArgumentError(absl::StrCat(
       what, " '", printable, "' is not a name innosim accepts: use 1-64 characters of [0-9A-Za-z$_], not all "
       "digits (e.g. innosim_load)"));
+}
+
+std::optional<bool> DatadirRotational(const std::string& datadir, std::string* origin) {
+  struct stat st {};
+  if (datadir.empty() || ::stat(datadir.c_str(), &st) != 0) return std::nullopt;
+  const std::string dev = absl::StrCat("/sys/dev/block/", major(st.st_dev), ":", minor(st.st_dev));
+  for (const std::string& path : {dev + "/queue/rotational", dev + "/../queue/rotational"}) {
+    std::ifstream in(path);
+    std::string v;
+    if (in && std::getline(in, v)) {
+      *origin = absl::StrCat("server datadir device (", path, ")");
+      return absl::StripAsciiWhitespace(v) != "0";
+    }
+  }
+  *origin = absl::StrCat("server datadir device (", dev, " reports no queue/rotational: rotational, as MariaDB takes it)");
+  return true;
 }
 
 absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result) {
@@ -306,6 +377,10 @@ struct MeasureRun {
   std::optional<int> expected_version;
   // Every row's payload CHAR(100), as seed 000's table has it.
   const std::string payload = std::string(100, 'x');
+  // options.spec_table, or nullptr for seed 000's table.
+  const MeasureTable* spec = nullptr;
+  // The PK column's name (the UUID version check reads it).
+  std::string pk_column = "id";
   MeasureResult result;
 
   // The options' interrupted() has fired; checked at every step boundary.
@@ -322,6 +397,14 @@ absl::StatusOr<TableKind> CheckArguments(const KeyStream& stream, const MeasureO
   if (options.rows == 0) return absl::InvalidArgumentError("rows must be at least 1");
   if (options.batch_rows == 0) return absl::InvalidArgumentError("batch size must be at least 1");
   const int width = stream.key_width();
+  if (options.spec_table) {
+    const TableSchema& t = options.spec_table->schema;
+    if (static_cast<int>(t.pk_width) != width) {
+      return absl::InvalidArgumentError(absl::StrCat("stream has ", width, "-byte keys but the table's primary key is ",
+                                                     t.pk_width, " bytes"));
+    }
+    return width == 16 ? TableKind::kUuidBinary16 : TableKind::kAutoincBigint;
+  }
   TableKind kind;
   if (options.kind) {
     kind = *options.kind;
@@ -361,10 +444,18 @@ absl::Status CheckInnodbIsUsable(ServerConnection& conn) {
 
 // A multi-row INSERT above max_allowed_packet would fail mid-load; refuse it
 // before the table is created.
-absl::Status CheckBatchFitsMaxAllowedPacket(ServerConnection& conn, uint64_t batch_rows) {
+absl::Status CheckBatchFitsMaxAllowedPacket(ServerConnection& conn, uint64_t batch_rows, const MeasureTable* spec) {
   absl::StatusOr<int64_t> max_packet = conn.QueryInt("SELECT @@max_allowed_packet");
   if (!max_packet.ok()) return max_packet.status();
-  const int64_t est = static_cast<int64_t>(batch_rows) * 160 + 256;
+  // Bytes of one row's SQL text: seed 000's 160, or the spec table's columns
+  // as AppendRow writes them (hex doubles a BINARY, REPEAT() keeps strings
+  // short, a few bytes of punctuation each).
+  int64_t row_bytes = 160;
+  if (spec != nullptr) {
+    row_bytes = 4;
+    for (const ColumnDef& c : spec->schema.def.columns) row_bytes += 2 * static_cast<int64_t>(c.stored_bytes) + 24;
+  }
+  const int64_t est = static_cast<int64_t>(batch_rows) * row_bytes + 256;
   if (est > *max_packet) {
     return absl::InvalidArgumentError(absl::StrCat("a batch of ", batch_rows, " rows needs about ", est,
                                                    " bytes, above the server's max_allowed_packet (", *max_packet,
@@ -376,7 +467,7 @@ absl::Status CheckBatchFitsMaxAllowedPacket(ServerConnection& conn, uint64_t bat
 absl::Status CheckServer(MeasureRun& run) {
   if (absl::Status s = CheckInnodbIsUsable(run.conn); !s.ok()) return s;
   if (absl::Status s = ReadServerInfo(run.conn, &run.result); !s.ok()) return s;
-  return CheckBatchFitsMaxAllowedPacket(run.conn, run.options.batch_rows);
+  return CheckBatchFitsMaxAllowedPacket(run.conn, run.options.batch_rows, run.spec);
 }
 
 // Step 1's marker protection: a table of that name is dropped only when
@@ -405,9 +496,13 @@ absl::Status PrepareSchema(MeasureRun& run) {
     return s;
   }
   if (absl::Status s = DropOwnedTableOrRefuse(run); !s.ok()) return s;
-  if (absl::Status s = run.conn.Execute(CreateTableSql(run.options.database, run.options.table, run.kind)); !s.ok()) {
-    return s;
+  std::string create = CreateTableSql(run.options.database, run.options.table, run.kind);
+  if (run.spec != nullptr) {
+    absl::StatusOr<std::string> owned = OwnedTableSql(run.spec->sql, run.options.database, run.options.table);
+    if (!owned.ok()) return owned.status();
+    create = *std::move(owned);
   }
+  if (absl::Status s = run.conn.Execute(create); !s.ok()) return s;
   return run.conn.Execute("SET SESSION autocommit=1");
 }
 
@@ -425,8 +520,75 @@ absl::Status ReadCountersBefore(MeasureRun& run) {
   return ReadStatus(run.conn, &run.before.status, &run.rows_inserted_name);
 }
 
+// The PK value of a row: X'hex' for 16-byte keys, the id for 8-byte ones.
+absl::Status AppendKey(MeasureRun& run, const Key& key, uint64_t done, std::string* sql) {
+  if (run.kind == TableKind::kUuidBinary16) {
+    uint8_t bytes[16];
+    key.ToBytes(bytes, 16);
+    if (!run.expected_version) run.expected_version = bytes[6] >> 4;
+    sql->append("X'");
+    AppendHex(sql, bytes, 16);
+    sql->append("'");
+    return absl::OkStatus();
+  }
+  if (key.hi == 0 || key.hi > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("load interrupted after ", done, " rows: key ", key.hi, " does not fit a positive BIGINT", run.left));
+  }
+  absl::StrAppend(sql, key.hi);
+  return absl::OkStatus();
+}
+
+// One row of a spec table (MeasureOptions::spec_table says what each column holds).
+absl::Status AppendSpecRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index, std::string* sql) {
+  const TableSchema& t = run.spec->schema;
+  const uint32_t pk = t.def.primary.columns[0];
+  sql->push_back('(');
+  for (size_t c = 0; c < t.def.columns.size(); ++c) {
+    if (c) sql->push_back(',');
+    const ColumnDef& col = t.def.columns[c];
+    const ColumnValue& v = t.values[c];
+    if (c == pk) {
+      if (absl::Status s = AppendKey(run, key, done, sql); !s.ok()) return s;
+      continue;
+    }
+    switch (v.kind) {
+      case ColumnKind::kBinary: {
+        // Pseudo-random bytes (a token column): splitmix64 of the row and column.
+        sql->append("X'");
+        uint64_t x = row_index * 0x9E3779B97F4A7C15ull + c;
+        for (uint32_t i = 0; i < col.stored_bytes; i += 8) {
+          uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+          z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+          z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+          z ^= z >> 31;
+          uint8_t b[8];
+          for (int k = 0; k < 8; ++k) b[k] = static_cast<uint8_t>(z >> (8 * k));
+          AppendHex(sql, b, std::min<uint32_t>(8, col.stored_bytes - i));
+        }
+        sql->append("'");
+        break;
+      }
+      case ColumnKind::kChar:
+      case ColumnKind::kVarchar:
+        absl::StrAppend(sql, "REPEAT('x',", col.stored_bytes, ")");
+        break;
+      case ColumnKind::kInteger:
+        absl::StrAppend(sql, row_index + 1);
+        break;
+      case ColumnKind::kDatetime:
+      case ColumnKind::kTimestamp:
+        absl::StrAppend(sql, "SYSDATE(", v.fsp, ")");
+        break;
+    }
+  }
+  sql->push_back(')');
+  return absl::OkStatus();
+}
+
 // One row of the multi-row INSERT: (X'hex' | id,) 'payload', created.
 absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index, std::string* sql) {
+  if (run.spec != nullptr) return AppendSpecRow(run, key, done, row_index, sql);
   sql->push_back('(');
   if (run.kind == TableKind::kUuidBinary16) {
     uint8_t bytes[16];
@@ -462,12 +624,16 @@ absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t 
 // each its own transaction (autocommit), as seed 000 loaded them.
 absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
   const MeasureOptions& options = run.options;
-  const std::string insert_head = absl::StrCat("INSERT INTO ", run.qualified,
-                                               (run.kind == TableKind::kAutoincBigint ||
-                                                run.kind == TableKind::kAutoincInt) &&
-                                                       !options.autoinc_explicit_ids
-                                                   ? " (payload, created) VALUES "
-                                                   : " (id, payload, created) VALUES ");
+  std::string insert_head = absl::StrCat("INSERT INTO ", run.qualified,
+                                         (run.kind == TableKind::kAutoincBigint || run.kind == TableKind::kAutoincInt) &&
+                                                 !options.autoinc_explicit_ids
+                                             ? " (payload, created) VALUES "
+                                             : " (id, payload, created) VALUES ");
+  if (run.spec != nullptr) {
+    std::vector<std::string> names;
+    for (const ColumnDef& c : run.spec->schema.def.columns) names.push_back(absl::StrCat("`", c.name, "`"));
+    insert_head = absl::StrCat("INSERT INTO ", run.qualified, " (", absl::StrJoin(names, ","), ") VALUES ");
+  }
   std::string sql;
   sql.reserve(insert_head.size() + options.batch_rows * 200);
   run.expected_version = options.uuid_version;
@@ -588,6 +754,9 @@ absl::Status ReadCountersAfter(MeasureRun& run) {
   m.Innodb_pages_written = status_delta(counters::kInnodbPagesWritten);
   m.Innodb_buffer_pool_reads = status_delta(counters::kInnodbBufferPoolReads);
   m.Innodb_dblwr_pages_written = status_delta(counters::kInnodbDblwrPagesWritten);
+  if (run.before.status.count(kReadAheadStatus) != 0 && run.after.status.count(kReadAheadStatus) != 0) {
+    m.Innodb_buffer_pool_read_ahead = run.after.status[kReadAheadStatus] - run.before.status[kReadAheadStatus];
+  }
   m.rows_inserted = after.status["rows_inserted"] - run.before.status["rows_inserted"];
   return absl::OkStatus();
 }
@@ -687,8 +856,10 @@ absl::Status CheckUuidVersion(MeasureRun& run) {
   if (run.kind != TableKind::kUuidBinary16 && !text) return absl::OkStatus();
   const int v = run.expected_version.value_or(4);
   absl::StatusOr<int64_t> bad = run.conn.QueryInt(
-      text ? absl::StrCat("SELECT COUNT(*) FROM ", run.qualified, " WHERE SUBSTR(id,15,1) <> '", v, "'")
-           : absl::StrCat("SELECT COUNT(*) FROM ", run.qualified, " WHERE (ASCII(SUBSTR(id,7,1)) >> 4) <> ", v));
+      text ? absl::StrCat("SELECT COUNT(*) FROM ", run.qualified, " WHERE SUBSTR(`", run.pk_column, "`,15,1) <> '", v,
+                          "'")
+           : absl::StrCat("SELECT COUNT(*) FROM ", run.qualified, " WHERE (ASCII(SUBSTR(`", run.pk_column,
+                          "`,7,1)) >> 4) <> ", v));
   if (!bad.ok()) return bad.status();
   AddCheck(run.result, "uuid_version", *bad == 0,
            *bad == 0 ? absl::StrCat("all rows version ", v) : absl::StrCat(*bad, " rows without version nibble ", v));
@@ -772,6 +943,11 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
   absl::StatusOr<TableKind> kind = CheckArguments(stream, options);
   if (!kind.ok()) return kind.status();
   run.kind = *kind;
+  if (options.spec_table) {
+    run.spec = &*options.spec_table;
+    const TableDef& def = run.spec->schema.def;
+    run.pk_column = def.columns[def.primary.columns[0]].name;
+  }
   if (absl::Status s = CheckServer(run); !s.ok()) return s;
   if (absl::Status s = PrepareSchema(run); !s.ok()) return s;
   if (absl::Status s = ReadCountersBefore(run); !s.ok()) return s;
@@ -826,6 +1002,7 @@ nlohmann::json MeasureResultToJson(const MeasureResult& r) {
   m[counters::kInnodbPagesWritten.name] = c.Innodb_pages_written;
   m[counters::kInnodbBufferPoolReads.name] = c.Innodb_buffer_pool_reads;
   m[counters::kInnodbDblwrPagesWritten.name] = c.Innodb_dblwr_pages_written;
+  if (c.Innodb_buffer_pool_read_ahead) m[kReadAheadStatus] = *c.Innodb_buffer_pool_read_ahead;
   m[c.rows_inserted_counter.empty() ? "rows_inserted" : c.rows_inserted_counter] =
       c.rows_inserted;
   m["rows"] = c.rows;

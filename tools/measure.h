@@ -55,9 +55,13 @@
 #include "nlohmann/json.hpp"
 #include "sim/key_stream.h"
 #include "sim/metrics.h"
+#include "sim/table_parser.h"
 #include "tools/server_connection.h"
 
 namespace innosim {
+
+// The global status of read-ahead pages, read beside the counters.
+inline constexpr char kReadAheadStatus[] = "Innodb_buffer_pool_read_ahead";
 
 // The table comment that marks a table as created (and disposable) by innosim.
 inline constexpr char kOwnedTableComment[] = "innosim-owned";
@@ -79,11 +83,35 @@ std::string CreateTableSql(const std::string& database, const std::string& table
 // says what is allowed.
 absl::Status CheckIdentifier(const std::string& what, const std::string& name);
 
+// A table other than seed 000's: what `innosim run --table` simulates
+// (seed004 or a CREATE TABLE statement, sim/table_parser.h).
+struct MeasureTable {
+  // The CREATE TABLE statement as the user (or Seed004TableSql) wrote it;
+  // Measure() creates it under MeasureOptions' database and table name,
+  // with COMMENT='innosim-owned' appended.
+  std::string sql;
+  TableSchema schema;  // ResolveTable(sql, key width, options)
+};
+
+// `sql` created as `database`.`table` and marked as owned: the name after
+// CREATE TABLE [IF NOT EXISTS] is replaced, a trailing ';' dropped and
+// COMMENT='innosim-owned' appended as the last table option.
+// InvalidArgument when `sql` does not start with CREATE TABLE name.
+absl::StatusOr<std::string> OwnedTableSql(const std::string& sql, const std::string& database,
+                                          const std::string& table);
+
 struct MeasureOptions {
   std::string database = "innosim";
   std::string table = "innosim_load";
   // Unset: from the stream's key width (16 -> kUuidBinary16, 8 -> kAutoincBigint, 4 -> kAutoincInt).
   std::optional<TableKind> kind;
+  // Set: this table instead of seed 000's (`kind` is then ignored). Row i
+  // (0-based) holds what the simulator assumes (sim/secondary_keys.h): the
+  // stream's key in the PK column, DATETIME/TIMESTAMP(p) columns
+  // SYSDATE(p) (seed 004's created_at), other integers i + 1, CHAR and
+  // VARCHAR columns 'x' repeated to their stored length (REPEAT('x', 100)
+  // for seed 004's payload), other BINARY(n) columns pseudo-random bytes.
+  std::optional<MeasureTable> spec_table;
   // Rows to load; the stream must yield at least this many keys.
   uint64_t rows = 0;
   uint64_t batch_rows = 1000;
@@ -143,6 +171,9 @@ struct MeasuredCounters {
   int64_t Innodb_pages_written = 0;
   int64_t Innodb_buffer_pool_reads = 0;
   int64_t Innodb_dblwr_pages_written = 0;
+  // Pages read by read-ahead (linear or random), which are not in
+  // Innodb_buffer_pool_reads; unset when the server does not report it.
+  std::optional<int64_t> Innodb_buffer_pool_read_ahead;
   // Rows the server wrote during the run, for the "no other writer" check:
   // the delta of Innodb_rows_inserted (MySQL) or, where that is missing
   // (MariaDB 10.6+), of Handler_write. rows_inserted_counter names which;
@@ -191,6 +222,15 @@ inline constexpr const char* kSimulationVariables[] = {
 // Runs the procedure above. `stream` is consumed from its current position.
 absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
                                       const MeasureOptions& options);
+
+// MariaDB's answer to "is this data directory on rotational storage"
+// (fil_node_t::find_metadata -> fil_system.is_ssd(st_dev), which reads
+// /sys/block/<disk>/queue/rotational): a device counts as non-rotational
+// only when the kernel reports 0 for it (or for the disk a partition
+// belongs to); anything else, a device without the file included, counts
+// as rotational. *origin names what was read. Unset when `datadir` cannot
+// be stat()ed here (a remote server), or is empty.
+std::optional<bool> DatadirRotational(const std::string& datadir, std::string* origin);
 
 // Reads VERSION(), kSimulationVariables and @@datadir only (no table, no load).
 absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result);

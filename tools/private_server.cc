@@ -152,6 +152,7 @@ absl::StatusOr<std::unique_ptr<PrivateServer>> PrivateServer::Start(
     argv.push_back("--datadir=" + s->datadir_);
     argv.push_back("--auth-root-authentication-method=normal");
     argv.push_back("--skip-test-db");
+    for (const std::string& a : options.install_args) argv.push_back(a);
     const std::string log = s->dir_ + "/install.log";
     // Two servers bootstrapping at once on a loaded machine (ctest -j2) have
     // seen a transient bootstrap failure: a second attempt on a clean data
@@ -194,6 +195,7 @@ absl::StatusOr<std::unique_ptr<PrivateServer>> PrivateServer::Start(
   } else {
     s->o_direct_note_ = "O_DIRECT not requested; using the server's default innodb_flush_method";
   }
+  for (const std::string& a : options.install_args) argv.push_back(a);
   for (const std::string& a : options.extra_args) argv.push_back(a);
 
   absl::StatusOr<pid_t> pid = Spawn(argv, s->dir_ + "/stdout.log");

@@ -51,6 +51,9 @@ struct PrivateServerOptions {
   bool o_direct = true;
   // Extra server options appended as given (e.g. "--innodb-log-file-size=48M").
   std::vector<std::string> extra_args;
+  // Options that must also reach mariadb-install-db because the data files
+  // are created with them (e.g. "--innodb-page-size=4k"); passed to both.
+  std::vector<std::string> install_args;
   int start_timeout_s = 60;
   int stop_timeout_s = 60;
   // Leave the directory in place after Stop() (for inspecting .ibd files).

@@ -19,17 +19,23 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
+#include "model/page_format.h"
+#include "model/server_settings.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/run_options.h"
 #include "sim/compare.h"
@@ -39,6 +45,7 @@
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "tools/measure.h"
+#include "tools/private_server.h"
 #include "tools/ibd_reader.h"
 #include "tools/page_map.h"
 #include "tools/server_connection.h"
@@ -135,7 +142,14 @@ struct MeasureCliOptions {
   std::string user;
   std::string defaults_file;
   std::string database = "innosim";
-  std::string table = "innosim_load";
+  std::string table_name = "innosim_load";
+  // The table as `run --table` takes it: seed000, seed004 or CREATE TABLE.
+  std::string table = "seed000";
+  // --private-server: start a throwaway mariadbd (tools/private_server.h)
+  // with these variables instead of connecting to a running server.
+  bool private_server = false;
+  std::vector<std::string> sets;
+  std::string page_size;
   double tolerance = 0.02;
   uint64_t flush_io_capacity = 20000;
   std::string datadir;
@@ -275,6 +289,12 @@ struct MeasurePlan {
   // are added once they are known (SimulateWithServerProfile).
   RunSpec spec;
   std::unique_ptr<KeyStream> stream;
+  // Unset: seed 000's table.
+  std::optional<MeasureTable> table;
+  // With --private-server: how to start it, and the values it was given
+  // for MeasureOptions::expected_settings' names.
+  PrivateServerOptions server;
+  std::map<std::string, std::string> expected_settings;
 };
 
 // Every option error is the user's to mend (exit 2), found before connecting.
@@ -293,7 +313,7 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
   }
   // Names go into SQL unquoted-identifier rules; check them before connecting.
   if (absl::Status s = CheckIdentifier("--database", o.database); !s.ok()) return s;
-  if (absl::Status s = CheckIdentifier("--table", o.table); !s.ok()) return s;
+  if (absl::Status s = CheckIdentifier("--table-name", o.table_name); !s.ok()) return s;
   // innodb_io_capacity's documented minimum (MySQL 8.4 and MariaDB 10.11).
   if (o.flush_io_capacity < 100) {
     return absl::InvalidArgumentError(
@@ -308,10 +328,68 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
   plan.spec.stream.rows_per_ms = *rpms;
   if (absl::Status s = o.writer_options.Apply(&plan.spec.stream); !s.ok()) return s;
   plan.spec.rows = *rows;
+  plan.spec.table = o.table;
   if (absl::Status s = ValidateRunSpec(plan.spec); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(plan.spec.stream);
   if (!stream.ok()) return stream.status();
   plan.stream = *std::move(stream);
+  // The table the simulation runs (ResolveRunTable) is the one loaded.
+  const int width = plan.stream->key_width();
+  absl::StatusOr<TableSchema> schema = ResolveRunTable(plan.spec, width);
+  if (!schema.ok()) return schema.status();
+  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(o.table));
+  if (lower == "seed004") {
+    plan.table = MeasureTable{Seed004TableSql(width), *std::move(schema)};
+  } else if (!lower.empty() && lower != "seed000") {
+    plan.table = MeasureTable{o.table, *std::move(schema)};
+    absl::StatusOr<std::string> owned = OwnedTableSql(o.table, o.database, o.table_name);
+    if (!owned.ok()) return owned.status();
+  }
+  if (o.private_server) {
+    if (!o.host.empty() || o.port != 0 || !o.socket.empty() || !o.defaults_file.empty()) {
+      return absl::InvalidArgumentError(
+          "--private-server starts its own server: leave out --host, --port, --socket and --defaults-file");
+    }
+    // Each --set as MariaDB 10.11 takes it, so that a typo stops here and
+    // not in the server's error log.
+    ServerSettings check = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+    for (const std::string& kv : o.sets) {
+      const size_t eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--set '", kv, "': write NAME=VALUE, e.g. --set innodb_buffer_pool_size=128M"));
+      }
+      const std::string name = absl::StrReplaceAll(absl::AsciiStrToLower(kv.substr(0, eq)), {{"-", "_"}});
+      const std::string value = kv.substr(eq + 1);
+      if (absl::Status s = check.Set(name, value); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("--set ", kv, ": ", s.message()));
+      }
+      if (name == "innodb_buffer_pool_size") {
+        plan.server.buffer_pool_bytes = check.innodb_buffer_pool_size;
+      } else if (name == "innodb_page_size") {
+        plan.server.install_args.push_back(absl::StrCat("--innodb-page-size=", value));
+        plan.expected_settings["innodb_page_size"] = absl::StrCat(check.innodb_page_size);
+      } else {
+        plan.server.extra_args.push_back(absl::StrCat("--", name, "=", value));
+        // A fixed setting of the sanity checks the user changed is checked
+        // against the user's value.
+        plan.expected_settings[name] = value;
+      }
+    }
+    if (!o.page_size.empty()) {
+      absl::StatusOr<uint64_t> ps = ParseSize(o.page_size);
+      if (!ps.ok() || !IsSupportedPageSize(*ps)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--page-size ", o.page_size, ": InnoDB pages are ", SupportedPageSizesInK()));
+      }
+      plan.server.install_args.push_back(absl::StrCat("--innodb-page-size=", *ps));
+      plan.expected_settings["innodb_page_size"] = absl::StrCat(*ps);
+    }
+  } else if (!o.sets.empty() || !o.page_size.empty()) {
+    return absl::InvalidArgumentError(
+        "--set and --page-size configure the server --private-server starts: add --private-server, or set the "
+        "variables on your server");
+  }
   return plan;
 }
 
@@ -333,7 +411,11 @@ absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, con
                                                      MeasurePlan& plan, int* signo) {
   MeasureOptions mo;
   mo.database = o.database;
-  mo.table = o.table;
+  mo.table = o.table_name;
+  mo.spec_table = plan.table;
+  for (const auto& [name, value] : plan.expected_settings) {
+    if (mo.expected_settings.count(name) != 0) mo.expected_settings[name] = value;
+  }
   mo.rows = plan.rows;
   mo.batch_rows = plan.batch;
   mo.final_flush_io_capacity = o.flush_io_capacity;
@@ -385,7 +467,7 @@ IbdSide ReadIbdCensusAfterFlush(const MeasureCliOptions& o, const MeasureResult&
 
 // Simulates the same stream with the server's profile and variables, which
 // plan->spec keeps for the report.
-absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, MeasurePlan* plan) {
+absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, MeasurePlan* plan, bool local) {
   RunSpec* spec = &plan->spec;
   spec->profile = absl::StrContains(m.version, "MariaDB") ? "mariadb-10.11" : "mysql-8.4";
   // The server's own variables (page size, buffer pool, redo capacity, io
@@ -395,6 +477,10 @@ absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, Meas
   // batch size the load used.
   for (const auto& [name, value] : m.variables) {
     spec->settings.push_back({name, value, "server"});
+  }
+  std::string origin;
+  if (const std::optional<bool> rot = local ? DatadirRotational(m.datadir, &origin) : std::nullopt; rot) {
+    spec->settings.push_back({"storage_rotational", *rot ? "ON" : "OFF", origin});
   }
   spec->trx_rows = plan->batch;
   if (m.measured.elapsed_s > 0) spec->rows_per_sec = static_cast<double>(plan->rows) / m.measured.elapsed_s;
@@ -552,6 +638,12 @@ std::string MeasureText(const MeasureCliOptions& o, const MeasurePlan& plan, con
   }
   absl::StrAppendFormat(&s, "  %-28s %13.1f%% %14s\n", "leaf_fill", 100.0 * sp.leaf_fill,
                         c.clustered ? absl::StrFormat("%.1f%%", 100.0 * c.ibd_leaf_fill) : std::string("-"));
+  if (m.measured.Innodb_buffer_pool_read_ahead) {
+    // Not simulated (docs/flushing.md, read-ahead): shown so that a load
+    // where it matters is seen.
+    absl::StrAppendFormat(&s, "  %-28s %14s %14d  (read-ahead pages, not in Innodb_buffer_pool_reads)\n",
+                          kReadAheadStatus, "-", *m.measured.Innodb_buffer_pool_read_ahead);
+  }
   if (!m.missing_counters.empty()) {
     s += "  (the server lacks:";
     for (const std::string& name : m.missing_counters) absl::StrAppend(&s, " ", name);
@@ -597,7 +689,20 @@ std::string MeasureText(const MeasureCliOptions& o, const MeasurePlan& plan, con
 int RunMeasure(const MeasureCliOptions& o) {
   absl::StatusOr<MeasurePlan> plan = CheckMeasureOptions(o);
   if (!plan.ok()) return Fail(2, std::string(plan.status().message()));
-  absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ConnectToServer(o);
+  // --private-server: started here, stopped (and its directory removed) on
+  // every way out, by its destructor.
+  std::unique_ptr<PrivateServer> server;
+  absl::StatusOr<std::unique_ptr<ServerConnection>> conn;
+  if (o.private_server) {
+    absl::StatusOr<std::unique_ptr<PrivateServer>> started = PrivateServer::Start(plan->server);
+    if (!started.ok()) {
+      return Fail(3, absl::StrCat("starting the private server: ", started.status().message()));
+    }
+    server = *std::move(started);
+    conn = ServerConnection::Connect(server->connection_options());
+  } else {
+    conn = ConnectToServer(o);
+  }
   if (!conn.ok()) return Fail(ExitCodeFor(conn.status()), std::string(conn.status().message()));
   int signo = 0;
   absl::StatusOr<MeasureResult> measured = LoadAndMeasureOnServer(**conn, o, *plan, &signo);
@@ -605,7 +710,8 @@ int RunMeasure(const MeasureCliOptions& o) {
   if (!measured.ok()) return Fail(ExitCodeFor(measured.status()), std::string(measured.status().message()));
   const MeasureResult& m = *measured;
   const IbdSide ibd = ReadIbdCensusAfterFlush(o, m);
-  absl::StatusOr<RunResult> sim = SimulateWithServerProfile(m, &*plan);
+  absl::StatusOr<RunResult> sim =
+      SimulateWithServerProfile(m, &*plan, o.private_server || o.host.empty() || o.host == "localhost");
   if (!sim.ok()) return Fail(2, absl::StrCat("simulating the same stream: ", sim.status().message()));
   const MeasureComparison comparison = CompareWithSimulation(m, *sim, ibd, o.tolerance);
   if (o.json) {
@@ -651,8 +757,19 @@ void AddMeasure(CLI::App& app, Registry& reg) {
                   "option file whose [client] section gives password (and user/host/port/socket); "
                   "otherwise the password comes from MYSQL_PWD");
   sub->add_option("--database", o->database, "database innosim owns (created if missing)")->capture_default_str();
-  sub->add_option("--table", o->table, "table name (only a table innosim created is ever dropped)")
+  sub->add_option("--table", o->table,
+                  "the table to create, load and simulate, as run --table: seed000, seed004 or a CREATE TABLE "
+                  "statement (its name is replaced by --table-name)")
       ->capture_default_str();
+  sub->add_option("--table-name", o->table_name, "table name (only a table innosim created is ever dropped)")
+      ->capture_default_str();
+  sub->add_flag("--private-server", o->private_server,
+                "start a throwaway mariadbd (own datadir and socket under /tmp, no network; "
+                "tools/private_server.h) for this measurement, and stop it afterwards");
+  sub->add_option("--set", o->sets,
+                  "with --private-server: server variable NAME=VALUE (repeatable), e.g. "
+                  "innodb_buffer_pool_size=128M, innodb_flush_neighbors=0");
+  sub->add_option("--page-size", o->page_size, "with --private-server: innodb_page_size (4k, 8k, 16k, 32k, 64k)");
   sub->add_option("--tolerance", o->tolerance,
                   absl::StrCat("relative error allowed on ", StructuralNames(" and "),
                                " (exit 1 beyond it, or when a sanity check fails)"))
