@@ -120,6 +120,10 @@ uint64_t MariaDbSecondRecommendation(double lwm) {
   ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
   s.innodb_buffer_pool_size = 1ull << 30;  // 64,896 frames
   s.innodb_max_dirty_pages_pct_lwm = lwm;
+  // With lwm 0 an idle cleaner sleeps until the dirty share reaches
+  // innodb_max_dirty_pages_pct (page_cleaner_wakeup): 5% lets the 7.7% below
+  // wake it, so that the pass computes its recommendation.
+  s.innodb_max_dirty_pages_pct = 5;
   BufferPool::Options o;
   o.n_frames = s.BufferPoolPages();
   o.mariadb = true;
@@ -152,6 +156,35 @@ TEST(PageCleanerTest, MariaDbRecommendationTakesAllOfIoCapacityWithoutTheLwm) {
   EXPECT_EQ(MariaDbSecondRecommendation(10), 67u);
   // lwm 5 is in force: total_ratio = pct_for_lsn / 100 (over 6).
   EXPECT_GT(MariaDbSecondRecommendation(5), 400u);
+}
+
+// buf_flush_page_cleaner / page_cleaner_wakeup: a cleaner idle since the
+// start, with innodb_max_dirty_pages_pct_lwm 0, is not woken by redo age
+// below the async limit nor by a dirty share below
+// innodb_max_dirty_pages_pct; with the lwm set it waits with a timeout and
+// its passes work.
+uint64_t MariaDbPagesAfterOnePass(double lwm) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  s.innodb_buffer_pool_size = 1ull << 30;
+  s.innodb_max_dirty_pages_pct_lwm = lwm;
+  BufferPool::Options o;
+  o.n_frames = s.BufferPoolPages();
+  o.mariadb = true;
+  BufferPool pool(o);
+  RedoLog log(s);
+  PageCleaner cleaner(s, &pool, &log);
+  for (uint32_t p = 0; p < 5000; ++p) {  // 7.7% dirty, 50 MB of redo
+    pool.MarkDirty(1, p, log.lsn() + 1, 0);
+    pool.CommitMtr();
+    log.Append(10000);
+  }
+  cleaner.RunIteration(1);
+  return cleaner.stats().adaptive_pages;
+}
+
+TEST(PageCleanerTest, MariaDbIdleCleanerSleepsWithoutTheLwm) {
+  EXPECT_EQ(MariaDbPagesAfterOnePass(0), 0u);
+  EXPECT_GT(MariaDbPagesAfterOnePass(10), 0u);
 }
 
 }  // namespace
