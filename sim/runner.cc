@@ -133,7 +133,8 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   for (const PhaseSpec& phase : spec.phases) {
     if (phase.kind == PhaseSpec::Kind::kOptimize && spec.flush) {
       return absl::InvalidArgumentError(
-          "--phase optimize is modelled structure only (the rebuild's page writes are not): add --no-flush");
+          "--phase optimize is modelled structure only (the rebuild's page writes are not): add --no-flush "
+          "(flush = false in an experiment file)");
     }
     if (phase.kind == PhaseSpec::Kind::kInsert && !IsKnownStreamName(phase.stream)) {
       return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
