@@ -124,6 +124,41 @@ TEST(Optimize, AnEmptyTableAndASmallOneStayValidAndTakeMoreRows) {
   }
 }
 
+// The speed devices (model/fast/) change no result after a rebuild either:
+// a rebuilt uuidv4 table taking more random rows gives the same tree with
+// every device off.
+TEST(Optimize, TheSpeedDevicesChangeNothingAfterARebuild) {
+  std::unique_ptr<Engine> with = Load(EngineProfile::MariaDB1011(), "uuidv4", 100000);
+  std::unique_ptr<Engine> without = Load(EngineProfile::MariaDB1011(), "uuidv4", 100000);
+  without->set_fast_path(FastPath::Devices{false, false, false, false, false});
+  ASSERT_TRUE(with->Rebuild(kDefaultFillFactor).ok());
+  ASSERT_TRUE(without->Rebuild(kDefaultFillFactor).ok());
+  EXPECT_FALSE(without->primary().fast_path().devices().route_cache) << "the devices survive the rebuild";
+  std::unique_ptr<KeyStream> a = MakeStream("uuidv4", 7);
+  std::unique_ptr<KeyStream> b = MakeStream("uuidv4", 7);
+  Key k;
+  for (int i = 0; i < 50000; ++i) {
+    ASSERT_TRUE(a->Next(&k));
+    with->PrefetchRow(k);
+    ASSERT_TRUE(with->InsertRow(k).ok());
+    ASSERT_TRUE(b->Next(&k));
+    ASSERT_TRUE(without->InsertRow(k).ok());
+  }
+  EXPECT_EQ(with->Verify(), "");
+  EXPECT_EQ(without->Verify(), "");
+  const EngineReport x = with->Report();
+  const EngineReport y = without->Report();
+  EXPECT_EQ(x.primary.counters.index_page_splits, y.primary.counters.index_page_splits);
+  EXPECT_EQ(x.primary.counters.index_page_merge_successful, y.primary.counters.index_page_merge_successful);
+  EXPECT_EQ(x.primary.n_leaf_pages, y.primary.n_leaf_pages);
+  EXPECT_EQ(x.primary.size, y.primary.size);
+  ASSERT_EQ(x.primary.levels.size(), y.primary.levels.size());
+  for (size_t i = 0; i < x.primary.levels.size(); ++i) {
+    EXPECT_EQ(x.primary.levels[i].pages, y.primary.levels[i].pages);
+    EXPECT_EQ(x.primary.levels[i].records_histogram, y.primary.levels[i].records_histogram);
+  }
+}
+
 TEST(Optimize, IsRefusedWithTheFlushModel) {
   EngineOptions o;
   o.flush = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
