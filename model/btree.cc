@@ -395,10 +395,9 @@ bool BTree::PessimisticDeleteNodePtr(uint32_t page_no, int pos) {
   IndexPage& p = P(page_no);
   if (p.n_recs() < 2 && page_no != root_) {
     // btr_discard_page: not reached by insert-only loads (a parent page
-    // always keeps more than one node pointer there).
-    p.DeleteRec(pos);
-    Modify(page_no);
-    return false;
+    // always keeps more than one node pointer there); purges reach it.
+    DiscardPage(page_no);
+    return true;
   }
   if (pos == 0 && p.level() > 0 && p.prev() != kFilNull && p.n_recs() > 1) {
     // Deleting the first node pointer of a page that is not the leftmost:
@@ -843,6 +842,63 @@ void BTree::BulkCommit(std::vector<BulkLevel>& lv, uint16_t level, uint32_t next
     const Key first = P(pn).key(0);
     BulkInsert(lv, first, pn, static_cast<uint16_t>(level + 1), reserved);
   }
+}
+
+absl::Status BTree::Purge(const Key& key) {
+  if (sink_ != nullptr) return absl::FailedPreconditionError("purge is modelled structure only (no page events)");
+  // btr_pcur_restore_position: the leaf holding the record.
+  const uint32_t leaf = SearchToLevel(key, 0);
+  const int pos = P(leaf).SearchLE(key);
+  if (pos < 0 || !(P(leaf).key(pos) == key)) return absl::NotFoundError("no such record");
+  const IndexPage& p = P(leaf);
+  // btr_cur_can_delete_without_compress: a page that keeps siblings, two
+  // records and MERGE_THRESHOLD of data after the delete; the root always.
+  const bool siblings = p.prev() != kFilNull || p.next() != kFilNull;
+  const bool optimistic =
+      leaf == root_ || (siblings && p.n_recs() >= 2 && p.DataSize() - p.rec_size() >= compress_limit_);
+  if (optimistic) {
+    P(leaf).DeleteRec(pos);  // page_cur_delete_rec
+    return absl::OkStatus();
+  }
+  // btr_cur_pessimistic_delete.
+  if (p.n_recs() < 2) {
+    DiscardPage(leaf);
+    return absl::OkStatus();
+  }
+  P(leaf).DeleteRec(pos);
+  CompressIfUseful(leaf);
+  return absl::OkStatus();
+}
+
+void BTree::DiscardPage(uint32_t page_no) {
+  const IndexPage& p = P(page_no);
+  const uint32_t left = p.prev();
+  const uint32_t right = p.next();
+  const uint16_t level = p.level();
+  if (left == kFilNull && right == kFilNull) {
+    // btr_discard_only_page_on_level: the page and every page above it up
+    // to the root are alone on their levels; they are freed and the root
+    // becomes an empty leaf (btr_page_empty).
+    std::vector<uint32_t> chain;
+    for (uint32_t pn = P(root_).child(0); P(pn).level() >= level; pn = P(pn).child(0)) {
+      chain.push_back(pn);
+      if (P(pn).level() == level) break;
+    }
+    for (uint32_t pn : chain) FreePage(pn);
+    P(root_).Empty(0, RecSizeAt(0), store_->pool());
+    return;
+  }
+  // btr_discard_page: the node pointer goes (btr_node_ptr_delete, which may
+  // compress the parent), the page leaves its level's list, and on a
+  // non-leaf level the new leftmost page's first record takes the min-rec
+  // mark (btr_set_min_rec_mark).
+  NodePtrDelete(page_no);
+  if (left != kFilNull) P(left).set_next(right);
+  if (right != kFilNull) {
+    P(right).set_prev(left);
+    if (left == kFilNull && level > 0) P(right).SetMinRecMark();
+  }
+  FreePage(page_no);
 }
 
 }  // namespace innosim

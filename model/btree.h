@@ -108,6 +108,18 @@ class BTree {
   // only: no sink may be set (FailedPrecondition). Counts pages_allocated
   // and pages_freed; no split, reorganization or merge.
   absl::Status BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor);
+  // Purge of one delete-marked record (row_purge_remove_clust_if_poss /
+  // row_purge_remove_sec_if_poss): btr_cur_optimistic_delete when
+  // btr_cur_can_delete_without_compress allows it, else
+  // btr_cur_pessimistic_delete: btr_discard_page for the last record of a
+  // non-root page, or page_cur_delete_rec then btr_cur_compress_if_useful
+  // (btr_compress at MERGE_THRESHOLD, counted in index_page_merge_*).
+  // NotFound if `key` is not in the index (the tree is unchanged then).
+  // Structure only: FailedPrecondition with a sink.
+  absl::Status Purge(const Key& key);
+  // Forgets the routes the speed devices remember (after purges, whose
+  // merges and discards they do not follow). Changes no result.
+  void ResetFastPath() { fast_.set_devices(fast_.devices()); }
   // Adds `before` to the counters: a rebuilt index carries the
   // server-global INNODB_METRICS counts of the index it replaces.
   void AddCounters(const IndexCounters& before);
@@ -191,6 +203,9 @@ class BTree {
   bool PessimisticDeleteNodePtr(uint32_t page_no, int pos);
   // btr_node_ptr_delete: removes the parent's pointer to page_no.
   void NodePtrDelete(uint32_t page_no);
+  // btr_discard_page: unlinks and frees a page whose last record goes,
+  // with its node pointer.
+  void DiscardPage(uint32_t page_no);
   // btr_cur_compress_if_useful / btr_cur_compress_recommendation / btr_compress.
   bool CompressIfUseful(uint32_t page_no);
   bool Compress(uint32_t page_no);

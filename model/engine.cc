@@ -119,6 +119,23 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
   return status();
 }
 
+absl::Status Engine::DeleteRow(const Key& pk) {
+  if (sink_ != nullptr) {
+    return absl::FailedPreconditionError("deletes are modelled structure only: run without the flush model (--no-flush)");
+  }
+  if (!secondary_.empty()) {
+    return absl::FailedPreconditionError("deletes are modelled on tables without secondary indexes");
+  }
+  if (absl::Status s = primary_->Purge(pk); !s.ok()) return s;
+  --rows_;
+  return status();
+}
+
+void Engine::EndDeletes() {
+  primary_->ResetFastPath();
+  for (auto& t : secondary_) t->ResetFastPath();
+}
+
 void Engine::LogUndoInsert() {
   // The insert undo record goes first, in its own mtr (UndoLogs).
   undo_->ReportInsert(sink_);

@@ -148,6 +148,14 @@ class Engine {
   // Structure only: FailedPrecondition with a sink or a flush model.
   absl::Status Rebuild(uint32_t fill_factor);
 
+  // DELETE of the row with primary key `pk` and its purge, structure only
+  // (BTree::Purge on PRIMARY). NotFound if there is no such row;
+  // FailedPrecondition with a sink or with secondary indexes (their
+  // entries of the row are not known to the engine).
+  absl::Status DeleteRow(const Key& pk);
+  // Forgets the speed devices' routes after deletes (BTree::ResetFastPath).
+  void EndDeletes();
+
   // Reports every step of every PRIMARY insert to `trace` (not owned;
   // nullptr: none), for `innosim explain`. Changes no result.
   void set_trace(InsertTraceSink* trace) { primary_->set_trace(trace); }

@@ -12,6 +12,17 @@ absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text) {
     p.kind = PhaseSpec::Kind::kOptimize;
     return p;
   }
+  constexpr std::string_view kDeleteEvery = "delete:every:";
+  if (text.substr(0, kDeleteEvery.size()) == kDeleteEvery) {
+    absl::StatusOr<uint64_t> k = ParseCount(text.substr(kDeleteEvery.size()));
+    if (!k.ok() || *k == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--phase '", p.text, "': write delete:every:K with K at least 1, e.g. delete:every:2"));
+    }
+    p.kind = PhaseSpec::Kind::kDeleteEvery;
+    p.every = *k;
+    return p;
+  }
   constexpr std::string_view kInsert = "insert:";
   if (text.substr(0, kInsert.size()) == kInsert) {
     const std::string_view rest = text.substr(kInsert.size());
@@ -31,7 +42,7 @@ absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text) {
     return p;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "--phase '", p.text, "' is not a phase: use insert:STREAM:ROWS or optimize (docs/phases.md)"));
+      "--phase '", p.text, "' is not a phase: use insert:STREAM:ROWS, delete:every:K or optimize (docs/phases.md)"));
 }
 
 }  // namespace innosim

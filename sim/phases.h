@@ -3,6 +3,8 @@
 // first phase; each --phase adds one after it:
 //   insert:STREAM:ROWS   ROWS more rows of STREAM (any stream name, file:PATH
 //                        too: the last ':' separates the rows)
+//   delete:every:K       DELETE of every K-th row in key order (the K-th,
+//                        2K-th, ...), then its purge
 //   optimize             OPTIMIZE TABLE = ALTER TABLE ... FORCE: every index
 //                        rebuilt by the sorted index build (Engine::Rebuild)
 // Every counter is reported after each phase (RunResult::phases).
@@ -20,10 +22,11 @@
 namespace innosim {
 
 struct PhaseSpec {
-  enum class Kind { kInsert, kOptimize };
+  enum class Kind { kInsert, kOptimize, kDeleteEvery };
   Kind kind = Kind::kInsert;
   std::string stream;  // kInsert
   uint64_t rows = 0;   // kInsert
+  uint64_t every = 0;  // kDeleteEvery: K
   // As given (or "insert:STREAM:ROWS" for the run's own first phase).
   std::string text;
 };

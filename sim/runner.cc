@@ -136,6 +136,11 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
           "--phase optimize is modelled structure only (the rebuild's page writes are not): add --no-flush "
           "(flush = false in an experiment file)");
     }
+    if (phase.kind == PhaseSpec::Kind::kDeleteEvery && spec.flush) {
+      return absl::InvalidArgumentError(
+          "--phase delete is modelled structure only (the purge's page writes are not): add --no-flush "
+          "(flush = false in an experiment file)");
+    }
     if (phase.kind == PhaseSpec::Kind::kInsert && !IsKnownStreamName(phase.stream)) {
       return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
                                                      "'", DidYouMean(phase.stream, GeneratorStreamNames())));
@@ -236,7 +241,20 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
     uint64_t done = spec.rows;
     for (size_t n = 0; n < spec.phases.size(); ++n) {
       const PhaseSpec& phase = spec.phases[n];
-      if (phase.kind == PhaseSpec::Kind::kOptimize) {
+      if (phase.kind == PhaseSpec::Kind::kDeleteEvery) {
+        // DELETE ... in key order (a scan of PRIMARY), committed, then
+        // purged record by record in the undo log's order: the same order.
+        engine.CommitTrx();
+        std::vector<Key> doomed;
+        uint64_t ordinal = 0;
+        engine.primary().ForEachKey([&](const Key& k) {
+          if (++ordinal % phase.every == 0) doomed.push_back(k);
+        });
+        for (const Key& k : doomed) {
+          if (absl::Status s = engine.DeleteRow(k); !s.ok()) return s;
+        }
+        engine.EndDeletes();
+      } else if (phase.kind == PhaseSpec::Kind::kOptimize) {
         // ALTER TABLE commits the open transaction first (an implicit commit).
         engine.CommitTrx();
         if (absl::Status s = engine.Rebuild(kDefaultFillFactor); !s.ok()) return s;

@@ -159,6 +159,57 @@ TEST(Optimize, TheSpeedDevicesChangeNothingAfterARebuild) {
   }
 }
 
+// Purge (BTree::Purge): every second row of a full, ordered table deleted
+// in key order leaves pages under MERGE_THRESHOLD that merge pairwise; the
+// tree stays valid, takes more rows, and the speed devices change nothing.
+TEST(Purge, EverySecondRowMergesHalfFullPagesAndTheTreeStaysValid) {
+  std::unique_ptr<Engine> e = Load(EngineProfile::MariaDB1011(), "uuidv7-counter", 100000);
+  std::unique_ptr<Engine> slow = Load(EngineProfile::MariaDB1011(), "uuidv7-counter", 100000);
+  slow->set_fast_path(FastPath::Devices{false, false, false, false, false});
+  const uint64_t leaves = e->primary().n_leaf_pages();
+  for (Engine* x : {e.get(), slow.get()}) {
+    std::vector<Key> doomed;
+    uint64_t n = 0;
+    x->primary().ForEachKey([&](const Key& k) {
+      if (++n % 2 == 0) doomed.push_back(k);
+    });
+    for (const Key& k : doomed) ASSERT_TRUE(x->DeleteRow(k).ok());
+    EXPECT_EQ(x->DeleteRow(doomed[0]).code(), absl::StatusCode::kNotFound);
+    x->EndDeletes();
+    EXPECT_EQ(x->Verify(), "");
+    EXPECT_EQ(x->rows(), 50000u);
+  }
+  const IndexCounters& c = e->primary().counters();
+  EXPECT_GT(c.index_page_merge_successful, leaves / 3);
+  EXPECT_GE(c.index_page_merge_attempts, c.index_page_merge_successful);
+  EXPECT_LT(e->primary().n_leaf_pages(), leaves * 6 / 10);
+  EXPECT_EQ(c.pages_freed, slow->primary().counters().pages_freed);
+  std::unique_ptr<KeyStream> a = MakeStream("uuidv4", 3);
+  std::unique_ptr<KeyStream> b = MakeStream("uuidv4", 3);
+  Key k;
+  for (int i = 0; i < 30000; ++i) {
+    ASSERT_TRUE(a->Next(&k));
+    ASSERT_TRUE(e->InsertRow(k).ok());
+    ASSERT_TRUE(b->Next(&k));
+    ASSERT_TRUE(slow->InsertRow(k).ok());
+  }
+  EXPECT_EQ(e->Verify(), "");
+  EXPECT_EQ(e->primary().n_leaf_pages(), slow->primary().n_leaf_pages());
+  EXPECT_EQ(e->primary().counters().index_page_splits, slow->primary().counters().index_page_splits);
+}
+
+TEST(Purge, DeletingEveryRowLeavesAnEmptyValidRoot) {
+  std::unique_ptr<Engine> e = Load(EngineProfile::MySQL84(), "uuidv4", 20000);
+  std::vector<Key> all;
+  e->primary().ForEachKey([&](const Key& k) { all.push_back(k); });
+  for (const Key& k : all) ASSERT_TRUE(e->DeleteRow(k).ok());
+  EXPECT_EQ(e->Verify(), "");
+  EXPECT_EQ(e->rows(), 0u);
+  uint64_t n = 0;
+  e->primary().ForEachKey([&](const Key&) { ++n; });
+  EXPECT_EQ(n, 0u);
+}
+
 TEST(Optimize, IsRefusedWithTheFlushModel) {
   EngineOptions o;
   o.flush = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
@@ -288,6 +339,26 @@ TEST(Phases, AnExperimentRunTakesRunPhaseTables) {
     EXPECT_NE(b.status().message().find("t.toml:"), std::string::npos) << b.status();
     EXPECT_NE(b.status().message().find("step"), std::string::npos) << b.status();
   }
+}
+
+TEST(Phases, DeleteEveryKthRowIsReportedAndRefusedWhereNotModelled) {
+  RunSpec spec = PhasedSpec();
+  spec.phases = {*ParsePhase("delete:every:3")};
+  std::string verify = "not run";
+  absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) { verify = e.Verify(); });
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(verify, "");
+  ASSERT_EQ(r->phases.size(), 2u);
+  EXPECT_EQ(r->phases[1].report.rows, 40000u);
+  EXPECT_EQ(ParsePhase("delete:every:3")->every, 3u);
+  EXPECT_FALSE(ParsePhase("delete:every:0").ok());
+  spec.flush = true;
+  EXPECT_FALSE(innosim::Run(spec).ok());
+  spec.flush = false;
+  spec.table = "CREATE TABLE t (id BINARY(16) NOT NULL, a BIGINT NOT NULL, PRIMARY KEY (id), KEY ka (a))";
+  r = innosim::Run(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("secondary"), std::string::npos) << r.status();
 }
 
 }  // namespace
