@@ -83,8 +83,10 @@ void AddRun(CLI::App& app, Registry& reg) {
       ->capture_default_str();
   auto phases = std::make_shared<std::vector<std::string>>();
   sub->add_option("--phase", *phases,
-                  "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS or optimize "
-                  "(OPTIMIZE TABLE; needs --no-flush); every counter is reported after each (docs/phases.md)");
+                  "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, delete:every:K or "
+                  "optimize "
+                  "(OPTIMIZE TABLE); delete and optimize need --no-flush; every counter is reported after each "
+                  "(docs/phases.md)");
   auto shade = std::make_shared<std::string>("fill");
   sub->add_option("--shade", *shade,
                   "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
@@ -99,8 +101,8 @@ void AddRun(CLI::App& app, Registry& reg) {
     for (const std::string& text : *phases) {
       absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
       if (!phase.ok()) return Fail(2, std::string(phase.status().message()));
-      if (phase->kind == PhaseSpec::Kind::kOptimize && spec->flush) {
-        return Fail(2, "--phase optimize is modelled structure only (the rebuild's page writes are not): add --no-flush");
+      if (phase->kind != PhaseSpec::Kind::kInsert && spec->flush) {
+        return Fail(2, absl::StrCat("--phase ", text, " is modelled structure only (its page writes are not): add --no-flush"));
       }
       spec->phases.push_back(*std::move(phase));
     }
