@@ -292,7 +292,8 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
   }
   if (const toml::node* n = t.get("phase")) {
     // [[run.phase]]: the steps after the run's insert (sim/phases.h), each
-    // step = "insert" (with stream and rows) or "optimize".
+    // step = "insert" (with stream and rows), "delete" (with every) or
+    // "optimize".
     const toml::array* steps = n->as_array();
     if (steps == nullptr) {
       return ErrorAt(path, n->source(), "phase must be an array of tables: write [[run.phase]] for each step");
@@ -301,12 +302,20 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
     for (const toml::node& e : *steps) {
       const toml::table* step = e.as_table();
       if (step == nullptr) return ErrorAt(path, e.source(), "a phase is a table: write [[run.phase]]");
-      if (absl::Status s = CheckKeys(*step, {"step", "stream", "rows"}, "[[run.phase]]", path); !s.ok()) return s;
+      if (absl::Status s = CheckKeys(*step, {"step", "stream", "rows", "every"}, "[[run.phase]]", path); !s.ok()) return s;
       const toml::node* kind = step->get("step");
       std::optional<std::string> name = kind != nullptr ? kind->value_exact<std::string>() : std::nullopt;
       std::string text;
-      if (name == "optimize") {
-        if (step->get("stream") != nullptr || step->get("rows") != nullptr) {
+      if (name == "delete") {
+        const toml::node* ev = step->get("every");
+        if (ev == nullptr || step->get("stream") != nullptr || step->get("rows") != nullptr) {
+          return ErrorAt(path, e.source(), "step = \"delete\" takes every = K alone (every K-th row in key order)");
+        }
+        absl::StatusOr<uint64_t> every = CountField(*ev, "every", path);
+        if (!every.ok()) return every.status();
+        text = absl::StrCat("delete:every:", *every);
+      } else if (name == "optimize") {
+        if (step->get("stream") != nullptr || step->get("rows") != nullptr || step->get("every") != nullptr) {
           return ErrorAt(path, e.source(), "step = \"optimize\" takes no stream or rows");
         }
         text = "optimize";
@@ -323,7 +332,7 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
         if (!rows.ok()) return rows.status();
         text = absl::StrCat("insert:", *stream, ":", *rows);
       } else {
-        return ErrorAt(path, e.source(), "[[run.phase]] needs step = \"insert\" or step = \"optimize\"");
+        return ErrorAt(path, e.source(), "[[run.phase]] needs step = \"insert\", \"delete\" or \"optimize\"");
       }
       absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
       if (!phase.ok()) return ErrorAt(path, e.source(), std::string(phase.status().message()));

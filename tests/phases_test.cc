@@ -315,22 +315,24 @@ TEST(Phases, AnExperimentRunTakesRunPhaseTables) {
       "name = \"t\"\n[defaults]\nrows = 30000\nflush = false\nstream = \"uuidv4\"\nprofile = \"mariadb-10.11\"\n"
       "[[run]]\nlabel = \"switch\"\n"
       "[[run.phase]]\nstep = \"insert\"\nstream = \"uuidv7-counter\"\nrows = 10000\n"
+      "[[run.phase]]\nstep = \"delete\"\nevery = 4\n"
       "[[run.phase]]\nstep = \"optimize\"\n";
   absl::StatusOr<Experiment> e = ParseExperiment(text, "t.toml");
   ASSERT_TRUE(e.ok()) << e.status();
   ASSERT_EQ(e->runs.size(), 1u);
-  ASSERT_EQ(e->runs[0].spec.phases.size(), 2u);
+  ASSERT_EQ(e->runs[0].spec.phases.size(), 3u);
   EXPECT_EQ(e->runs[0].spec.phases[0].text, "insert:uuidv7-counter:10000");
-  EXPECT_EQ(e->runs[0].spec.phases[1].kind, PhaseSpec::Kind::kOptimize);
+  EXPECT_EQ(e->runs[0].spec.phases[1].text, "delete:every:4");
+  EXPECT_EQ(e->runs[0].spec.phases[2].kind, PhaseSpec::Kind::kOptimize);
   absl::StatusOr<ExperimentResult> r = RunExperiment(*e, 1, std::nullopt);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->results.size(), 1u);
-  EXPECT_EQ(r->results[0].phases.size(), 3u);
-  EXPECT_EQ(r->results[0].report.rows, 40000u);
+  EXPECT_EQ(r->results[0].phases.size(), 4u);
+  EXPECT_EQ(r->results[0].report.rows, 30000u);
   // A step that is neither, an insert without its rows and an optimize
   // with rows say what to write.
   for (const char* bad : {"[[run.phase]]\nstep = \"vacuum\"\n", "[[run.phase]]\nstep = \"insert\"\nstream = \"uuidv4\"\n",
-                          "[[run.phase]]\nstep = \"optimize\"\nrows = 5\n"}) {
+                          "[[run.phase]]\nstep = \"optimize\"\nrows = 5\n", "[[run.phase]]\nstep = \"delete\"\n"}) {
     absl::StatusOr<Experiment> b = ParseExperiment(
         "name = \"t\"\n[defaults]\nrows = 10\nflush = false\nstream = \"uuidv4\"\n[[run]]\nlabel = \"x\"\n" +
             std::string(bad),
