@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "model/bulk_load.h"
+
 #include "absl/strings/str_format.h"
 
 namespace innosim {
@@ -393,10 +395,9 @@ bool BTree::PessimisticDeleteNodePtr(uint32_t page_no, int pos) {
   IndexPage& p = P(page_no);
   if (p.n_recs() < 2 && page_no != root_) {
     // btr_discard_page: not reached by insert-only loads (a parent page
-    // always keeps more than one node pointer there).
-    p.DeleteRec(pos);
-    Modify(page_no);
-    return false;
+    // always keeps more than one node pointer there); purges reach it.
+    DiscardPage(page_no);
+    return true;
   }
   if (pos == 0 && p.level() > 0 && p.prev() != kFilNull && p.n_recs() > 1) {
     // Deleting the first node pointer of a page that is not the leftmost:
@@ -738,6 +739,166 @@ std::string BTree::Verify() const {
   if (leaf.reserved < leaf.used || top.reserved < top.used) return "a segment has reserved < used pages";
   if (std::string e = space_->Verify(); !e.empty()) return "tablespace: " + e;
   return "";
+}
+
+absl::Status BTree::BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor) {
+  if (sink_ != nullptr) {
+    return absl::FailedPreconditionError("the sorted index build is modelled structure only (no page events)");
+  }
+  if (P(root_).n_recs() != 0 || P(root_).level() != 0) {
+    return absl::FailedPreconditionError("the sorted index build needs a new, empty index");
+  }
+  if (fill_factor < 10 || fill_factor > 100) {
+    return absl::InvalidArgumentError("innodb_fill_factor must be from 10 to 100");
+  }
+  for (size_t i = 1; i < keys.size(); ++i) {
+    if (!(keys[i - 1] < keys[i])) return absl::InvalidArgumentError("the sorted index build needs ascending keys");
+  }
+  // BtrBulk::finish: an empty table keeps its empty root.
+  if (keys.empty()) return absl::OkStatus();
+  const uint32_t reserved = BulkReservedSpace(page_size_, fill_factor, clustered_);
+  std::vector<BulkLevel> lv;
+  lv.reserve(16);  // a tree of 16 levels is beyond any page size's reach; no reallocation
+  for (const Key& k : keys) BulkInsert(lv, k, 0, 0, reserved);
+  // BtrBulk::finish: commit the last page of every level, bottom-up; a
+  // commit may add a level above (m_root_level grows), which the loop then
+  // commits too. The top level's last page is the only page of its level.
+  uint32_t last = kFilNull;
+  for (size_t level = 0; level < lv.size(); ++level) {
+    last = lv[level].page_no;
+    BulkCommit(lv, static_cast<uint16_t>(level), kFilNull, level + 1 < lv.size(), reserved);
+  }
+  const uint16_t root_level = static_cast<uint16_t>(lv.size() - 1);
+  for (BulkLevel& l : lv) l.scratch.Release(store_->pool());
+  // Copy the last page into the root page (index->page, created by
+  // btr_create in the top segment), then free it (btr_page_free_low).
+  IndexPage& root = P(root_);
+  root.Empty(root_level, RecSizeAt(root_level), store_->pool());
+  root.CopyEndToCreated(P(last), 0, store_->pool());
+  root.set_prev(kFilNull);
+  root.set_next(kFilNull);
+  FreePage(last);
+  return space_->status();
+}
+
+void BTree::AddCounters(const IndexCounters& b) {
+  IndexCounters& c = counters_;
+  c.index_page_splits += b.index_page_splits;
+  c.index_page_reorg_attempts += b.index_page_reorg_attempts;
+  c.index_page_reorg_successful += b.index_page_reorg_successful;
+  c.index_page_merge_attempts += b.index_page_merge_attempts;
+  c.index_page_merge_successful += b.index_page_merge_successful;
+  c.splits_to_right += b.splits_to_right;
+  c.splits_to_left += b.splits_to_left;
+  c.splits_middle += b.splits_middle;
+  c.splits_sure += b.splits_sure;
+  c.right_sibling_inserts += b.right_sibling_inserts;
+  c.root_raises += b.root_raises;
+  c.pages_allocated += b.pages_allocated;
+  c.pages_freed += b.pages_freed;
+}
+
+uint32_t BTree::BulkAllocPage(uint16_t level) {
+  space_->ReserveFreeExtents(1);
+  return AllocPage(0, FspDirection::kUp, level);
+}
+
+void BTree::BulkInsert(std::vector<BulkLevel>& lv, const Key& key, uint32_t child, uint16_t level,
+                       uint32_t reserved) {
+  bool left_most = false;
+  if (level == lv.size()) {
+    // A new level: its first page (BtrBulk::insert's new PageBulk).
+    const uint32_t pn = BulkAllocPage(level);
+    lv.emplace_back();
+    lv[level].page_no = pn;
+    lv[level].scratch.Create(kFilNull, level, RecSizeAt(level), page_size_, store_->pool());
+    left_most = true;
+  }
+  if (!BulkSpaceAvailable(static_cast<uint32_t>(lv[level].scratch.n_recs()), RecSizeAt(level), page_size_,
+                          reserved)) {
+    // The sibling is allocated before the full page is committed (and its
+    // node pointer inserted above), as BtrBulk::insert does.
+    const uint32_t sibling = BulkAllocPage(level);
+    BulkCommit(lv, level, sibling, true, reserved);
+    lv[level].page_no = sibling;
+  }
+  IndexPage& s = lv[level].scratch;
+  s.InsertAfter(s.n_recs() - 1, key, child, store_->pool());
+  // REC_INFO_MIN_REC_FLAG on the first node pointer of a level's leftmost page.
+  if (left_most && level > 0 && s.n_recs() == 1) s.SetMinRecMark();
+}
+
+void BTree::BulkCommit(std::vector<BulkLevel>& lv, uint16_t level, uint32_t next, bool insert_father,
+                       uint32_t reserved) {
+  const uint32_t pn = lv[level].page_no;
+  {
+    IndexPage& p = P(pn);
+    p.CopyEndToCreated(lv[level].scratch, 0, store_->pool());
+    p.set_next(next);
+  }
+  if (next != kFilNull) P(next).set_prev(pn);
+  lv[level].scratch.Empty(level, RecSizeAt(level), store_->pool());
+  if (insert_father) {
+    const Key first = P(pn).key(0);
+    BulkInsert(lv, first, pn, static_cast<uint16_t>(level + 1), reserved);
+  }
+}
+
+absl::Status BTree::Purge(const Key& key) {
+  if (sink_ != nullptr) return absl::FailedPreconditionError("purge is modelled structure only (no page events)");
+  // btr_pcur_restore_position: the leaf holding the record.
+  const uint32_t leaf = SearchToLevel(key, 0);
+  const int pos = P(leaf).SearchLE(key);
+  if (pos < 0 || !(P(leaf).key(pos) == key)) return absl::NotFoundError("no such record");
+  const IndexPage& p = P(leaf);
+  // btr_cur_can_delete_without_compress: a page that keeps siblings, two
+  // records and MERGE_THRESHOLD of data after the delete; the root always.
+  const bool siblings = p.prev() != kFilNull || p.next() != kFilNull;
+  const bool optimistic =
+      leaf == root_ || (siblings && p.n_recs() >= 2 && p.DataSize() - p.rec_size() >= compress_limit_);
+  if (optimistic) {
+    P(leaf).DeleteRec(pos);  // page_cur_delete_rec
+    return absl::OkStatus();
+  }
+  // btr_cur_pessimistic_delete.
+  if (p.n_recs() < 2) {
+    DiscardPage(leaf);
+    return absl::OkStatus();
+  }
+  P(leaf).DeleteRec(pos);
+  CompressIfUseful(leaf);
+  return absl::OkStatus();
+}
+
+void BTree::DiscardPage(uint32_t page_no) {
+  const IndexPage& p = P(page_no);
+  const uint32_t left = p.prev();
+  const uint32_t right = p.next();
+  const uint16_t level = p.level();
+  if (left == kFilNull && right == kFilNull) {
+    // btr_discard_only_page_on_level: the page and every page above it up
+    // to the root are alone on their levels; they are freed and the root
+    // becomes an empty leaf (btr_page_empty).
+    std::vector<uint32_t> chain;
+    for (uint32_t pn = P(root_).child(0); P(pn).level() >= level; pn = P(pn).child(0)) {
+      chain.push_back(pn);
+      if (P(pn).level() == level) break;
+    }
+    for (uint32_t pn : chain) FreePage(pn);
+    P(root_).Empty(0, RecSizeAt(0), store_->pool());
+    return;
+  }
+  // btr_discard_page: the node pointer goes (btr_node_ptr_delete, which may
+  // compress the parent), the page leaves its level's list, and on a
+  // non-leaf level the new leftmost page's first record takes the min-rec
+  // mark (btr_set_min_rec_mark).
+  NodePtrDelete(page_no);
+  if (left != kFilNull) P(left).set_next(right);
+  if (right != kFilNull) {
+    P(right).set_prev(left);
+    if (left == kFilNull && level > 0) P(right).SetMinRecMark();
+  }
+  FreePage(page_no);
 }
 
 }  // namespace innosim

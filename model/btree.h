@@ -99,6 +99,31 @@ class BTree {
   // load it into the CPU cache meanwhile. Changes no result.
   void Prefetch(const Key& key) { fast_.Announce(key, root_); }
 
+  // The sorted index build of this (new, empty) index: `keys`, strictly
+  // ascending, appended by BtrBulk / PageBulk (btr/btr0bulk.cc): pages
+  // filled as model/bulk_load.h says, node-pointer levels built bottom-up
+  // as pages are committed, each page allocated with fsp_reserve_free_
+  // extents(1) + btr_page_alloc(hint 0, FSP_UP), and the last page of the
+  // top level copied into the root (BtrBulk::finish) and freed. Structure
+  // only: no sink may be set (FailedPrecondition). Counts pages_allocated
+  // and pages_freed; no split, reorganization or merge.
+  absl::Status BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor);
+  // Purge of one delete-marked record (row_purge_remove_clust_if_poss /
+  // row_purge_remove_sec_if_poss): btr_cur_optimistic_delete when
+  // btr_cur_can_delete_without_compress allows it, else
+  // btr_cur_pessimistic_delete: btr_discard_page for the last record of a
+  // non-root page, or page_cur_delete_rec then btr_cur_compress_if_useful
+  // (btr_compress at MERGE_THRESHOLD, counted in index_page_merge_*).
+  // NotFound if `key` is not in the index (the tree is unchanged then).
+  // Structure only: FailedPrecondition with a sink.
+  absl::Status Purge(const Key& key);
+  // Forgets the routes the speed devices remember (after purges, whose
+  // merges and discards they do not follow). Changes no result.
+  void ResetFastPath() { fast_.set_devices(fast_.devices()); }
+  // Adds `before` to the counters: a rebuilt index carries the
+  // server-global INNODB_METRICS counts of the index it replaces.
+  void AddCounters(const IndexCounters& before);
+
   // Reports every step of every insert to `trace` (not owned; nullptr: no
   // trace), for `innosim explain`. Changes no result.
   void set_trace(InsertTraceSink* trace) { trace_ = trace; }
@@ -178,11 +203,29 @@ class BTree {
   bool PessimisticDeleteNodePtr(uint32_t page_no, int pos);
   // btr_node_ptr_delete: removes the parent's pointer to page_no.
   void NodePtrDelete(uint32_t page_no);
+  // btr_discard_page: unlinks and frees a page whose last record goes,
+  // with its node pointer.
+  void DiscardPage(uint32_t page_no);
   // btr_cur_compress_if_useful / btr_cur_compress_recommendation / btr_compress.
   bool CompressIfUseful(uint32_t page_no);
   bool Compress(uint32_t page_no);
   // btr_can_merge_with_page; may reorganize the merge page.
   bool CanMergeWithPage(uint32_t page_no, uint32_t merge_page_no);
+  // BulkLoad's state: per level, the page being filled and its records
+  // so far (a scratch page: PageBulk::insert's appends).
+  struct BulkLevel {
+    uint32_t page_no = kFilNull;
+    IndexPage scratch;
+  };
+  // BtrBulk::insert of one record at `level`.
+  void BulkInsert(std::vector<BulkLevel>& lv, const Key& key, uint32_t child, uint16_t level, uint32_t reserved);
+  // BtrBulk::pageCommit: PageBulk::finish (the directory as
+  // page_copy_rec_list_end_to_created_page lays it), the sibling links,
+  // and the node pointer into the parent level when `insert_father`.
+  void BulkCommit(std::vector<BulkLevel>& lv, uint16_t level, uint32_t next, bool insert_father, uint32_t reserved);
+  // PageBulk::init for a new page: fsp_reserve_free_extents(1), then
+  // btr_page_alloc(index, 0, FSP_UP, level).
+  uint32_t BulkAllocPage(uint16_t level);
   // The trace's events (only called with a trace sink; out of the insert
   // path's way).
   [[gnu::cold, gnu::noinline]] void TraceLeafReached(const Key& key, uint32_t leaf, int cursor);

@@ -1,5 +1,7 @@
 #include "model/engine.h"
 
+#include <new>
+
 #include "absl/strings/str_cat.h"
 
 namespace innosim {
@@ -73,6 +75,65 @@ void Engine::Build(PageEventSink* sink) {
     sink_->OnPageCreate(kPageEventSpace, Tablespace::kFirstInodePage);
     sink_->OnMtrCommit(0);
   }
+}
+
+absl::Status Engine::Rebuild(uint32_t fill_factor) {
+  if (sink_ != nullptr) {
+    return absl::FailedPreconditionError(
+        "OPTIMIZE TABLE is modelled structure only: run without the flush model (--no-flush)");
+  }
+  // The rows and entries in key order: what row_merge_read_clustered_index
+  // reads and row_merge_sort sorts.
+  std::vector<Key> primary_keys;
+  primary_keys.reserve(rows_);
+  primary_->ForEachKey([&](const Key& k) { primary_keys.push_back(k); });
+  const IndexCounters primary_before = primary_->counters();
+  std::vector<IndexCounters> secondary_before;
+  std::vector<std::vector<Key>> secondary_keys(secondary_.size());
+  for (size_t i = 0; i < secondary_.size(); ++i) {
+    secondary_before.push_back(secondary_[i]->counters());
+    secondary_[i]->ForEachKey([&](const Key& k) { secondary_keys[i].push_back(k); });
+  }
+  const FastPath::Devices devices = primary_->fast_path().devices();
+  // The old table goes (its pages with it); the new one starts from
+  // fil_ibd_create and btr_create, as CREATE TABLE does.
+  secondary_.clear();
+  primary_.reset();
+  // PageStore is neither copyable nor movable (it may own a mapping): a
+  // new one in place, after every tree that pointed into it is gone.
+  store_.~PageStore();
+  new (&store_) PageStore();
+  space_ = Tablespace(profile_.page_size, profile_.allocation, profile_.segment_reserve_pct);
+  Build(nullptr);
+  set_fast_path(devices);
+  if (absl::Status s = primary_->BulkLoad(primary_keys, fill_factor); !s.ok()) return s;
+  primary_->AddCounters(primary_before);
+  primary_keys = {};
+  for (size_t i = 0; i < secondary_.size(); ++i) {
+    // After the clustered index, each secondary index in turn from its
+    // sorted merge file (row_merge_build_indexes' loop over the indexes).
+    if (absl::Status s = secondary_[i]->BulkLoad(secondary_keys[i], fill_factor); !s.ok()) return s;
+    secondary_[i]->AddCounters(secondary_before[i]);
+    secondary_keys[i] = {};
+  }
+  return status();
+}
+
+absl::Status Engine::DeleteRow(const Key& pk) {
+  if (sink_ != nullptr) {
+    return absl::FailedPreconditionError("deletes are modelled structure only: run without the flush model (--no-flush)");
+  }
+  if (!secondary_.empty()) {
+    return absl::FailedPreconditionError("deletes are modelled on tables without secondary indexes");
+  }
+  if (absl::Status s = primary_->Purge(pk); !s.ok()) return s;
+  --rows_;
+  return status();
+}
+
+void Engine::EndDeletes() {
+  primary_->ResetFastPath();
+  for (auto& t : secondary_) t->ResetFastPath();
 }
 
 void Engine::LogUndoInsert() {

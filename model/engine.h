@@ -139,6 +139,23 @@ class Engine {
   // and EndLoad call it; a caller with its own sink may too.
   void CommitTrx();
 
+  // OPTIMIZE TABLE on InnoDB (ALTER TABLE ... FORCE, an in-place rebuild,
+  // row0merge.cc row_merge_build_indexes): a new .ibd whose indexes are
+  // created as CREATE TABLE creates them, the clustered index bulk-loaded
+  // from the old one's rows in key order while they are read, then each
+  // secondary index from its sorted entries (BTree::BulkLoad). The rebuilt
+  // indexes carry the old ones' counters (INNODB_METRICS are server-wide).
+  // Structure only: FailedPrecondition with a sink or a flush model.
+  absl::Status Rebuild(uint32_t fill_factor);
+
+  // DELETE of the row with primary key `pk` and its purge, structure only
+  // (BTree::Purge on PRIMARY). NotFound if there is no such row;
+  // FailedPrecondition with a sink or with secondary indexes (their
+  // entries of the row are not known to the engine).
+  absl::Status DeleteRow(const Key& pk);
+  // Forgets the speed devices' routes after deletes (BTree::ResetFastPath).
+  void EndDeletes();
+
   // Reports every step of every PRIMARY insert to `trace` (not owned;
   // nullptr: none), for `innosim explain`. Changes no result.
   void set_trace(InsertTraceSink* trace) { primary_->set_trace(trace); }

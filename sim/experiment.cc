@@ -48,6 +48,7 @@ const std::vector<std::string>& RunKeys() {
     std::vector<std::string> v = DefaultsKeys();
     v.push_back("published");
     v.push_back("tolerance");
+    v.push_back("phase");
     return v;
   }();
   return k;
@@ -289,6 +290,55 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
     spec->payload_bytes = static_cast<uint32_t>(*v);
     spec->payload_bytes_given = true;
   }
+  if (const toml::node* n = t.get("phase")) {
+    // [[run.phase]]: the steps after the run's insert (sim/phases.h), each
+    // step = "insert" (with stream and rows), "delete" (with every) or
+    // "optimize".
+    const toml::array* steps = n->as_array();
+    if (steps == nullptr) {
+      return ErrorAt(path, n->source(), "phase must be an array of tables: write [[run.phase]] for each step");
+    }
+    spec->phases.clear();
+    for (const toml::node& e : *steps) {
+      const toml::table* step = e.as_table();
+      if (step == nullptr) return ErrorAt(path, e.source(), "a phase is a table: write [[run.phase]]");
+      if (absl::Status s = CheckKeys(*step, {"step", "stream", "rows", "every"}, "[[run.phase]]", path); !s.ok()) return s;
+      const toml::node* kind = step->get("step");
+      std::optional<std::string> name = kind != nullptr ? kind->value_exact<std::string>() : std::nullopt;
+      std::string text;
+      if (name == "delete") {
+        const toml::node* ev = step->get("every");
+        if (ev == nullptr || step->get("stream") != nullptr || step->get("rows") != nullptr) {
+          return ErrorAt(path, e.source(), "step = \"delete\" takes every = K alone (every K-th row in key order)");
+        }
+        absl::StatusOr<uint64_t> every = CountField(*ev, "every", path);
+        if (!every.ok()) return every.status();
+        text = absl::StrCat("delete:every:", *every);
+      } else if (name == "optimize") {
+        if (step->get("stream") != nullptr || step->get("rows") != nullptr || step->get("every") != nullptr) {
+          return ErrorAt(path, e.source(), "step = \"optimize\" takes no stream or rows");
+        }
+        text = "optimize";
+      } else if (name == "insert") {
+        const toml::node* st = step->get("stream");
+        const toml::node* rw = step->get("rows");
+        std::optional<std::string> stream = st != nullptr ? st->value_exact<std::string>() : std::nullopt;
+        if (!stream || rw == nullptr) {
+          return ErrorAt(path, e.source(),
+                         "step = \"insert\" needs stream = \"NAME\" and rows = N, e.g. stream = \"uuidv7-counter\", "
+                         "rows = 200000");
+        }
+        absl::StatusOr<uint64_t> rows = CountField(*rw, "rows", path);
+        if (!rows.ok()) return rows.status();
+        text = absl::StrCat("insert:", *stream, ":", *rows);
+      } else {
+        return ErrorAt(path, e.source(), "[[run.phase]] needs step = \"insert\", \"delete\" or \"optimize\"");
+      }
+      absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
+      if (!phase.ok()) return ErrorAt(path, e.source(), std::string(phase.status().message()));
+      spec->phases.push_back(*std::move(phase));
+    }
+  }
   if (const toml::node* n = t.get("columns")) {
     const toml::table* cols = n->as_table();
     if (cols == nullptr) {
@@ -365,11 +415,17 @@ absl::Status CheckServerVariables(const RunSpec& spec, const std::vector<Setting
   return absl::OkStatus();
 }
 
+std::vector<std::string> PhaseTexts(const RunSpec& s) {
+  std::vector<std::string> t;
+  for (const PhaseSpec& p : s.phases) t.push_back(p.text);
+  return t;
+}
+
 bool SameConfig(const RunSpec& a, const RunSpec& b) {
   return a.stream == b.stream && a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size && a.flush == b.flush &&
          a.settings == b.settings && a.rows_per_sec == b.rows_per_sec && a.trx_rows == b.trx_rows &&
          a.series_every == b.series_every && a.table == b.table && a.payload_bytes == b.payload_bytes &&
-         a.columns == b.columns;
+         a.columns == b.columns && PhaseTexts(a) == PhaseTexts(b);
 }
 
 }  // namespace

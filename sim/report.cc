@@ -116,7 +116,87 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
     j["settings_no_effect"] = no_effect;
   }
   j["elapsed_s"] = r.elapsed_s;
+  if (!r.phases.empty()) j["phases"] = PhasesToJson(r);
   return j;
+}
+
+nlohmann::ordered_json PhasesToJson(const RunResult& r) {
+  nlohmann::ordered_json phases = nlohmann::ordered_json::array();
+  for (const PhaseResult& ph : r.phases) {
+    const IndexReport& p = ph.report.primary;
+    const IndexCounters& c = p.counters;
+    nlohmann::ordered_json j;
+    j["phase"] = ph.phase.text;
+    j["rows"] = ph.report.rows;
+    j[counters::kIndexPageSplits.name] = c.index_page_splits;
+    j[counters::kIndexPageReorgAttempts.name] = c.index_page_reorg_attempts;
+    j[counters::kIndexPageReorgSuccessful.name] = c.index_page_reorg_successful;
+    j[counters::kIndexPageMergeAttempts.name] = c.index_page_merge_attempts;
+    j[counters::kIndexPageMergeSuccessful.name] = c.index_page_merge_successful;
+    j[counters::kNLeafPages.name] = p.n_leaf_pages;
+    j[counters::kSize.name] = p.size;
+    j[counters::kDataLength.name] = ph.report.data_length;
+    j[counters::kIndexLength.name] = ph.report.index_length;
+    j[counters::kDataFree.name] = ph.report.data_free;
+    j["file_size"] = ph.report.file_size;
+    j["height"] = p.height;
+    j["leaf_fill"] = p.leaf_fill;
+    j["pages_allocated"] = c.pages_allocated;
+    j["pages_freed"] = c.pages_freed;
+    if (r.spec.flush) {
+      j[counters::kInnodbPagesWritten.name] = ph.flush.Innodb_pages_written;
+      j[counters::kInnodbDblwrPagesWritten.name] = ph.flush.Innodb_dblwr_pages_written;
+      j[counters::kInnodbBufferPoolReads.name] = ph.flush.Innodb_buffer_pool_reads;
+      j["redo_bytes"] = ph.flush.redo_bytes;
+    }
+    j["splits"] = {{"to_right", c.splits_to_right}, {"to_left", c.splits_to_left},
+                   {"middle", c.splits_middle}, {"sure", c.splits_sure},
+                   {"right_sibling_inserts", c.right_sibling_inserts}, {"root_raises", c.root_raises}};
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (const LevelCensus& lc : p.levels) {
+      levels.push_back({{"level", lc.level},
+                        {"pages", lc.pages},
+                        {"records", lc.records},
+                        {"fill", lc.usable_bytes ? static_cast<double>(lc.data_bytes) / lc.usable_bytes : 0.0}});
+    }
+    j["levels"] = levels;
+    if (!ph.report.secondary.empty()) {
+      nlohmann::ordered_json sec = nlohmann::ordered_json::array();
+      for (const IndexReport& ix : ph.report.secondary) {
+        sec.push_back({{"name", ix.name},
+                       {counters::kSize.name, ix.size},
+                       {counters::kNLeafPages.name, ix.n_leaf_pages},
+                       {"height", ix.height},
+                       {"leaf_fill", ix.leaf_fill},
+                       {counters::kIndexPageSplits.name, ix.counters.index_page_splits}});
+      }
+      j["secondary"] = sec;
+    }
+    phases.push_back(j);
+  }
+  return phases;
+}
+
+std::string PhasesSummary(const RunResult& r) {
+  if (r.phases.empty()) return "";
+  std::string s = "\n  phases (every counter after each; PRIMARY's figures, cumulative counters)\n";
+  absl::StrAppendFormat(&s, "  %-3s %-34s %12s %12s %10s %12s %10s %14s %6s %9s\n", "#", "phase", "rows",
+                        counters::kIndexPageSplits.name, "merges", counters::kNLeafPages.name, counters::kSize.name,
+                        counters::kDataLength.server_name, "height", "leaf_fill");
+  for (size_t i = 0; i < r.phases.size(); ++i) {
+    const PhaseResult& ph = r.phases[i];
+    const IndexReport& p = ph.report.primary;
+    absl::StrAppendFormat(&s, "  %-3d %-34s %12d %12d %10d %12d %10d %14d %6d %8.1f%%\n", i + 1, ph.phase.text,
+                          ph.report.rows, p.counters.index_page_splits, p.counters.index_page_merge_successful,
+                          p.n_leaf_pages, p.size, ph.report.data_length, p.height, 100.0 * p.leaf_fill);
+    for (const IndexReport& ix : ph.report.secondary) {
+      absl::StrAppendFormat(&s, "      %-34s %12s %12d %10d %12d %10d %14d %6d %8.1f%%\n",
+                            absl::StrCat("  index ", ix.name), "", ix.counters.index_page_splits,
+                            ix.counters.index_page_merge_successful, ix.n_leaf_pages, ix.size,
+                            ix.size * r.spec.page_size, ix.height, 100.0 * ix.leaf_fill);
+    }
+  }
+  return s;
 }
 
 std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter) {
@@ -219,6 +299,7 @@ std::string RunSummary(const RunResult& r) {
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "peak dirty pages", f.peak_dirty_pages);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "redo bytes", f.redo_bytes);
   }
+  s += PhasesSummary(r);
   s += SettingsTable(r.settings_used);
   absl::StrAppendFormat(&s, "\n  simulated in %.2f s\n", r.elapsed_s);
   return s;

@@ -34,6 +34,11 @@ double DataLengthFillSeed000(const RunResult& r);
 // The value RunToJson reports under counter.name; unset where it reports
 // none (the flush counters of a run without the flush model).
 std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter);
+// RunToJson's "phases" (a run with --phase): one object per phase with
+// every counter after it (sim/phases.h).
+nlohmann::ordered_json PhasesToJson(const RunResult& r);
+// The summary's phase table ("" for a plain run).
+std::string PhasesSummary(const RunResult& r);
 // A readable multi-line summary.
 std::string RunSummary(const RunResult& r);
 // The settings printout: each variable, its value, where the value came

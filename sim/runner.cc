@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "sim/defaults_file.h"
 #include "sim/nearest_name.h"
+#include "model/bulk_load.h"
 #include "sim/secondary_keys.h"
 
 namespace innosim {
@@ -129,6 +130,22 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
     return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
   }
   if (spec.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
+  for (const PhaseSpec& phase : spec.phases) {
+    if (phase.kind == PhaseSpec::Kind::kOptimize && spec.flush) {
+      return absl::InvalidArgumentError(
+          "--phase optimize is modelled structure only (the rebuild's page writes are not): add --no-flush "
+          "(flush = false in an experiment file)");
+    }
+    if (phase.kind == PhaseSpec::Kind::kDeleteEvery && spec.flush) {
+      return absl::InvalidArgumentError(
+          "--phase delete is modelled structure only (the purge's page writes are not): add --no-flush "
+          "(flush = false in an experiment file)");
+    }
+    if (phase.kind == PhaseSpec::Kind::kInsert && !IsKnownStreamName(phase.stream)) {
+      return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
+                                                     "'", DidYouMean(phase.stream, GeneratorStreamNames())));
+    }
+  }
   absl::StatusOr<RunConfig> config = ConfigFor(spec);
   if (!config.ok()) return config.status();
   const ServerSettings* settings = &config->server;
@@ -161,45 +178,104 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   Engine engine(profile, table, options);
   result.warnings = settings->warnings;
   const auto t0 = std::chrono::steady_clock::now();
-  // Keys are read kLookahead rows ahead, and each announced to the engine
-  // (Engine::PrefetchRow) that far before its insert; never past spec.rows,
-  // so a stream is read exactly as far as without the lookahead.
-  constexpr uint64_t kLookahead = 2;
-  constexpr uint64_t kRing = 4;  // a power of two above kLookahead: slots by mask
-  Key ring[kRing];
-  uint64_t read = 0;  // keys taken from the stream so far
-  bool ended = false;
-  auto read_one = [&]() __attribute__((always_inline)) {
-    if (ended || read == spec.rows) return;
-    Key& k = ring[read & (kRing - 1)];
-    if (!ks.Next(&k)) {
-      ended = true;
-      return;
+  // One insert phase: `rows` rows of `ks`, the first being the run's row
+  // `base` (secondary entries and errors count rows over the whole run).
+  auto insert = [&](KeyStream& source, uint64_t rows, uint64_t base) -> absl::Status {
+    // Keys are read kLookahead rows ahead, and each announced to the engine
+    // (Engine::PrefetchRow) that far before its insert; never past rows,
+    // so a stream is read exactly as far as without the lookahead.
+    constexpr uint64_t kLookahead = 2;
+    constexpr uint64_t kRing = 4;  // a power of two above kLookahead: slots by mask
+    Key ring[kRing];
+    uint64_t read = 0;  // keys taken from the stream so far
+    bool ended = false;
+    auto read_one = [&]() __attribute__((always_inline)) {
+      if (ended || read == rows) return;
+      Key& k = ring[read & (kRing - 1)];
+      if (!source.Next(&k)) {
+        ended = true;
+        return;
+      }
+      engine.PrefetchRow(k);
+      ++read;
+    };
+    for (uint64_t j = 0; j < kLookahead; ++j) read_one();
+    for (uint64_t i = 0; i < rows; ++i) {
+      read_one();
+      if (i >= read) {
+        if (!source.status().ok()) return source.status();
+        return absl::InvalidArgumentError(absl::StrCat("the stream ended after ", i, " of ", rows,
+                                                       " rows: lower --rows or give a longer key file"));
+      }
+      const Key key = ring[i & (kRing - 1)];
+      absl::Status s = engine.InsertRow(key);
+      if (!s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("row ", base + i + 1, ": duplicate primary key in the stream (",
+                                                       "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
+      }
+      // row_ins: the clustered index first, then each secondary index in order.
+      for (size_t ix = 0; ix < encoders.size(); ++ix) {
+        if (!engine.InsertSecondary(ix, encoders[ix].Encode(base + i, key)).ok()) ++result.secondary_ties;
+      }
+      if (absl::Status s = engine.EndRow(); !s.ok()) return s;
+      if (spec.series_every > 0 && (base + i + 1) % spec.series_every == 0 && engine.flush_model() != nullptr) {
+        result.series.push_back({base + i + 1, engine.flush_model()->Snapshot()});
+      }
     }
-    engine.PrefetchRow(k);
-    ++read;
+    return absl::OkStatus();
   };
-  for (uint64_t j = 0; j < kLookahead; ++j) read_one();
-  for (uint64_t i = 0; i < spec.rows; ++i) {
-    read_one();
-    if (i >= read) {
-      if (!ks.status().ok()) return ks.status();
-      return absl::InvalidArgumentError(absl::StrCat("the stream ended after ", i, " of ", spec.rows,
-                                                     " rows: lower --rows or give a longer key file"));
-    }
-    const Key key = ring[i & (kRing - 1)];
-    absl::Status s = engine.InsertRow(key);
-    if (!s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, ": duplicate primary key in the stream (",
-                                                     "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
-    }
-    // row_ins: the clustered index first, then each secondary index in order.
-    for (size_t ix = 0; ix < encoders.size(); ++ix) {
-      if (!engine.InsertSecondary(ix, encoders[ix].Encode(i, key)).ok()) ++result.secondary_ties;
-    }
-    if (absl::Status s = engine.EndRow(); !s.ok()) return s;
-    if (spec.series_every > 0 && (i + 1) % spec.series_every == 0 && engine.flush_model() != nullptr) {
-      result.series.push_back({i + 1, engine.flush_model()->Snapshot()});
+  if (absl::Status s = insert(ks, spec.rows, 0); !s.ok()) return s;
+  if (!spec.phases.empty()) {
+    auto record = [&](const PhaseSpec& phase) {
+      PhaseResult pr;
+      pr.phase = phase;
+      pr.report = engine.Report();
+      if (engine.flush_model() != nullptr) pr.flush = engine.flush_model()->counters();
+      result.phases.push_back(std::move(pr));
+    };
+    PhaseSpec first;
+    first.stream = spec.stream.name;
+    first.rows = spec.rows;
+    first.text = absl::StrCat("insert:", spec.stream.name, ":", spec.rows);
+    record(first);
+    uint64_t done = spec.rows;
+    for (size_t n = 0; n < spec.phases.size(); ++n) {
+      const PhaseSpec& phase = spec.phases[n];
+      if (phase.kind == PhaseSpec::Kind::kDeleteEvery) {
+        // DELETE ... in key order (a scan of PRIMARY), committed, then
+        // purged record by record in the undo log's order: the same order.
+        engine.CommitTrx();
+        std::vector<Key> doomed;
+        uint64_t ordinal = 0;
+        engine.primary().ForEachKey([&](const Key& k) {
+          if (++ordinal % phase.every == 0) doomed.push_back(k);
+        });
+        for (const Key& k : doomed) {
+          if (absl::Status s = engine.DeleteRow(k); !s.ok()) return s;
+        }
+        engine.EndDeletes();
+      } else if (phase.kind == PhaseSpec::Kind::kOptimize) {
+        // ALTER TABLE commits the open transaction first (an implicit commit).
+        engine.CommitTrx();
+        if (absl::Status s = engine.Rebuild(kDefaultFillFactor); !s.ok()) return s;
+      } else {
+        StreamSpec ps = spec.stream;
+        ps.name = phase.stream;
+        ps.seed = spec.stream.seed + n + 1;
+        // The clock goes on: this phase's first row comes after the rows before it.
+        ps.start_ms = spec.stream.start_ms + done / std::max<uint64_t>(1, spec.stream.rows_per_ms);
+        if (absl::Status s = BindStreamToTable(spec.table, &ps); !s.ok()) return s;
+        absl::StatusOr<std::unique_ptr<KeyStream>> pstream = MakeKeyStream(ps);
+        if (!pstream.ok()) return pstream.status();
+        if ((*pstream)->key_width() != result.key_width) {
+          return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": its keys are ",
+                                                         (*pstream)->key_width(), " bytes wide, the table's ",
+                                                         result.key_width, ": use a stream of the table's key type"));
+        }
+        if (absl::Status s = insert(**pstream, phase.rows, done); !s.ok()) return s;
+        done += phase.rows;
+      }
+      record(phase);
     }
   }
   if (absl::Status s = engine.EndLoad(); !s.ok()) return s;
@@ -231,6 +307,9 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
                               .start_ms = spec.stream.start_ms};  // one writer: strictly ascending
   ordered.flush = false;
   ordered.series_every = 0;
+  // With phases: the rows the table ends with (deletes aside), appended.
+  for (const PhaseSpec& phase : spec.phases) ordered.rows += phase.rows;
+  ordered.phases.clear();
   // A table no ascending generator fits (a fileN: key of a width other than
   // an integer's or 16) has no reference: the fill is then not reported.
   absl::StatusOr<RunResult> reference = RunOnce(ordered, nullptr);

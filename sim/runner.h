@@ -19,6 +19,7 @@
 #include "model/server_settings.h"
 #include "sim/column_values.h"
 #include "sim/key_stream.h"
+#include "sim/phases.h"
 #include "sim/table_parser.h"
 
 namespace innosim {
@@ -57,6 +58,11 @@ struct RunSpec {
   // What the other columns hold (--column NAME=SOURCE; sim/column_values.h);
   // a column not named takes its type's default.
   std::vector<ColumnSource> columns;
+  // The phases after the first (--phase; sim/phases.h): the first is always
+  // the insert of `rows` rows of `stream`. A later insert phase's stream
+  // takes stream's seed plus its phase number (0 for the first) and starts
+  // its clock where the rows before it ended. None: a plain run.
+  std::vector<PhaseSpec> phases;
 };
 
 struct SeriesPoint {
@@ -84,6 +90,9 @@ struct RunResult {
   // (OrderedStreamName), structure only. The reference seed 000's "fill
   // factor" divides by (report.h: DataLengthFillSeed000). 0 if not run.
   uint64_t data_length_in_key_order = 0;
+  // With spec.phases: every counter after each phase, the first included;
+  // report (above) is the last phase's. Empty for a plain run.
+  std::vector<PhaseResult> phases;
 };
 
 // What a spec runs with: the server's settings (the profile's defaults, then

@@ -81,17 +81,31 @@ void AddRun(CLI::App& app, Registry& reg) {
                   "page map layout: file (pages in file order, one row per extent) or key (live pages in key order, "
                   "level by level)")
       ->capture_default_str();
+  auto phases = std::make_shared<std::vector<std::string>>();
+  sub->add_option("--phase", *phases,
+                  "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, delete:every:K or "
+                  "optimize "
+                  "(OPTIMIZE TABLE); delete and optimize need --no-flush; every counter is reported after each "
+                  "(docs/phases.md)");
   auto shade = std::make_shared<std::string>("fill");
   sub->add_option("--shade", *shade,
                   "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
                   "flush model)")
       ->capture_default_str();
-  reg.Add(sub, [opts, series, page_map, order, shade]() {
+  reg.Add(sub, [opts, series, page_map, order, shade, phases]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
     if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
+    for (const std::string& text : *phases) {
+      absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
+      if (!phase.ok()) return Fail(2, std::string(phase.status().message()));
+      if (phase->kind != PhaseSpec::Kind::kInsert && spec->flush) {
+        return Fail(2, absl::StrCat("--phase ", text, " is modelled structure only (its page writes are not): add --no-flush"));
+      }
+      spec->phases.push_back(*std::move(phase));
+    }
     if (!series->empty()) {
       if (!spec->flush) return Fail(2, "--series needs the flush model: drop --no-flush");
       // Before the run, not after minutes of it.

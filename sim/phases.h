@@ -1,0 +1,48 @@
+// Phases: a workload as a sequence of steps on one table (innosim run
+// --phase, docs/phases.md). The run's --stream/--rows insert is always the
+// first phase; each --phase adds one after it:
+//   insert:STREAM:ROWS   ROWS more rows of STREAM (any stream name, file:PATH
+//                        too: the last ':' separates the rows)
+//   delete:every:K       DELETE of every K-th row in key order (the K-th,
+//                        2K-th, ...), then its purge
+//   optimize             OPTIMIZE TABLE = ALTER TABLE ... FORCE: every index
+//                        rebuilt by the sorted index build (Engine::Rebuild)
+// Every counter is reported after each phase (RunResult::phases).
+#ifndef INNOSIM_SIM_PHASES_H_
+#define INNOSIM_SIM_PHASES_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "model/engine.h"
+#include "model/flush_model.h"
+
+namespace innosim {
+
+struct PhaseSpec {
+  enum class Kind { kInsert, kOptimize, kDeleteEvery };
+  Kind kind = Kind::kInsert;
+  std::string stream;  // kInsert
+  uint64_t rows = 0;   // kInsert
+  uint64_t every = 0;  // kDeleteEvery: K
+  // As given (or "insert:STREAM:ROWS" for the run's own first phase).
+  std::string text;
+};
+
+// Parses one --phase value; InvalidArgument with one line saying how to
+// mend it.
+absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text);
+
+// Every counter after one phase.
+struct PhaseResult {
+  PhaseSpec phase;
+  EngineReport report;
+  // Cumulative, with the flush model (RunSpec::flush).
+  FlushModel::Counters flush;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_SIM_PHASES_H_

@@ -1,0 +1,367 @@
+// Workloads in phases (sim/phases.h) and OPTIMIZE TABLE's sorted index build
+// (model/bulk_load.h, BTree::BulkLoad, Engine::Rebuild).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/bulk_load.h"
+#include "model/engine.h"
+#include "model/engine_profile.h"
+#include "model/record_format.h"
+#include "sim/experiment.h"
+#include "sim/phases.h"
+#include "sim/report.h"
+#include "sim/runner.h"
+#include "tests/test_util.h"
+
+namespace innosim {
+namespace {
+
+constexpr uint32_t kPage = 16384;
+
+// `rows` keys of `stream` into a structure-only engine of seed 000's table.
+std::unique_ptr<Engine> Load(const EngineProfile& profile, const std::string& stream, uint64_t rows) {
+  auto e = std::make_unique<Engine>(profile, Seed000Table(16), EngineOptions{});
+  std::unique_ptr<KeyStream> ks = MakeStream(stream);
+  Key k;
+  for (uint64_t i = 0; i < rows && ks->Next(&k); ++i) EXPECT_TRUE(e->InsertRow(k).ok());
+  return e;
+}
+
+// The records on each page of `level`, left to right.
+std::vector<int> RecordsOnLevel(const Engine& e, uint32_t level) {
+  const PageStore& s = e.page_store();
+  uint32_t pn = e.primary().root();
+  while (s.page(pn).level() > level) pn = s.page(pn).child(0);
+  std::vector<int> n;
+  for (; pn != kFilNull; pn = s.page(pn).next()) n.push_back(s.page(pn).n_recs());
+  return n;
+}
+
+TEST(BulkLoadRule, ReserveIsASixteenthOnClusteredPagesAtFillFactor100) {
+  // PageBulk::init: dict_index_get_space_reserve() for a clustered index at
+  // innodb_fill_factor 100, else page size x (100 - fill factor) / 100.
+  EXPECT_EQ(BulkReservedSpace(kPage, 100, true), 1024u);
+  EXPECT_EQ(BulkReservedSpace(kPage, 100, false), 0u);
+  EXPECT_EQ(BulkReservedSpace(kPage, 90, true), 1638u);
+  EXPECT_EQ(BulkReservedSpace(kPage, 90, false), 1638u);
+  // A page stops at the last record that leaves the reserve free.
+  const uint32_t rec = ClusteredRecordSizes(Seed000Table(16)).leaf;
+  const uint32_t n = BulkRecordsPerPage(rec, kPage, 1024);
+  auto left = [&](uint32_t k) {
+    return static_cast<int64_t>(FreeSpaceOfEmpty(kPage)) - int64_t{k} * rec - DirReservedSpace(k);
+  };
+  EXPECT_GE(left(n), 1024);
+  EXPECT_LT(left(n + 1), 1024);
+  // Without a reserve the page fills up to the last record that fits.
+  const uint32_t full = BulkRecordsPerPage(rec, kPage, 0);
+  EXPECT_GE(left(full), 0);
+  EXPECT_LT(left(full + 1), 0);
+  // At least 2 records whatever the reserve ("to avoid B-tree level growing too high").
+  EXPECT_EQ(BulkRecordsPerPage(6000, kPage, 8000), 2u);
+}
+
+TEST(Optimize, EveryPageButEachLevelsLastHoldsWhatTheRuleAllows) {
+  for (const EngineProfile& profile : {EngineProfile::MySQL84(), EngineProfile::MariaDB1011()}) {
+    std::unique_ptr<Engine> e = Load(profile, "uuidv4", 300000);
+    const uint64_t splits = e->primary().counters().index_page_splits;
+    ASSERT_TRUE(e->Rebuild(kDefaultFillFactor).ok());
+    EXPECT_EQ(e->Verify(), "");
+    EXPECT_EQ(e->rows(), 300000u);
+    const BTree& t = e->primary();
+    EXPECT_EQ(t.counters().index_page_splits, splits) << "the counters carry over; a bulk build splits nothing";
+    ASSERT_GE(t.height(), 3u);
+    const RecordSizes sizes = t.record_sizes();
+    const uint32_t leaf_n = BulkRecordsPerPage(sizes.leaf, kPage, kPage / 16);
+    const uint32_t node_n = BulkRecordsPerPage(sizes.node_ptr, kPage, kPage / 16);
+    for (uint32_t level = 0; level + 1 < t.height(); ++level) {
+      const std::vector<int> n = RecordsOnLevel(*e, level);
+      ASSERT_GT(n.size(), 1u);
+      uint64_t total = 0;
+      for (size_t i = 0; i + 1 < n.size(); ++i) {
+        ASSERT_EQ(n[i], static_cast<int>(level == 0 ? leaf_n : node_n)) << "level " << level << " page " << i;
+        total += n[i];
+      }
+      total += n.back();
+      EXPECT_LE(n.back(), static_cast<int>(level == 0 ? leaf_n : node_n));
+      // Each level's records are the pages below it (or the rows).
+      EXPECT_EQ(total, level == 0 ? 300000u : RecordsOnLevel(*e, level - 1).size());
+    }
+    // n_leaf_pages is the rows over the records per page, rounded up.
+    EXPECT_EQ(t.n_leaf_pages(), (300000 + leaf_n - 1) / leaf_n);
+  }
+}
+
+TEST(Optimize, AnOptimizedRandomTableIsFilledAsTheSameRowsAppendedInOrder) {
+  const EngineProfile profile = EngineProfile::MariaDB1011();
+  std::unique_ptr<Engine> random = Load(profile, "uuidv4", 200000);
+  std::unique_ptr<Engine> ordered = Load(profile, "uuidv7-counter", 200000);
+  const double before = random->Report().primary.leaf_fill;
+  ASSERT_TRUE(random->Rebuild(kDefaultFillFactor).ok());
+  const EngineReport r = random->Report();
+  const EngineReport o = ordered->Report();
+  EXPECT_LT(before, 0.8);
+  EXPECT_NEAR(r.primary.leaf_fill, o.primary.leaf_fill, 0.01);
+  EXPECT_NEAR(static_cast<double>(r.primary.n_leaf_pages), static_cast<double>(o.primary.n_leaf_pages),
+              0.01 * o.primary.n_leaf_pages);
+}
+
+TEST(Optimize, AnEmptyTableAndASmallOneStayValidAndTakeMoreRows) {
+  for (uint64_t rows : {0, 1, 5, 200, 100000}) {
+    std::unique_ptr<Engine> e = Load(EngineProfile::MariaDB1011(), "uuidv4", rows);
+    ASSERT_TRUE(e->Rebuild(kDefaultFillFactor).ok()) << rows;
+    EXPECT_EQ(e->Verify(), "") << rows;
+    std::unique_ptr<KeyStream> more = MakeStream("uuidv4", 99);
+    Key k;
+    for (int i = 0; i < 20000 && more->Next(&k); ++i) ASSERT_TRUE(e->InsertRow(k).ok());
+    EXPECT_EQ(e->Verify(), "") << rows;
+    uint64_t n = 0;
+    e->primary().ForEachKey([&](const Key&) { ++n; });
+    EXPECT_EQ(n, rows + 20000);
+  }
+}
+
+// The speed devices (model/fast/) change no result after a rebuild either:
+// a rebuilt uuidv4 table taking more random rows gives the same tree with
+// every device off.
+TEST(Optimize, TheSpeedDevicesChangeNothingAfterARebuild) {
+  std::unique_ptr<Engine> with = Load(EngineProfile::MariaDB1011(), "uuidv4", 100000);
+  std::unique_ptr<Engine> without = Load(EngineProfile::MariaDB1011(), "uuidv4", 100000);
+  without->set_fast_path(FastPath::Devices{false, false, false, false, false});
+  ASSERT_TRUE(with->Rebuild(kDefaultFillFactor).ok());
+  ASSERT_TRUE(without->Rebuild(kDefaultFillFactor).ok());
+  EXPECT_FALSE(without->primary().fast_path().devices().route_cache) << "the devices survive the rebuild";
+  std::unique_ptr<KeyStream> a = MakeStream("uuidv4", 7);
+  std::unique_ptr<KeyStream> b = MakeStream("uuidv4", 7);
+  Key k;
+  for (int i = 0; i < 50000; ++i) {
+    ASSERT_TRUE(a->Next(&k));
+    with->PrefetchRow(k);
+    ASSERT_TRUE(with->InsertRow(k).ok());
+    ASSERT_TRUE(b->Next(&k));
+    ASSERT_TRUE(without->InsertRow(k).ok());
+  }
+  EXPECT_EQ(with->Verify(), "");
+  EXPECT_EQ(without->Verify(), "");
+  const EngineReport x = with->Report();
+  const EngineReport y = without->Report();
+  EXPECT_EQ(x.primary.counters.index_page_splits, y.primary.counters.index_page_splits);
+  EXPECT_EQ(x.primary.counters.index_page_merge_successful, y.primary.counters.index_page_merge_successful);
+  EXPECT_EQ(x.primary.n_leaf_pages, y.primary.n_leaf_pages);
+  EXPECT_EQ(x.primary.size, y.primary.size);
+  ASSERT_EQ(x.primary.levels.size(), y.primary.levels.size());
+  for (size_t i = 0; i < x.primary.levels.size(); ++i) {
+    EXPECT_EQ(x.primary.levels[i].pages, y.primary.levels[i].pages);
+    EXPECT_EQ(x.primary.levels[i].records_histogram, y.primary.levels[i].records_histogram);
+  }
+}
+
+// Purge (BTree::Purge): every second row of a full, ordered table deleted
+// in key order leaves pages under MERGE_THRESHOLD that merge pairwise; the
+// tree stays valid, takes more rows, and the speed devices change nothing.
+TEST(Purge, EverySecondRowMergesHalfFullPagesAndTheTreeStaysValid) {
+  std::unique_ptr<Engine> e = Load(EngineProfile::MariaDB1011(), "uuidv7-counter", 100000);
+  std::unique_ptr<Engine> slow = Load(EngineProfile::MariaDB1011(), "uuidv7-counter", 100000);
+  slow->set_fast_path(FastPath::Devices{false, false, false, false, false});
+  const uint64_t leaves = e->primary().n_leaf_pages();
+  for (Engine* x : {e.get(), slow.get()}) {
+    std::vector<Key> doomed;
+    uint64_t n = 0;
+    x->primary().ForEachKey([&](const Key& k) {
+      if (++n % 2 == 0) doomed.push_back(k);
+    });
+    for (const Key& k : doomed) ASSERT_TRUE(x->DeleteRow(k).ok());
+    EXPECT_EQ(x->DeleteRow(doomed[0]).code(), absl::StatusCode::kNotFound);
+    x->EndDeletes();
+    EXPECT_EQ(x->Verify(), "");
+    EXPECT_EQ(x->rows(), 50000u);
+  }
+  const IndexCounters& c = e->primary().counters();
+  EXPECT_GT(c.index_page_merge_successful, leaves / 3);
+  EXPECT_GE(c.index_page_merge_attempts, c.index_page_merge_successful);
+  EXPECT_LT(e->primary().n_leaf_pages(), leaves * 6 / 10);
+  EXPECT_EQ(c.pages_freed, slow->primary().counters().pages_freed);
+  std::unique_ptr<KeyStream> a = MakeStream("uuidv4", 3);
+  std::unique_ptr<KeyStream> b = MakeStream("uuidv4", 3);
+  Key k;
+  for (int i = 0; i < 30000; ++i) {
+    ASSERT_TRUE(a->Next(&k));
+    ASSERT_TRUE(e->InsertRow(k).ok());
+    ASSERT_TRUE(b->Next(&k));
+    ASSERT_TRUE(slow->InsertRow(k).ok());
+  }
+  EXPECT_EQ(e->Verify(), "");
+  EXPECT_EQ(e->primary().n_leaf_pages(), slow->primary().n_leaf_pages());
+  EXPECT_EQ(e->primary().counters().index_page_splits, slow->primary().counters().index_page_splits);
+}
+
+TEST(Purge, DeletingEveryRowLeavesAnEmptyValidRoot) {
+  std::unique_ptr<Engine> e = Load(EngineProfile::MySQL84(), "uuidv4", 20000);
+  std::vector<Key> all;
+  e->primary().ForEachKey([&](const Key& k) { all.push_back(k); });
+  for (const Key& k : all) ASSERT_TRUE(e->DeleteRow(k).ok());
+  EXPECT_EQ(e->Verify(), "");
+  EXPECT_EQ(e->rows(), 0u);
+  uint64_t n = 0;
+  e->primary().ForEachKey([&](const Key&) { ++n; });
+  EXPECT_EQ(n, 0u);
+}
+
+TEST(Optimize, IsRefusedWithTheFlushModel) {
+  EngineOptions o;
+  o.flush = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  Engine e(EngineProfile::MariaDB1011(), Seed000Table(16), o);
+  EXPECT_EQ(e.Rebuild(kDefaultFillFactor).code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(Phases, ParsesInsertAndOptimizeAndNamesTheMend) {
+  absl::StatusOr<PhaseSpec> p = ParsePhase("insert:uuidv7-counter:200k");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->kind, PhaseSpec::Kind::kInsert);
+  EXPECT_EQ(p->stream, "uuidv7-counter");
+  EXPECT_EQ(p->rows, 200000u);
+  p = ParsePhase("insert:file:/tmp/keys.bin:10");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->stream, "file:/tmp/keys.bin");
+  EXPECT_EQ(ParsePhase("optimize")->kind, PhaseSpec::Kind::kOptimize);
+  for (const char* bad : {"optimise", "insert:uuidv4", "insert:uuidv4:0", "insert::5", "insert:uuidv4:x"}) {
+    absl::StatusOr<PhaseSpec> b = ParsePhase(bad);
+    ASSERT_FALSE(b.ok()) << bad;
+    EXPECT_NE(b.status().message().find(bad), std::string::npos) << b.status();
+  }
+}
+
+RunSpec PhasedSpec() {
+  RunSpec spec;
+  spec.stream.name = "uuidv4";
+  spec.rows = 60000;
+  spec.profile = "mariadb-10.11";
+  spec.flush = false;
+  spec.phases = {*ParsePhase("insert:uuidv7-counter:20k"), *ParsePhase("optimize")};
+  return spec;
+}
+
+TEST(Phases, EveryCounterIsReportedAfterEachPhase) {
+  std::string verify = "not run";
+  absl::StatusOr<RunResult> r = innosim::Run(PhasedSpec(), [&](const Engine& e) { verify = e.Verify(); });
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(verify, "");
+  ASSERT_EQ(r->phases.size(), 3u);
+  EXPECT_EQ(r->phases[0].phase.text, "insert:uuidv4:60000");
+  EXPECT_EQ(r->phases[0].report.rows, 60000u);
+  EXPECT_EQ(r->phases[1].report.rows, 80000u);
+  EXPECT_EQ(r->phases[2].report.rows, 80000u);
+  const IndexReport& a = r->phases[0].report.primary;
+  const IndexReport& b = r->phases[1].report.primary;
+  const IndexReport& c = r->phases[2].report.primary;
+  EXPECT_GT(b.counters.index_page_splits, a.counters.index_page_splits);
+  EXPECT_EQ(c.counters.index_page_splits, b.counters.index_page_splits);
+  EXPECT_LT(c.n_leaf_pages, b.n_leaf_pages);
+  EXPECT_GT(c.leaf_fill, 0.9);
+  // The top level is the final state.
+  EXPECT_EQ(r->report.primary.n_leaf_pages, c.n_leaf_pages);
+  const nlohmann::ordered_json j = RunToJson(*r);
+  ASSERT_TRUE(j.contains("phases"));
+  ASSERT_EQ(j["phases"].size(), 3u);
+  EXPECT_EQ(j["phases"][1]["n_leaf_pages"], b.n_leaf_pages);
+  EXPECT_EQ(j["n_leaf_pages"], c.n_leaf_pages);
+  EXPECT_NE(RunSummary(*r).find("phases ("), std::string::npos);
+}
+
+TEST(Phases, APlainRunReportsNoPhases) {
+  RunSpec spec = PhasedSpec();
+  spec.phases.clear();
+  const RunResult r = MustRun(spec);
+  EXPECT_TRUE(r.phases.empty());
+  EXPECT_FALSE(RunToJson(r).contains("phases"));
+  EXPECT_EQ(RunSummary(r).find("phases ("), std::string::npos);
+}
+
+TEST(Phases, OptimizeWithTheFlushModelAndAWrongStreamAreRefused) {
+  RunSpec spec = PhasedSpec();
+  spec.flush = true;
+  absl::StatusOr<RunResult> r = innosim::Run(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("--no-flush"), std::string::npos);
+  spec = PhasedSpec();
+  spec.phases = {*ParsePhase("insert:autoinc:10")};  // 8-byte keys into a BINARY(16) table
+  r = innosim::Run(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("insert:autoinc:10"), std::string::npos) << r.status();
+}
+
+TEST(Phases, SecondaryIndexesAreRebuiltToo) {
+  RunSpec spec = PhasedSpec();
+  spec.table = "CREATE TABLE t (id BINARY(16) NOT NULL, a BIGINT NOT NULL, PRIMARY KEY (id), KEY ka (a))";
+  spec.columns = {*ParseColumnSource("a=random")};
+  std::string verify = "not run";
+  absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) { verify = e.Verify(); });
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(verify, "");
+  ASSERT_EQ(r->phases.size(), 3u);
+  ASSERT_EQ(r->phases[2].report.secondary.size(), 1u);
+  const IndexReport& before = r->phases[1].report.secondary[0];
+  const IndexReport& after = r->phases[2].report.secondary[0];
+  EXPECT_LT(after.n_leaf_pages, before.n_leaf_pages);
+  // innodb_fill_factor 100 keeps no reserve on a secondary index.
+  EXPECT_GT(after.leaf_fill, 0.97);
+}
+
+TEST(Phases, AnExperimentRunTakesRunPhaseTables) {
+  const std::string text =
+      "name = \"t\"\n[defaults]\nrows = 30000\nflush = false\nstream = \"uuidv4\"\nprofile = \"mariadb-10.11\"\n"
+      "[[run]]\nlabel = \"switch\"\n"
+      "[[run.phase]]\nstep = \"insert\"\nstream = \"uuidv7-counter\"\nrows = 10000\n"
+      "[[run.phase]]\nstep = \"delete\"\nevery = 4\n"
+      "[[run.phase]]\nstep = \"optimize\"\n";
+  absl::StatusOr<Experiment> e = ParseExperiment(text, "t.toml");
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->runs.size(), 1u);
+  ASSERT_EQ(e->runs[0].spec.phases.size(), 3u);
+  EXPECT_EQ(e->runs[0].spec.phases[0].text, "insert:uuidv7-counter:10000");
+  EXPECT_EQ(e->runs[0].spec.phases[1].text, "delete:every:4");
+  EXPECT_EQ(e->runs[0].spec.phases[2].kind, PhaseSpec::Kind::kOptimize);
+  absl::StatusOr<ExperimentResult> r = RunExperiment(*e, 1, std::nullopt);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->results.size(), 1u);
+  EXPECT_EQ(r->results[0].phases.size(), 4u);
+  EXPECT_EQ(r->results[0].report.rows, 30000u);
+  // A step that is neither, an insert without its rows and an optimize
+  // with rows say what to write.
+  for (const char* bad : {"[[run.phase]]\nstep = \"vacuum\"\n", "[[run.phase]]\nstep = \"insert\"\nstream = \"uuidv4\"\n",
+                          "[[run.phase]]\nstep = \"optimize\"\nrows = 5\n", "[[run.phase]]\nstep = \"delete\"\n"}) {
+    absl::StatusOr<Experiment> b = ParseExperiment(
+        "name = \"t\"\n[defaults]\nrows = 10\nflush = false\nstream = \"uuidv4\"\n[[run]]\nlabel = \"x\"\n" +
+            std::string(bad),
+        "t.toml");
+    ASSERT_FALSE(b.ok()) << bad;
+    EXPECT_NE(b.status().message().find("t.toml:"), std::string::npos) << b.status();
+    EXPECT_NE(b.status().message().find("step"), std::string::npos) << b.status();
+  }
+}
+
+TEST(Phases, DeleteEveryKthRowIsReportedAndRefusedWhereNotModelled) {
+  RunSpec spec = PhasedSpec();
+  spec.phases = {*ParsePhase("delete:every:3")};
+  std::string verify = "not run";
+  absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) { verify = e.Verify(); });
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(verify, "");
+  ASSERT_EQ(r->phases.size(), 2u);
+  EXPECT_EQ(r->phases[1].report.rows, 40000u);
+  EXPECT_EQ(ParsePhase("delete:every:3")->every, 3u);
+  EXPECT_FALSE(ParsePhase("delete:every:0").ok());
+  spec.flush = true;
+  EXPECT_FALSE(innosim::Run(spec).ok());
+  spec.flush = false;
+  spec.table = "CREATE TABLE t (id BINARY(16) NOT NULL, a BIGINT NOT NULL, PRIMARY KEY (id), KEY ka (a))";
+  r = innosim::Run(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("secondary"), std::string::npos) << r.status();
+}
+
+}  // namespace
+}  // namespace innosim
