@@ -33,21 +33,7 @@ uint64_t Rows() {
   return 200'000;
 }
 
-class PhasesServerTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { server_ = StartSuiteServer(256ull << 20, start_error_); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override { ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_); }
-
-  static PrivateServer* server_;
-  static std::string* start_error_;
-};
-
-PrivateServer* PhasesServerTest::server_ = nullptr;
-std::string* PhasesServerTest::start_error_ = new std::string;
+class PhasesServerTest : public PrivateServerSuite<256ull << 20> {};
 
 struct Figures {
   int64_t n_leaf_pages = 0;

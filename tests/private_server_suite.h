@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "gtest/gtest.h"
 #include "tools/private_server.h"
 
 namespace innosim {
@@ -33,6 +34,24 @@ inline PrivateServer* StartSuiteServer(uint64_t buffer_pool_bytes, std::string* 
 inline std::string NoServerMessage(const std::string& why) {
   return "the private MariaDB of this suite did not start: " + why;
 }
+
+// A suite with one server of `PoolBytes` of buffer pool, shared by its
+// tests: `class FooServerTest : public PrivateServerSuite<256ull << 20> {};`
+// Suites run one after another, so two suites of the same pool size share
+// the statics without overlapping.
+template <uint64_t PoolBytes>
+class PrivateServerSuite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = StartSuiteServer(PoolBytes, start_error_); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  void SetUp() override { ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_); }
+
+  static inline PrivateServer* server_ = nullptr;
+  static inline std::string* start_error_ = new std::string;  // never destroyed: read after main
+};
 
 }  // namespace innosim
 

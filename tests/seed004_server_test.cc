@@ -57,22 +57,8 @@ constexpr char kBatchV7[] =
     "SUBSTR(HEX(RANDOM_BYTES(2)), 1, 3), HEX(128 | (ASCII(RANDOM_BYTES(1)) & 63)), HEX(RANDOM_BYTES(7)))), "
     "SYSDATE(3), REPEAT('x', 100) FROM seq";
 
-class Seed004ServerTest : public ::testing::Test {
- protected:
-  // Seed 004's 128 MB buffer pool (leaf counts do not depend on it).
-  static void SetUpTestSuite() { server_ = StartSuiteServer(128ull << 20, start_error_); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override { ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_); }
-
-  static PrivateServer* server_;
-  static std::string* start_error_;
-};
-
-PrivateServer* Seed004ServerTest::server_ = nullptr;
-std::string* Seed004ServerTest::start_error_ = new std::string;
+// Seed 004's 128 MB buffer pool (leaf counts do not depend on it).
+class Seed004ServerTest : public PrivateServerSuite<128ull << 20> {};
 
 // The model's PRIMARY for seed 004's table, structure only.
 uint64_t SimulatedLeafPages(const std::string& stream, uint64_t rows, uint64_t rows_per_ms) {

@@ -33,21 +33,7 @@
 namespace innosim {
 namespace {
 
-class UndoServerTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { server_ = StartSuiteServer(512ull << 20, start_error_); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override { ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_); }
-
-  static PrivateServer* server_;
-  static std::string* start_error_;
-};
-
-PrivateServer* UndoServerTest::server_ = nullptr;
-std::string* UndoServerTest::start_error_ = new std::string;
+class UndoServerTest : public PrivateServerSuite<512ull << 20> {};
 
 uint64_t Lsn(ServerConnection& c) {
   absl::StatusOr<std::string> v = c.QueryString(

@@ -40,15 +40,8 @@ constexpr char kIntTable[] =
     "CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, payload CHAR(100) CHARACTER SET ascii NOT NULL, "
     "created BIGINT NOT NULL)";
 
-class WritersServerTest : public ::testing::Test {
+class WritersServerTest : public PrivateServerSuite<256ull << 20> {
  protected:
-  static void SetUpTestSuite() { server_ = StartSuiteServer(256ull << 20, start_error_); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override { ASSERT_NE(server_, nullptr) << NoServerMessage(*start_error_); }
-
   // Loads `spec` into the server and simulates it; checks the three figures.
   void Compare(RunSpec spec, const std::string& table, std::optional<TableKind> kind = std::nullopt) {
     spec.profile = "mariadb-10.11";
@@ -88,12 +81,7 @@ class WritersServerTest : public ::testing::Test {
     EXPECT_TRUE((*conn)->Execute(absl::StrFormat("DROP TABLE `%s`.`%s`", mo.database, table)).ok());
   }
 
-  static PrivateServer* server_;
-  static std::string* start_error_;
 };
-
-PrivateServer* WritersServerTest::server_ = nullptr;
-std::string* WritersServerTest::start_error_ = new std::string;
 
 TEST_F(WritersServerTest, IntAutoIncrementAgreesWithinTwoPercent) {
   RunSpec spec;
