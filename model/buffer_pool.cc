@@ -392,6 +392,12 @@ void BufferPool::MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr
   NoteModification(f, mtr_start_lsn);
 }
 
+uint64_t BufferPool::DirtyPagesOf(uint32_t space_id) const {
+  uint64_t n = 0;
+  for (int32_t f = flush_head_; f >= 0; f = frames_[f].fl_next) n += frames_[f].space_id == space_id;
+  return n;
+}
+
 void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   const int32_t f = Lookup(space_id, page_no);
   if (f >= 0) {

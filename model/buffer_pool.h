@@ -196,6 +196,8 @@ class BufferPool {
     return 0;
   }
   uint64_t dirty_pages() const { return flush_len_; }
+  // Dirty pages of one tablespace (a walk of the flush list).
+  uint64_t DirtyPagesOf(uint32_t space_id) const;
   uint64_t lru_len() const { return lru_len_; }
   uint64_t lru_old_len() const { return lru_old_len_; }
   uint64_t free_len() const { return free_len_; }

@@ -169,6 +169,12 @@ absl::Status Engine::EndLoad() {
   return status();
 }
 
+absl::Status Engine::Checkpoint() {
+  CommitTrx();
+  if (flush_ != nullptr) flush_->FlushAll();
+  return status();
+}
+
 absl::Status Engine::status() const {
   if (!options_status_.ok()) return options_status_;
   if (!space_.status().ok()) return space_.status();

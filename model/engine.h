@@ -178,6 +178,11 @@ class Engine {
   // The flush model the engine owns (counters, Snapshot for a time series),
   // or nullptr without EngineOptions::flush.
   const FlushModel* flush_model() const { return flush_.get(); }
+  // A sharp checkpoint in the middle of a load (innosim's CHECKPOINT phase):
+  // the open transaction committed, every dirty page written, the checkpoint
+  // taken at the current LSN, as the load's end does (EndLoad). Needs the
+  // flush model; without it nothing happens.
+  absl::Status Checkpoint();
 
   const BTree& primary() const { return *primary_; }
   const BTree& secondary(size_t i) const { return *secondary_[i]; }

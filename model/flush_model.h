@@ -101,6 +101,8 @@ class FlushModel : public PageEventSink {
   // Flushes until no dirty page remains (the seed's "wait until dirty pages
   // are 0"); the writes are counted.
   void FlushAll();
+  // Dirty pages of one tablespace (the engine's page-event space ids).
+  uint64_t DirtyPagesOf(uint32_t space_id) const { return pool_.DirtyPagesOf(space_id); }
 
   Counters counters() const;
   Sample Snapshot() const;

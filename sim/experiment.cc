@@ -314,11 +314,11 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
         absl::StatusOr<uint64_t> every = CountField(*ev, "every", path);
         if (!every.ok()) return every.status();
         text = absl::StrCat("delete:every:", *every);
-      } else if (name == "optimize") {
+      } else if (name == "optimize" || name == "checkpoint") {
         if (step->get("stream") != nullptr || step->get("rows") != nullptr || step->get("every") != nullptr) {
-          return ErrorAt(path, e.source(), "step = \"optimize\" takes no stream or rows");
+          return ErrorAt(path, e.source(), absl::StrCat("step = \"", *name, "\" takes no stream or rows"));
         }
-        text = "optimize";
+        text = *name;
       } else if (name == "insert") {
         const toml::node* st = step->get("stream");
         const toml::node* rw = step->get("rows");
@@ -332,7 +332,7 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
         if (!rows.ok()) return rows.status();
         text = absl::StrCat("insert:", *stream, ":", *rows);
       } else {
-        return ErrorAt(path, e.source(), "[[run.phase]] needs step = \"insert\", \"delete\" or \"optimize\"");
+        return ErrorAt(path, e.source(), "[[run.phase]] needs step = \"insert\", \"delete\", \"optimize\" or \"checkpoint\"");
       }
       absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
       if (!phase.ok()) return ErrorAt(path, e.source(), std::string(phase.status().message()));

@@ -3,6 +3,7 @@
 // file_key_stream.cc.
 #include "sim/key_stream.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -34,6 +35,7 @@ bool UsesClock(std::string_view name) {
 // BIGINT AUTO_INCREMENT: 8-byte keys 1, 2, 3, ...
 class AutoIncStream final : public KeyStream {
  public:
+  explicit AutoIncStream(uint64_t start) : last_(start) {}
   bool Next(Key* out) override {
     *out = Key::FromU64(++last_);
     return true;
@@ -48,8 +50,8 @@ class AutoIncStream final : public KeyStream {
 // ... as the stored bytes, until the type's maximum.
 class NarrowAutoIncStream final : public KeyStream {
  public:
-  NarrowAutoIncStream(int bytes, bool is_unsigned)
-      : bytes_(bytes), unsigned_(is_unsigned), max_(IntegerTypeMax(bytes, is_unsigned)) {}
+  NarrowAutoIncStream(int bytes, bool is_unsigned, uint64_t start)
+      : bytes_(bytes), unsigned_(is_unsigned), max_(IntegerTypeMax(bytes, is_unsigned)), last_(std::min(start, max_)) {}
   bool Next(Key* out) override {
     if (last_ == max_) {
       if (status_.ok()) {
@@ -202,9 +204,9 @@ absl::StatusOr<std::unique_ptr<KeyStream>> MakeKeyStream(const StreamSpec& spec)
         return absl::InvalidArgumentError("autoinc: the integer column has 0 bytes; give 1 to 8");
       }
       return std::unique_ptr<KeyStream>(
-          std::make_unique<NarrowAutoIncStream>(spec.autoinc_bytes, spec.autoinc_unsigned));
+          std::make_unique<NarrowAutoIncStream>(spec.autoinc_bytes, spec.autoinc_unsigned, spec.autoinc_start));
     }
-    return std::unique_ptr<KeyStream>(std::make_unique<AutoIncStream>());
+    return std::unique_ptr<KeyStream>(std::make_unique<AutoIncStream>(spec.autoinc_start));
   }
   if (!IsGenerator(name)) {
     return absl::InvalidArgumentError(

@@ -79,6 +79,10 @@ struct StreamSpec {
   // error naming the type.
   uint8_t autoinc_bytes = 8;
   bool autoinc_unsigned = false;
+  // autoinc's counter before the first row: the first key is autoinc_start
+  // + 1 (a later phase of a run continues where the table's AUTO_INCREMENT
+  // counter stands, as the server does).
+  uint64_t autoinc_start = 0;
 
   friend bool operator==(const StreamSpec&, const StreamSpec&) = default;
 };

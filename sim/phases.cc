@@ -12,6 +12,10 @@ absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text) {
     p.kind = PhaseSpec::Kind::kOptimize;
     return p;
   }
+  if (text == "checkpoint") {
+    p.kind = PhaseSpec::Kind::kCheckpoint;
+    return p;
+  }
   constexpr std::string_view kDeleteEvery = "delete:every:";
   if (text.substr(0, kDeleteEvery.size()) == kDeleteEvery) {
     absl::StatusOr<uint64_t> k = ParseCount(text.substr(kDeleteEvery.size()));
@@ -42,7 +46,7 @@ absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text) {
     return p;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "--phase '", p.text, "' is not a phase: use insert:STREAM:ROWS, delete:every:K or optimize (docs/phases.md)"));
+      "--phase '", p.text, "' is not a phase: use insert:STREAM:ROWS, delete:every:K, optimize or checkpoint (docs/phases.md)"));
 }
 
 }  // namespace innosim

@@ -7,6 +7,10 @@
 //                        2K-th, ...), then its purge
 //   optimize             OPTIMIZE TABLE = ALTER TABLE ... FORCE: every index
 //                        rebuilt by the sorted index build (Engine::Rebuild)
+//   checkpoint           every dirty page written and the checkpoint taken
+//                        (Engine::Checkpoint; needs the flush model): the
+//                        next phase's dirty pages are those it dirtied
+//                        (seed 002's "pages dirtied after a CHECKPOINT")
 // Every counter is reported after each phase (RunResult::phases).
 #ifndef INNOSIM_SIM_PHASES_H_
 #define INNOSIM_SIM_PHASES_H_
@@ -22,7 +26,7 @@
 namespace innosim {
 
 struct PhaseSpec {
-  enum class Kind { kInsert, kOptimize, kDeleteEvery };
+  enum class Kind { kInsert, kOptimize, kDeleteEvery, kCheckpoint };
   Kind kind = Kind::kInsert;
   std::string stream;  // kInsert
   uint64_t rows = 0;   // kInsert
@@ -41,6 +45,11 @@ struct PhaseResult {
   EngineReport report;
   // Cumulative, with the flush model (RunSpec::flush).
   FlushModel::Counters flush;
+  // With the flush model: Innodb_buffer_pool_pages_dirty at the phase's
+  // end, and those of the table's own tablespace (its indexes and
+  // allocation pages; the rest are undo and system pages).
+  uint64_t dirty_pages = 0;
+  uint64_t table_dirty_pages = 0;
 };
 
 }  // namespace innosim

@@ -148,6 +148,8 @@ nlohmann::ordered_json PhasesToJson(const RunResult& r) {
       j[counters::kInnodbDblwrPagesWritten.name] = ph.flush.Innodb_dblwr_pages_written;
       j[counters::kInnodbBufferPoolReads.name] = ph.flush.Innodb_buffer_pool_reads;
       j["redo_bytes"] = ph.flush.redo_bytes;
+      j["Innodb_buffer_pool_pages_dirty"] = ph.dirty_pages;
+      j["table_dirty_pages"] = ph.table_dirty_pages;
     }
     j["splits"] = {{"to_right", c.splits_to_right}, {"to_left", c.splits_to_left},
                    {"middle", c.splits_middle}, {"sure", c.splits_sure},

@@ -141,6 +141,10 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
           "--phase delete is modelled structure only (the purge's page writes are not): add --no-flush "
           "(flush = false in an experiment file)");
     }
+    if (phase.kind == PhaseSpec::Kind::kCheckpoint && !spec.flush) {
+      return absl::InvalidArgumentError(
+          "--phase checkpoint writes the dirty pages of the flush model: drop --no-flush (flush = true)");
+    }
     if (phase.kind == PhaseSpec::Kind::kInsert && !IsKnownStreamName(phase.stream)) {
       return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
                                                      "'", DidYouMean(phase.stream, GeneratorStreamNames())));
@@ -230,7 +234,11 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
       PhaseResult pr;
       pr.phase = phase;
       pr.report = engine.Report();
-      if (engine.flush_model() != nullptr) pr.flush = engine.flush_model()->counters();
+      if (const FlushModel* fm = engine.flush_model(); fm != nullptr) {
+        pr.flush = fm->counters();
+        pr.dirty_pages = fm->Snapshot().dirty_pages;
+        pr.table_dirty_pages = fm->DirtyPagesOf(Engine::kPageEventSpace);
+      }
       result.phases.push_back(std::move(pr));
     };
     PhaseSpec first;
@@ -239,6 +247,8 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
     first.text = absl::StrCat("insert:", spec.stream.name, ":", spec.rows);
     record(first);
     uint64_t done = spec.rows;
+    // The table's AUTO_INCREMENT counter: where a later autoinc phase goes on.
+    uint64_t autoinc_rows = spec.stream.name == "autoinc" ? spec.rows : 0;
     for (size_t n = 0; n < spec.phases.size(); ++n) {
       const PhaseSpec& phase = spec.phases[n];
       if (phase.kind == PhaseSpec::Kind::kDeleteEvery) {
@@ -254,6 +264,8 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
           if (absl::Status s = engine.DeleteRow(k); !s.ok()) return s;
         }
         engine.EndDeletes();
+      } else if (phase.kind == PhaseSpec::Kind::kCheckpoint) {
+        if (absl::Status s = engine.Checkpoint(); !s.ok()) return s;
       } else if (phase.kind == PhaseSpec::Kind::kOptimize) {
         // ALTER TABLE commits the open transaction first (an implicit commit).
         engine.CommitTrx();
@@ -264,6 +276,8 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
         ps.seed = spec.stream.seed + n + 1;
         // The clock goes on: this phase's first row comes after the rows before it.
         ps.start_ms = spec.stream.start_ms + done / std::max<uint64_t>(1, spec.stream.rows_per_ms);
+        ps.autoinc_start = autoinc_rows;
+        if (phase.stream == "autoinc") autoinc_rows += phase.rows;
         if (absl::Status s = BindStreamToTable(spec.table, &ps); !s.ok()) return s;
         absl::StatusOr<std::unique_ptr<KeyStream>> pstream = MakeKeyStream(ps);
         if (!pstream.ok()) return pstream.status();

@@ -363,5 +363,44 @@ TEST(Phases, DeleteEveryKthRowIsReportedAndRefusedWhereNotModelled) {
   EXPECT_NE(r.status().message().find("secondary"), std::string::npos) << r.status();
 }
 
+// CHECKPOINT, then rows: the dirty pages after the next phase are the
+// pages those rows dirtied (seed 002's measure). Random keys touch a leaf
+// per row; ordered keys the few pages at the right edge.
+TEST(Phases, CheckpointWritesEveryDirtyPageAndTheNextRowsDirtyTheirOwn) {
+  auto after = [](const std::string& stream) {
+    RunSpec spec;
+    spec.stream.name = stream;
+    spec.rows = 200000;
+    spec.phases = {*ParsePhase("checkpoint"), *ParsePhase(absl::StrCat("insert:", stream, ":5000"))};
+    absl::StatusOr<RunResult> r = innosim::Run(spec);
+    EXPECT_TRUE(r.ok()) << r.status();
+    return *r;
+  };
+  const RunResult v4 = after("uuidv4");
+  const RunResult v7 = after("uuidv7-counter");
+  const RunResult inc = after("autoinc");  // its second phase goes on from 200,001
+  for (const RunResult* r : {&v4, &v7, &inc}) {
+    ASSERT_EQ(r->phases.size(), 3u);
+    EXPECT_EQ(r->phases[1].dirty_pages, 0u);
+    EXPECT_EQ(r->phases[1].flush.Innodb_pages_written,
+              r->phases[0].flush.Innodb_pages_written + r->phases[0].dirty_pages);
+    EXPECT_LE(r->phases[2].table_dirty_pages, r->phases[2].dirty_pages);
+    EXPECT_EQ(r->phases[2].report.rows, 205000u);
+  }
+  EXPECT_GT(v4.phases[2].table_dirty_pages, 10 * v7.phases[2].table_dirty_pages);
+  EXPECT_GT(v4.phases[2].table_dirty_pages, 10 * inc.phases[2].table_dirty_pages);
+  const nlohmann::ordered_json j = RunToJson(v4);
+  EXPECT_EQ(j["phases"][2]["Innodb_buffer_pool_pages_dirty"], v4.phases[2].dirty_pages);
+
+  RunSpec structure;
+  structure.stream.name = "uuidv4";
+  structure.rows = 1000;
+  structure.flush = false;
+  structure.phases = {*ParsePhase("checkpoint")};
+  absl::StatusOr<RunResult> refused = innosim::Run(structure);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("--no-flush"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace innosim

@@ -83,10 +83,9 @@ void AddRun(CLI::App& app, Registry& reg) {
       ->capture_default_str();
   auto phases = std::make_shared<std::vector<std::string>>();
   sub->add_option("--phase", *phases,
-                  "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, delete:every:K or "
-                  "optimize "
-                  "(OPTIMIZE TABLE); delete and optimize need --no-flush; every counter is reported after each "
-                  "(docs/phases.md)");
+                  "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, delete:every:K, "
+                  "optimize (OPTIMIZE TABLE) or checkpoint (every dirty page written); delete and optimize need "
+                  "--no-flush, checkpoint the flush model; every counter is reported after each (docs/phases.md)");
   auto shade = std::make_shared<std::string>("fill");
   sub->add_option("--shade", *shade,
                   "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
@@ -101,8 +100,13 @@ void AddRun(CLI::App& app, Registry& reg) {
     for (const std::string& text : *phases) {
       absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
       if (!phase.ok()) return Fail(2, std::string(phase.status().message()));
-      if (phase->kind != PhaseSpec::Kind::kInsert && spec->flush) {
+      const bool structure_only =
+          phase->kind == PhaseSpec::Kind::kOptimize || phase->kind == PhaseSpec::Kind::kDeleteEvery;
+      if (structure_only && spec->flush) {
         return Fail(2, absl::StrCat("--phase ", text, " is modelled structure only (its page writes are not): add --no-flush"));
+      }
+      if (phase->kind == PhaseSpec::Kind::kCheckpoint && !spec->flush) {
+        return Fail(2, absl::StrCat("--phase ", text, " writes the flush model's dirty pages: drop --no-flush"));
       }
       spec->phases.push_back(*std::move(phase));
     }
