@@ -694,7 +694,9 @@ absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
     base = *b;
   }
   const auto load_start = Clock::now();
-  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.sample_every_s));
+  // At least one clock tick, so that the catch-up loop below always ends.
+  const auto period = std::max(
+      Clock::duration(1), std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.sample_every_s)));
   auto next_sample = load_start + period;
   if (sampling) {
     ServerSample first = base;  // rows 0: the cumulative counters start at 0
