@@ -9,11 +9,16 @@ std::string SeriesCsv(const RunResult& r) {
   std::string s = kSeriesCsvHeader;
   s += '\n';
   for (const SeriesPoint& p : r.series) {
-    const FlushModel::Sample& x = p.sample;
-    absl::StrAppendFormat(&s, "%d,%.6f,%d,%d,%d,%d,%d\n", p.rows, x.seconds, x.lsn, x.checkpoint_age, x.dirty_pages,
-                          x.pages_written, x.buffer_pool_reads);
+    s += SeriesCsvLine(p);
+    s += '\n';
   }
   return s;
+}
+
+std::string SeriesCsvLine(const SeriesPoint& p) {
+  const FlushModel::Sample& x = p.sample;
+  return absl::StrFormat("%d,%.6f,%d,%d,%d,%d,%d", p.rows, x.seconds, x.lsn, x.checkpoint_age, x.dirty_pages,
+                         x.pages_written, x.buffer_pool_reads);
 }
 
 absl::Status WriteSeriesCsv(const std::string& path, const RunResult& r) {

@@ -29,6 +29,9 @@ inline constexpr char kSeriesCsvHeader[] =
     "rows,seconds,lsn,checkpoint_age,dirty_pages,pages_written,buffer_pool_reads";
 
 std::string SeriesCsv(const RunResult& r);
+// One data line of SeriesCsv (the header's columns, without the newline),
+// for writers that put the simulated series beside another one.
+std::string SeriesCsvLine(const SeriesPoint& p);
 // Writes SeriesCsv(r) to `path` atomically (temporary file + rename).
 absl::Status WriteSeriesCsv(const std::string& path, const RunResult& r);
 

@@ -22,6 +22,7 @@
 #include <fstream>
 #include <cstdlib>
 #include <map>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -453,6 +454,78 @@ TEST_F(MeasureCliTest, IbdRefusesACopyTakenWhilePagesAreDirty) {
   ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity=200").ok());
   ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_io_capacity_max=2000").ok());
   ASSERT_TRUE(admin->Execute("SET GLOBAL innodb_max_dirty_pages_pct=90").ok());
+}
+
+// ---- --series: the server's counters once a second beside the simulated series.
+
+// The CSV's data rows of one source, each as its fields after `source`.
+std::vector<std::vector<std::string>> SeriesRows(const std::string& csv, const std::string& source) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> fields;
+    std::istringstream ls(line);
+    std::string f;
+    while (std::getline(ls, f, ',')) fields.push_back(f);
+    if (line.back() == ',') fields.push_back("");
+    if (!fields.empty() && fields[0] == source) rows.emplace_back(fields.begin() + 1, fields.end());
+  }
+  return rows;
+}
+
+TEST_F(MeasureCliTest, SeriesPutsTheServersCountersBesideTheSimulation) {
+  const std::string csv_path = server_->dir() + "/series.csv";
+  // 200,000 rows in INSERTs of 200 take a few seconds here: a few samples.
+  Output o = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "uuidv4",
+                         "--rows", "200000", "--batch", "200", "--table-name", "cli_series", "--json", "--series",
+                         csv_path},
+                        server_->dir() + "/series.err");
+  ASSERT_TRUE(o.exit_code == 0 || o.exit_code == 1) << o.err;
+  const std::string csv = ReadWholeFile(csv_path);
+  ASSERT_EQ(csv.substr(0, csv.find('\n')),
+            "source,rows,seconds,lsn,checkpoint_age,dirty_pages,pages_written,buffer_pool_reads");
+  const auto server = SeriesRows(csv, "server");
+  const auto simulated = SeriesRows(csv, "simulated");
+  ASSERT_GE(server.size(), 2u) << "the load took under a second: " << csv;
+  ASSERT_GE(simulated.size(), 1u) << csv;
+  // Columns: rows, seconds, lsn, checkpoint_age, dirty_pages, pages_written, buffer_pool_reads.
+  EXPECT_EQ(server[0][0], "0") << "the first sample is read before the first INSERT";
+  for (size_t i = 0; i < server.size(); ++i) {
+    ASSERT_EQ(server[i].size(), 7u) << csv;
+    // MariaDB 10.11 reports the LSN and the checkpoint age in SHOW GLOBAL STATUS.
+    EXPECT_FALSE(server[i][2].empty()) << "no lsn in row " << i;
+    EXPECT_FALSE(server[i][3].empty()) << "no checkpoint_age in row " << i;
+    if (i == 0) continue;
+    EXPECT_GT(std::stoll(server[i][0]), std::stoll(server[i - 1][0])) << "rows, row " << i;
+    EXPECT_GE(std::stod(server[i][1]), 1.0 * i) << "a sample per second at most, row " << i;
+    EXPECT_GT(std::stoll(server[i][2]), std::stoll(server[i - 1][2])) << "lsn, row " << i;
+    EXPECT_GE(std::stoll(server[i][5]), std::stoll(server[i - 1][5])) << "pages_written, row " << i;
+  }
+  EXPECT_LE(std::stoll(server.back()[0]), 200000);
+  EXPECT_GT(std::stoll(server.back()[4]), 0) << "no dirty pages during a random-key load";
+  for (size_t i = 1; i < simulated.size(); ++i) {
+    EXPECT_GT(std::stoll(simulated[i][0]), std::stoll(simulated[i - 1][0])) << "simulated rows, row " << i;
+  }
+  EXPECT_LE(std::stoll(simulated.back()[0]), 200000);
+}
+
+TEST_F(MeasureCliTest, BadSeriesPathFailsBeforeLoading) {
+  Output o = RunInnosim({"measure", "--socket", server_->socket_path(), "--user", "root", "--stream", "autoinc",
+                         "--rows", "5000", "--table-name", "cli_series_bad", "--series",
+                         "/tmp/innosim-no-such-dir/series.csv"},
+                        server_->dir() + "/series_bad.err");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_NE(o.err.find("--series"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;
+  std::unique_ptr<ServerConnection> admin = Admin(*server_);
+  ASSERT_NE(admin, nullptr);
+  absl::StatusOr<std::string> n = admin->QueryString(
+      "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA='innosim' AND TABLE_NAME='cli_series_bad'");
+  ASSERT_TRUE(n.ok()) << n.status();
+  EXPECT_EQ(*n, "0") << "the table was created although --series could not be written";
 }
 
 }  // namespace

@@ -620,6 +620,51 @@ absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t 
   return absl::OkStatus();
 }
 
+// The global status values of one ServerSample, as the server reports them
+// (absolute, not yet relative to the load's start).
+constexpr const char* kSampleStatusNames[] = {"Innodb_lsn_current", "Innodb_checkpoint_age",
+                                              "Innodb_buffer_pool_pages_dirty", "Innodb_pages_written",
+                                              "Innodb_buffer_pool_reads"};
+
+absl::StatusOr<ServerSample> ReadSample(ServerConnection& conn) {
+  absl::StatusOr<std::map<std::string, std::string>> m =
+      conn.QueryMap(absl::StrCat("SHOW GLOBAL STATUS WHERE Variable_name IN ", InList(kSampleStatusNames)));
+  if (!m.ok()) return m.status();
+  auto value = [&m](const char* name) -> std::optional<int64_t> {
+    auto it = m->find(name);
+    int64_t v = 0;
+    if (it == m->end() || !ToInt(it->second, &v)) return std::nullopt;
+    return v;
+  };
+  ServerSample x;
+  x.lsn = value("Innodb_lsn_current");
+  x.checkpoint_age = value("Innodb_checkpoint_age");
+  for (auto [name, field] : {std::pair{"Innodb_buffer_pool_pages_dirty", &x.dirty_pages},
+                             std::pair{"Innodb_pages_written", &x.pages_written},
+                             std::pair{"Innodb_buffer_pool_reads", &x.buffer_pool_reads}}) {
+    const std::optional<int64_t> v = value(name);
+    if (!v) return absl::FailedPreconditionError(absl::StrCat("server does not report global status ", name));
+    *field = *v;
+  }
+  return x;
+}
+
+// Appends a sample taken after `rows` rows, `seconds` into the load, with
+// the cumulative counters relative to `base` (read before the first INSERT).
+absl::Status AppendSample(MeasureRun& run, const ServerSample& base, uint64_t rows, double seconds) {
+  absl::StatusOr<ServerSample> x = ReadSample(run.conn);
+  if (!x.ok()) {
+    return Prefix(x.status(), absl::StrCat("reading the time series after ", rows, " rows", run.left, ": "));
+  }
+  x->rows = rows;
+  x->seconds = seconds;
+  if (x->lsn && base.lsn) *x->lsn -= *base.lsn;
+  x->pages_written -= base.pages_written;
+  x->buffer_pool_reads -= base.buffer_pool_reads;
+  run.result.samples.push_back(*x);
+  return absl::OkStatus();
+}
+
 // Step 3: options.rows rows in multi-row INSERTs of options.batch_rows rows,
 // each its own transaction (autocommit), as seed 000 loaded them.
 absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
@@ -638,7 +683,28 @@ absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
   sql.reserve(insert_head.size() + options.batch_rows * 200);
   run.expected_version = options.uuid_version;
   uint64_t done = 0;
+  // The time series: the base read before the first INSERT, then a sample
+  // between INSERTs each time a period has passed (a period missed while an
+  // INSERT ran is skipped, not read twice).
+  ServerSample base;
+  const bool sampling = options.sample_every_s > 0;
+  if (sampling) {
+    absl::StatusOr<ServerSample> b = ReadSample(run.conn);
+    if (!b.ok()) return Prefix(b.status(), "reading the time series before the load: ");
+    base = *b;
+  }
   const auto load_start = Clock::now();
+  // At least one clock tick, so that the catch-up loop below always ends.
+  const auto period = std::max(
+      Clock::duration(1), std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.sample_every_s)));
+  auto next_sample = load_start + period;
+  if (sampling) {
+    ServerSample first = base;  // rows 0: the cumulative counters start at 0
+    if (first.lsn) first.lsn = 0;
+    first.pages_written = 0;
+    first.buffer_pool_reads = 0;
+    run.result.samples.push_back(first);
+  }
   while (done < options.rows) {
     if (run.Interrupted()) {
       return Cancelled(absl::StrCat("while loading, after ", done, " of ", options.rows, " rows", run.left));
@@ -662,6 +728,13 @@ absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
     }
     done += n;
     if (options.progress) options.progress(done);
+    if (sampling && done < options.rows) {
+      const auto now = Clock::now();
+      if (now >= next_sample) {
+        if (absl::Status s = AppendSample(run, base, done, Seconds(now - load_start)); !s.ok()) return s;
+        while (next_sample <= now) next_sample += period;
+      }
+    }
   }
   run.result.measured.elapsed_s = Seconds(Clock::now() - load_start);
   run.result.measured.rows = static_cast<int64_t>(done);

@@ -19,6 +19,8 @@
 //   3. Load: multi-row INSERTs of batch_rows rows, one transaction each
 //      (autocommit), keys from the stream as X'hex' (BINARY(16)) or as the
 //      explicit BIGINT value (autoinc), payload 100 'x', created = row index.
+//      With sample_every_s, the counters of a time series are read between
+//      INSERTs (ServerSample).
 //   4. Wait until Innodb_buffer_pool_pages_dirty is 0. With boost_final_flush
 //      the global innodb_io_capacity(_max) are raised and
 //      innodb_max_dirty_pages_pct(_lwm) set to 0 for this wait only, then
@@ -128,6 +130,10 @@ struct MeasureOptions {
   // returns kCancelled ("interrupted ..."). Must be cheap (e.g. read a flag
   // a signal handler sets).
   std::function<bool()> interrupted;
+  // Step 3's time series: when > 0, the server's counters are read before
+  // the first INSERT and then, between INSERTs, each time this many seconds
+  // of wall time have passed since the last due sample (MeasureResult::samples).
+  double sample_every_s = 0;
 
   // Step 4: waiting for Innodb_buffer_pool_pages_dirty == 0.
   int flush_timeout_s = 600;
@@ -187,6 +193,21 @@ struct MeasuredCounters {
   double flush_wait_s = 0;
 };
 
+// The server's counters read during the load (MeasureOptions::sample_every_s),
+// in the columns of `innosim run --series` (sim/series_writer.h).
+struct ServerSample {
+  uint64_t rows = 0;     // rows committed when it was read
+  double seconds = 0;    // wall time since the load started
+  // Innodb_lsn_current minus its value before the first INSERT, and
+  // Innodb_checkpoint_age; unset when the server does not report them in
+  // SHOW GLOBAL STATUS (MariaDB 10.x does, MySQL 8.x does not).
+  std::optional<int64_t> lsn;
+  std::optional<int64_t> checkpoint_age;
+  int64_t dirty_pages = 0;        // Innodb_buffer_pool_pages_dirty
+  int64_t pages_written = 0;      // Innodb_pages_written since the first INSERT
+  int64_t buffer_pool_reads = 0;  // Innodb_buffer_pool_reads since the first INSERT
+};
+
 struct SanityCheck {
   std::string name;
   bool pass = false;
@@ -204,6 +225,9 @@ struct MeasureResult {
   std::vector<SanityCheck> sanity;
   bool valid = false;
   std::vector<std::string> notes;  // e.g. flush boost not applied
+  // Step 3's samples, oldest first (empty unless sample_every_s > 0); rows
+  // increase strictly from 0.
+  std::vector<ServerSample> samples;
 };
 
 // Server variables a simulation needs (those the server lacks are omitted

@@ -44,6 +44,7 @@
 #include "sim/metrics.h"
 #include "sim/report.h"
 #include "sim/runner.h"
+#include "sim/series_writer.h"
 #include "tools/measure.h"
 #include "tools/private_server.h"
 #include "tools/ibd_reader.h"
@@ -156,7 +157,13 @@ struct MeasureCliOptions {
   WriterOptions writer_options;  // --writers ...: the interleaved keys, loaded on one connection
   bool no_ibd = false;
   bool json = false;
+  // --series: the server's counters during the load beside the simulated series.
+  std::string series;
 };
+
+// The period of --series' server samples (wall time), and of the simulated
+// ones (simulated time, which runs at the load's measured rate).
+constexpr double kSeriesPeriodS = 1.0;
 
 // Progress bar on stderr (only when stderr is a terminal).
 class ProgressBar {
@@ -319,6 +326,10 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
     return absl::InvalidArgumentError(
         "--flush-io-capacity must be at least 100 (innodb_io_capacity's minimum), e.g. 20000");
   }
+  // Checked before the load, as --svg is, so a bad path costs nothing.
+  if (!o.series.empty()) {
+    if (absl::Status s = CheckOutputPath(o.series, "--series"); !s.ok()) return s;
+  }
   MeasurePlan plan;
   plan.rows = *rows;
   plan.batch = *batch;
@@ -419,6 +430,7 @@ absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, con
   mo.rows = plan.rows;
   mo.batch_rows = plan.batch;
   mo.final_flush_io_capacity = o.flush_io_capacity;
+  if (!o.series.empty()) mo.sample_every_s = kSeriesPeriodS;
   ProgressBar bar(plan.rows);
   mo.progress = [&bar](uint64_t done) { bar.Update(done); };
   mo.interrupted = [] { return MeasureSignals::received() != 0; };
@@ -467,7 +479,8 @@ IbdSide ReadIbdCensusAfterFlush(const MeasureCliOptions& o, const MeasureResult&
 
 // Simulates the same stream with the server's profile and variables, which
 // plan->spec keeps for the report.
-absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, MeasurePlan* plan, bool local) {
+absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, MeasurePlan* plan, bool local,
+                                                    bool series) {
   RunSpec* spec = &plan->spec;
   spec->profile = absl::StrContains(m.version, "MariaDB") ? "mariadb-10.11" : "mysql-8.4";
   // The server's own variables (page size, buffer pool, redo capacity, io
@@ -484,7 +497,28 @@ absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, Meas
   }
   spec->trx_rows = plan->batch;
   if (m.measured.elapsed_s > 0) spec->rows_per_sec = static_cast<double>(plan->rows) / m.measured.elapsed_s;
+  if (series) {
+    // One simulated sample per kSeriesPeriodS of simulated time, i.e. per
+    // the rows the server loaded in that time (at least one sample).
+    const double every = std::round(spec->rows_per_sec * kSeriesPeriodS);
+    spec->series_every = std::clamp<uint64_t>(every >= 1 ? static_cast<uint64_t>(every) : 1, 1,
+                                              std::max<uint64_t>(plan->rows, 1));
+  }
   return Run(*spec);
+}
+
+// --series: `source,` + sim/series_writer.h's columns, the server's samples
+// (source "server"; lsn and checkpoint_age empty when the server does not
+// report them) then the simulated ones (source "simulated").
+std::string MeasureSeriesCsv(const MeasureResult& m, const RunResult& sim) {
+  std::string s = absl::StrCat("source,", kSeriesCsvHeader, "\n");
+  auto opt = [](const std::optional<int64_t>& v) { return v ? absl::StrCat(*v) : std::string(); };
+  for (const ServerSample& x : m.samples) {
+    absl::StrAppendFormat(&s, "server,%d,%.6f,%s,%s,%d,%d,%d\n", x.rows, x.seconds, opt(x.lsn), opt(x.checkpoint_age),
+                          x.dirty_pages, x.pages_written, x.buffer_pool_reads);
+  }
+  for (const SeriesPoint& p : sim.series) absl::StrAppend(&s, "simulated,", SeriesCsvLine(p), "\n");
+  return s;
 }
 
 // One row of the comparison table.
@@ -711,8 +745,14 @@ int RunMeasure(const MeasureCliOptions& o) {
   const MeasureResult& m = *measured;
   const IbdSide ibd = ReadIbdCensusAfterFlush(o, m);
   absl::StatusOr<RunResult> sim =
-      SimulateWithServerProfile(m, &*plan, o.private_server || o.host.empty() || o.host == "localhost");
+      SimulateWithServerProfile(m, &*plan, o.private_server || o.host.empty() || o.host == "localhost",
+                                !o.series.empty());
   if (!sim.ok()) return Fail(2, absl::StrCat("simulating the same stream: ", sim.status().message()));
+  if (!o.series.empty()) {
+    if (absl::Status s = WriteFileAtomically(o.series, MeasureSeriesCsv(m, *sim)); !s.ok()) {
+      return Fail(3, std::string(s.message()));
+    }
+  }
   const MeasureComparison comparison = CompareWithSimulation(m, *sim, ibd, o.tolerance);
   if (o.json) {
     std::cout << MeasureJson(o, m, *sim, comparison, ibd).dump() << "\n";
@@ -783,6 +823,9 @@ void AddMeasure(CLI::App& app, Registry& reg) {
       ->capture_default_str();
   sub->add_flag("--no-ibd", o->no_ibd, "do not read the .ibd file");
   sub->add_flag("--json", o->json, "print one JSON object");
+  sub->add_option("--series", o->series,
+                  "write a CSV time series: the server's counters once a second during the load (source server) "
+                  "and the simulation's at the same rate (source simulated); columns source, then run --series'");
   reg.Add(sub, [o]() { return RunMeasure(*o); });
 }
 
