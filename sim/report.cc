@@ -28,6 +28,29 @@ double DataLengthFillSeed000(const RunResult& r) {
   return 15.0 / 16.0 * static_cast<double>(r.data_length_in_key_order) / static_cast<double>(r.report.data_length);
 }
 
+namespace {
+
+// The splits by kind and the per-level census of an index, as run --json
+// and each phase report them.
+nlohmann::ordered_json SplitsJson(const IndexCounters& c) {
+  return {{"to_right", c.splits_to_right}, {"to_left", c.splits_to_left},
+          {"middle", c.splits_middle},     {"sure", c.splits_sure},
+          {"right_sibling_inserts", c.right_sibling_inserts}, {"root_raises", c.root_raises}};
+}
+
+nlohmann::ordered_json LevelsJson(const IndexReport& p) {
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (const LevelCensus& lc : p.levels) {
+    levels.push_back({{"level", lc.level},
+                      {"pages", lc.pages},
+                      {"records", lc.records},
+                      {"fill", lc.usable_bytes ? static_cast<double>(lc.data_bytes) / lc.usable_bytes : 0.0}});
+  }
+  return levels;
+}
+
+}  // namespace
+
 nlohmann::ordered_json RunToJson(const RunResult& r) {
   const IndexReport& p = r.report.primary;
   const IndexCounters& c = p.counters;
@@ -76,17 +99,8 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
     j["redo_bytes"] = f.redo_bytes;
     j["rows_per_sec"] = r.spec.rows_per_sec;
   }
-  j["splits"] = {{"to_right", c.splits_to_right}, {"to_left", c.splits_to_left},
-                 {"middle", c.splits_middle}, {"sure", c.splits_sure},
-                 {"right_sibling_inserts", c.right_sibling_inserts}, {"root_raises", c.root_raises}};
-  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-  for (const LevelCensus& lc : p.levels) {
-    levels.push_back({{"level", lc.level},
-                      {"pages", lc.pages},
-                      {"records", lc.records},
-                      {"fill", lc.usable_bytes ? static_cast<double>(lc.data_bytes) / lc.usable_bytes : 0.0}});
-  }
-  j["levels"] = levels;
+  j["splits"] = SplitsJson(c);
+  j["levels"] = LevelsJson(p);
   if (!r.report.secondary.empty()) {
     nlohmann::ordered_json sec = nlohmann::ordered_json::array();
     for (const IndexReport& ix : r.report.secondary) {
@@ -151,17 +165,8 @@ nlohmann::ordered_json PhasesToJson(const RunResult& r) {
       j["Innodb_buffer_pool_pages_dirty"] = ph.dirty_pages;
       j["table_dirty_pages"] = ph.table_dirty_pages;
     }
-    j["splits"] = {{"to_right", c.splits_to_right}, {"to_left", c.splits_to_left},
-                   {"middle", c.splits_middle}, {"sure", c.splits_sure},
-                   {"right_sibling_inserts", c.right_sibling_inserts}, {"root_raises", c.root_raises}};
-    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-    for (const LevelCensus& lc : p.levels) {
-      levels.push_back({{"level", lc.level},
-                        {"pages", lc.pages},
-                        {"records", lc.records},
-                        {"fill", lc.usable_bytes ? static_cast<double>(lc.data_bytes) / lc.usable_bytes : 0.0}});
-    }
-    j["levels"] = levels;
+    j["splits"] = SplitsJson(c);
+    j["levels"] = LevelsJson(p);
     if (!ph.report.secondary.empty()) {
       nlohmann::ordered_json sec = nlohmann::ordered_json::array();
       for (const IndexReport& ix : ph.report.secondary) {

@@ -315,10 +315,11 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
   // computed from DATA_LENGTH (seed 000's) is measured against. Appends
   // cost about 0.03 s per million rows.
   RunSpec ordered = spec;
-  ordered.stream = StreamSpec{.name = OrderedStreamName(result->key_width),
-                              .seed = spec.stream.seed,
-                              .rows_per_ms = spec.stream.rows_per_ms,
-                              .start_ms = spec.stream.start_ms};  // one writer: strictly ascending
+  ordered.stream = StreamSpec();  // one writer: strictly ascending
+  ordered.stream.name = OrderedStreamName(result->key_width);
+  ordered.stream.seed = spec.stream.seed;
+  ordered.stream.rows_per_ms = spec.stream.rows_per_ms;
+  ordered.stream.start_ms = spec.stream.start_ms;
   ordered.flush = false;
   ordered.series_every = 0;
   // With phases: the rows the table ends with (deletes aside), appended.

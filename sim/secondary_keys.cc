@@ -93,8 +93,12 @@ SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index
         if (s.source == ValueSource::kStream) {
           ColumnStream cs;
           // CheckColumnSources accepted the name: a generator, which cannot fail.
-          cs.keys = *MakeKeyStream(StreamSpec{.name = s.stream, .seed = s.seed, .rows_per_ms = rows_per_ms,
-                                              .start_ms = start_ms});
+          StreamSpec spec;
+          spec.name = s.stream;
+          spec.seed = s.seed;
+          spec.rows_per_ms = rows_per_ms;
+          spec.start_ms = start_ms;
+          cs.keys = *MakeKeyStream(spec);
           p.stream = static_cast<int>(streams_.size());
           streams_.push_back(std::move(cs));
         }

@@ -143,8 +143,10 @@ TEST(SecondaryEncoderSourceTest, StreamColumnTakesTheStreamsKeysInOrder) {
   const TableSchema t = Table(kChild, 8);
   const std::vector<ColumnSource> src = {Parsed("parent_id=stream:uuidv7-counter")};
   const SecondaryKeyEncoder e(t, 0, 1767225600000, 100000, src, 482);
-  absl::StatusOr<std::unique_ptr<KeyStream>> parent =
-      MakeKeyStream(StreamSpec{.name = "uuidv7-counter", .seed = 1, .rows_per_ms = 482});
+  StreamSpec parent_spec;
+  parent_spec.name = "uuidv7-counter";
+  parent_spec.rows_per_ms = 482;
+  absl::StatusOr<std::unique_ptr<KeyStream>> parent = MakeKeyStream(parent_spec);
   ASSERT_TRUE(parent.ok());
   for (uint64_t row = 0; row < 2000; ++row) {
     Key want;

@@ -167,7 +167,9 @@ TEST(ExplainFlushTest, EachInsertRecordsTheFlushModelAsItsRowLeftIt) {
     max_dirty = std::max(max_dirty, f.dirty_pages);
     EXPECT_EQ(f.checkpoint_age, f.lsn - f.checkpoint_lsn) << x.row;
     // No checkpoint passes a change still dirty.
-    if (f.dirty_pages > 0) EXPECT_LE(f.checkpoint_lsn, f.oldest_modification) << x.row;
+    if (f.dirty_pages > 0) {
+      EXPECT_LE(f.checkpoint_lsn, f.oldest_modification) << x.row;
+    }
     EXPECT_LE(f.oldest_modification, f.lsn) << x.row;
     EXPECT_DOUBLE_EQ(f.seconds, static_cast<double>(x.row) / 200) << x.row;
   }

@@ -95,7 +95,9 @@ TEST(IntegerKeysTest, AutoincStopsAtTheTypesMaximumNamingTheType) {
   Key k, last;
   uint64_t n = 0;
   while ((*ks)->Next(&k)) {
-    if (n > 0) ASSERT_LT(last, k);
+    if (n > 0) {
+      ASSERT_LT(last, k);
+    }
     last = k;
     ++n;
   }
