@@ -63,7 +63,10 @@ class UndoLogs {
   static constexpr uint32_t kInodePage = 2;      // FSP_FIRST_INODE_PAGE_NO
   static constexpr uint32_t kRsegFirstPage = 6;  // FSP_FIRST_RSEG_PAGE_NO
   // Undo log pages are allocated from here up (a cached log keeps its
-  // page; a freed segment's pages are taken again first).
+  // page; a freed segment's pages are taken again first). The simulator's
+  // numbering, not an InnoDB constant: a server's undo page numbers depend
+  // on its history; any number above the rollback segment headers serves,
+  // and only neighbour flushing of the undo space could tell them apart.
   static constexpr uint32_t kSegmentFirstPage = 300;
 
   // `redo` (not owned) gives the record sizes of the table's flavor;
