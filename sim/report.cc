@@ -30,6 +30,23 @@ double DataLengthFillSeed000(const RunResult& r) {
 
 namespace {
 
+// PRIMARY's INNODB_METRICS counters, its page counts and the table's
+// lengths under InnoDB's names, as run --json and each phase report them.
+void PutIndexCounters(const EngineReport& report, nlohmann::ordered_json* j) {
+  const IndexReport& p = report.primary;
+  const IndexCounters& c = p.counters;
+  (*j)[counters::kIndexPageSplits.name] = c.index_page_splits;
+  (*j)[counters::kIndexPageReorgAttempts.name] = c.index_page_reorg_attempts;
+  (*j)[counters::kIndexPageReorgSuccessful.name] = c.index_page_reorg_successful;
+  (*j)[counters::kIndexPageMergeAttempts.name] = c.index_page_merge_attempts;
+  (*j)[counters::kIndexPageMergeSuccessful.name] = c.index_page_merge_successful;
+  (*j)[counters::kNLeafPages.name] = p.n_leaf_pages;
+  (*j)[counters::kSize.name] = p.size;
+  (*j)[counters::kDataLength.name] = report.data_length;
+  (*j)[counters::kIndexLength.name] = report.index_length;
+  (*j)[counters::kDataFree.name] = report.data_free;
+}
+
 // The splits by kind and the per-level census of an index, as run --json
 // and each phase report them.
 nlohmann::ordered_json SplitsJson(const IndexCounters& c) {
@@ -74,16 +91,7 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
     for (const ColumnSource& c : r.spec.columns) cols[c.column] = ColumnSourceText(c);
     j["columns"] = cols;
   }
-  j[counters::kIndexPageSplits.name] = c.index_page_splits;
-  j[counters::kIndexPageReorgAttempts.name] = c.index_page_reorg_attempts;
-  j[counters::kIndexPageReorgSuccessful.name] = c.index_page_reorg_successful;
-  j[counters::kIndexPageMergeAttempts.name] = c.index_page_merge_attempts;
-  j[counters::kIndexPageMergeSuccessful.name] = c.index_page_merge_successful;
-  j[counters::kNLeafPages.name] = p.n_leaf_pages;
-  j[counters::kSize.name] = p.size;
-  j[counters::kDataLength.name] = r.report.data_length;
-  j[counters::kIndexLength.name] = r.report.index_length;
-  j[counters::kDataFree.name] = r.report.data_free;
+  PutIndexCounters(r.report, &j);
   j["height"] = p.height;
   j["leaf_fill"] = p.leaf_fill;
   j["data_length_in_key_order"] = r.data_length_in_key_order;
@@ -142,16 +150,7 @@ nlohmann::ordered_json PhasesToJson(const RunResult& r) {
     nlohmann::ordered_json j;
     j["phase"] = ph.phase.text;
     j["rows"] = ph.report.rows;
-    j[counters::kIndexPageSplits.name] = c.index_page_splits;
-    j[counters::kIndexPageReorgAttempts.name] = c.index_page_reorg_attempts;
-    j[counters::kIndexPageReorgSuccessful.name] = c.index_page_reorg_successful;
-    j[counters::kIndexPageMergeAttempts.name] = c.index_page_merge_attempts;
-    j[counters::kIndexPageMergeSuccessful.name] = c.index_page_merge_successful;
-    j[counters::kNLeafPages.name] = p.n_leaf_pages;
-    j[counters::kSize.name] = p.size;
-    j[counters::kDataLength.name] = ph.report.data_length;
-    j[counters::kIndexLength.name] = ph.report.index_length;
-    j[counters::kDataFree.name] = ph.report.data_free;
+    PutIndexCounters(ph.report, &j);
     j["file_size"] = ph.report.file_size;
     j["height"] = p.height;
     j["leaf_fill"] = p.leaf_fill;
