@@ -243,6 +243,23 @@ std::string FormatPrefix(KeyFileFormat format, int width) {
   return "file:";
 }
 
+// file: (kAuto) decides by the first kSniffBytes: printable ASCII (after an
+// optional UTF-8 BOM) is a text key file, read by the stream returned here
+// (`reader` moved into it); anything else is binary, and nullptr leaves
+// `reader` as it was.
+std::unique_ptr<KeyStream> TextStreamIfText(ChunkReader& reader) {
+  const auto* p = reinterpret_cast<const unsigned char*>(reader.pos());
+  const size_t n = std::min(reader.unread(), kSniffBytes);
+  size_t bom = 0;
+  if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) bom = 3;
+  for (size_t i = bom; i < n; ++i) {
+    if (!IsTextByte(p[i])) return nullptr;
+  }
+  auto stream = std::make_unique<TextKeyStream>(std::move(reader));
+  stream->Skip(bom);
+  return stream;
+}
+
 // The name standard input goes by in messages.
 constexpr char kStdinName[] = "standard input";
 
@@ -264,17 +281,7 @@ absl::StatusOr<std::unique_ptr<KeyStream>> OpenStdin(KeyFileFormat format, int w
         "standard input is empty ('", prefix, "-'); pipe keys in, e.g. innosim keys --stream S --rows N | ..."));
   }
   if (format == KeyFileFormat::kAuto) {
-    const auto* p = reinterpret_cast<const unsigned char*>(reader.pos());
-    const size_t n = std::min(reader.unread(), kSniffBytes);
-    size_t bom = 0;
-    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) bom = 3;
-    bool text = true;
-    for (size_t i = bom; i < n && text; ++i) text = IsTextByte(p[i]);
-    if (text) {
-      auto stream = std::make_unique<TextKeyStream>(std::move(reader));
-      stream->Skip(bom);
-      return stream;
-    }
+    if (std::unique_ptr<KeyStream> text = TextStreamIfText(reader)) return text;
     width = 16;
   } else if (format != KeyFileFormat::kBinaryN) {
     width = format == KeyFileFormat::kBinary8 ? 8 : 16;
@@ -331,17 +338,7 @@ absl::StatusOr<std::unique_ptr<KeyStream>> OpenKeyFile(const std::string& path,
   if (absl::Status s = reader.Refill(); !s.ok()) return s;
 
   if (format == KeyFileFormat::kAuto) {
-    const auto* p = reinterpret_cast<const unsigned char*>(reader.pos());
-    const size_t n = std::min(reader.unread(), kSniffBytes);
-    size_t bom = 0;
-    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) bom = 3;
-    bool text = true;
-    for (size_t i = bom; i < n && text; ++i) text = IsTextByte(p[i]);
-    if (text) {
-      auto stream = std::make_unique<TextKeyStream>(std::move(reader));
-      stream->Skip(bom);
-      return stream;
-    }
+    if (std::unique_ptr<KeyStream> text = TextStreamIfText(reader)) return text;
     format = KeyFileFormat::kBinary16;
     if (size % 16 != 0) {
       return absl::InvalidArgumentError(absl::StrCat(
