@@ -33,7 +33,26 @@ uint64_t Rows() {
   return 200'000;
 }
 
-class PhasesServerTest : public PrivateServerSuite<256ull << 20> {};
+class PhasesServerTest : public PrivateServerSuite<256ull << 20> {
+ protected:
+  // A connection and spec's stream loaded into `table` by Measure() (seed
+  // 000's procedure), for the test's own SQL after it.
+  struct Loaded {
+    absl::StatusOr<std::unique_ptr<ServerConnection>> conn = absl::UnknownError("not connected");
+    absl::StatusOr<MeasureResult> m = absl::UnknownError("not loaded");
+    MeasureOptions mo;
+  };
+  void Load(const RunSpec& spec, const std::string& table, Loaded* l) {
+    l->conn = ServerConnection::Connect(server_->connection_options());
+    ASSERT_TRUE(l->conn.ok()) << l->conn.status();
+    absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
+    ASSERT_TRUE(stream.ok()) << stream.status();
+    l->mo.table = table;
+    l->mo.rows = spec.rows;
+    l->m = Measure(**l->conn, **stream, l->mo);
+    ASSERT_TRUE(l->m.ok()) << l->m.status();
+  }
+};
 
 struct Figures {
   int64_t n_leaf_pages = 0;
@@ -56,15 +75,11 @@ TEST_F(PhasesServerTest, OptimizeTableOfRandomUuidsAgreesWithinTwoPercent) {
   spec.flush = false;
   spec.phases = {*ParsePhase("optimize")};
 
-  absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ServerConnection::Connect(server_->connection_options());
-  ASSERT_TRUE(conn.ok()) << conn.status();
-  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
-  ASSERT_TRUE(stream.ok()) << stream.status();
-  MeasureOptions mo;
-  mo.table = "optimize_uuidv4";
-  mo.rows = spec.rows;
-  absl::StatusOr<MeasureResult> m = Measure(**conn, **stream, mo);
-  ASSERT_TRUE(m.ok()) << m.status();
+  Loaded loaded;
+  ASSERT_NO_FATAL_FAILURE(Load(spec, "optimize_uuidv4", &loaded));
+  auto& conn = loaded.conn;
+  auto& m = loaded.m;
+  const MeasureOptions& mo = loaded.mo;
   for (const SanityCheck& c : m->sanity) EXPECT_TRUE(c.pass) << c.name << ": " << c.detail;
 
   const std::string qualified = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
@@ -121,15 +136,11 @@ TEST_F(PhasesServerTest, OptimizeTableRebuildsASecondaryIndexWithinTwoPercent) {
   spec.columns = {*ParseColumnSource("c=pk")};
   spec.phases = {*ParsePhase("optimize")};
 
-  absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ServerConnection::Connect(server_->connection_options());
-  ASSERT_TRUE(conn.ok()) << conn.status();
-  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
-  ASSERT_TRUE(stream.ok()) << stream.status();
-  MeasureOptions mo;
-  mo.table = "optimize_source";
-  mo.rows = spec.rows;
-  absl::StatusOr<MeasureResult> m = Measure(**conn, **stream, mo);
-  ASSERT_TRUE(m.ok()) << m.status();
+  Loaded loaded;
+  ASSERT_NO_FATAL_FAILURE(Load(spec, "optimize_source", &loaded));
+  auto& conn = loaded.conn;
+  auto& m = loaded.m;
+  const MeasureOptions& mo = loaded.mo;
   const std::string source = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
   const std::string target = absl::StrFormat("`%s`.`optimize_secondary`", mo.database);
   ASSERT_TRUE((*conn)->Execute("DROP TABLE IF EXISTS " + target).ok());
@@ -190,15 +201,11 @@ TEST_F(PhasesServerTest, DeleteEverySecondRowAndPurgeAgreeWithinTwoPercent) {
     if (optimize) spec.phases.push_back(*ParsePhase("optimize"));
     spec.phases.push_back(*ParsePhase("delete:every:2"));
 
-    absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ServerConnection::Connect(server_->connection_options());
-    ASSERT_TRUE(conn.ok()) << conn.status();
-    absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec.stream);
-    ASSERT_TRUE(stream.ok()) << stream.status();
-    MeasureOptions mo;
-    mo.table = absl::StrFormat("delete_%s", std::string(name) == "uuidv4" ? "v4" : "v7");
-    mo.rows = spec.rows;
-    absl::StatusOr<MeasureResult> m = Measure(**conn, **stream, mo);
-    ASSERT_TRUE(m.ok()) << m.status();
+    Loaded loaded;
+    ASSERT_NO_FATAL_FAILURE(Load(spec, absl::StrFormat("delete_%s", std::string(name) == "uuidv4" ? "v4" : "v7"), &loaded));
+    auto& conn = loaded.conn;
+    auto& m = loaded.m;
+    const MeasureOptions& mo = loaded.mo;
     const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
     ServerConnection& c = **conn;
     absl::Status st = c.Execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
