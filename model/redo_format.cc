@@ -8,10 +8,6 @@
 namespace innosim {
 namespace {
 
-// MySQL 8.0: the first undo tablespace's space id, 0xFFFFFFEF
-// (dict_sys_t::s_max_undo_space_id; undo space ids count down from it).
-// UNVERIFIED against 8.4: any id >= 0xFFFFFC00 compresses to 2 bytes.
-constexpr uint32_t kMySqlUndoSpaceId = 0xFFFFFFEFu;
 // MariaDB 10.11: innodb_undo_tablespaces = 0 by default ([Doc]; 3 from
 // 11.0), so undo logs live in the system tablespace, space 0.
 constexpr uint32_t kMariaDbUndoSpaceId = 0;

@@ -39,6 +39,11 @@
 
 namespace innosim {
 
+// MySQL 8.0: the first undo tablespace's space id, 0xFFFFFFEF
+// (dict_sys_t::s_max_undo_space_id; undo space ids count down from it).
+// UNVERIFIED against 8.4: any id >= 0xFFFFFC00 compresses to 2 bytes.
+inline constexpr uint32_t kMySqlUndoSpaceId = 0xFFFFFFEFu;
+
 class RedoFormat {
  public:
   // `space_id` of the index's tablespace; `n_fields` of the index

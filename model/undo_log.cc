@@ -36,8 +36,6 @@ constexpr uint32_t kXidExistsToPrevLog = 30 - 20;  // TRX_UNDO_PREV_LOG - TRX_UN
 // A transaction id's significant bytes: ids below 2^24, the changed bytes
 // mtr_t::write<8> logs over the zeroed header (MAYBE_NOP skips equal ones).
 constexpr uint32_t kTrxIdChangedBytes = 3;
-// MySQL's undo space id, as RedoFormat (dict_sys_t::s_max_undo_space_id).
-constexpr uint32_t kMySqlUndoSpaceId = 0xFFFFFFEFu;
 
 }  // namespace
 
