@@ -187,5 +187,36 @@ TEST(PageCleanerTest, MariaDbIdleCleanerSleepsWithoutTheLwm) {
   EXPECT_GT(MariaDbPagesAfterOnePass(10), 0u);
 }
 
+// log_close: past max_modified_age_async the commit asks for a checkpoint at
+// lsn - max_modified_age_async, so the async pass writes only the pages
+// modified before it (not io_capacity_max pages), and the checkpoint age
+// comes back to the async limit.
+TEST(PageCleanerTest, MariaDbAsyncFlushStopsAtTheAgeTarget) {
+  ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+  s.innodb_buffer_pool_size = 1ull << 30;
+  BufferPool::Options o;
+  o.n_frames = s.BufferPoolPages();
+  o.mariadb = true;
+  BufferPool pool(o);
+  RedoLog log(s);
+  PageCleaner cleaner(s, &pool, &log);
+  const uint64_t async_age = log.mariadb().max_modified_age_async;
+  // One page dirtied per 10,000 bytes of redo until the age is 1 MB past
+  // the async limit: about 100 pages lie before the target.
+  uint32_t p = 0;
+  while (log.lsn() < async_age + (1u << 20)) {
+    pool.MarkDirty(1, p++, log.lsn() + 1, 0);
+    pool.CommitMtr();
+    log.Append(10000);
+  }
+  const uint64_t target = log.lsn() - async_age;
+  cleaner.CheckRedoPressure(0.5);
+  cleaner.RunIteration(1);
+  EXPECT_GT(cleaner.stats().async_pages, 90u);
+  EXPECT_LT(cleaner.stats().async_pages, 120u);
+  EXPECT_GE(pool.OldestModification(), target);
+  EXPECT_LE(log.lsn() - log.last_checkpoint_lsn(), async_age);
+}
+
 }  // namespace
 }  // namespace innosim

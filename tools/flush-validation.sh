@@ -10,7 +10,7 @@
 #
 # BUILD_DIR defaults to build; CONFIG_FILTER (a grep pattern over the
 # configuration lines) runs only some, and then the table is printed but
-# docs/validation.md is left alone. Takes about 30 minutes on two cores (the
+# docs/validation.md is left alone. Takes about 40 minutes on two cores (the
 # 2M-row loads dominate). Each run's JSON is kept in $FLUSH_VALIDATION_DIR
 # (default: a temporary directory, named at the end); with
 # FLUSH_VALIDATION_REUSE=1 a configuration whose JSON is already there is
@@ -26,15 +26,20 @@ doc=docs/validation.md
 out=${FLUSH_VALIDATION_DIR:-$(mktemp -d /tmp/innosim-flush-validation-XXXXXX)}
 mkdir -p "$out"
 
-# label|measure arguments (uuidv4 keys, seed 1; the server's other InnoDB
+# label|measure arguments (seed 1; the server's other InnoDB
 # settings are the private server's: seed 000's, tools/private_server.h).
-configs='seed004 table, 100k rows, 16M pool, neighbours 1|--rows 100k --batch 10000 --table seed004 --set innodb_buffer_pool_size=16M --set innodb_flush_neighbors=1
-seed004 table, 1M rows, 128M pool, neighbours 1|--rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=1
-seed004 table, 1M rows, 128M pool, neighbours 0|--rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=0
-seed004 table, 2M rows, 128M pool, neighbours 1|--rows 2M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=1
-seed004 table, 2M rows, 128M pool, neighbours 0|--rows 2M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=0
-seed000 table, 1M rows, 1G pool (in memory), 16k pages|--rows 1M --set innodb_buffer_pool_size=1G
-seed000 table, 1M rows, 1G pool (in memory), 4k pages|--rows 1M --set innodb_buffer_pool_size=1G --page-size 4k'
+configs='seed004 table, 100k rows, 16M pool, neighbours 1|--stream uuidv4 --rows 100k --batch 10000 --table seed004 --set innodb_buffer_pool_size=16M --set innodb_flush_neighbors=1
+seed004 table, 1M rows, 128M pool, neighbours 1|--stream uuidv4 --rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=1
+seed004 table, 1M rows, 128M pool, neighbours 0|--stream uuidv4 --rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=0
+seed004 table, 2M rows, 128M pool, neighbours 1|--stream uuidv4 --rows 2M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=1
+seed004 table, 2M rows, 128M pool, neighbours 0|--stream uuidv4 --rows 2M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=0
+seed000 table, 1M rows, 1G pool (in memory), 16k pages|--stream uuidv4 --rows 1M --set innodb_buffer_pool_size=1G
+seed000 table, 1M rows, 1G pool (in memory), 4k pages|--stream uuidv4 --rows 1M --set innodb_buffer_pool_size=1G --page-size 4k
+uuidv4, one row per transaction, 200k rows, 128M pool|--stream uuidv4 --rows 200k --batch 1
+autoinc, 1M rows, 1G pool, 16k pages|--stream autoinc --rows 1M --set innodb_buffer_pool_size=1G
+uuidv7-counter, 1M rows, 1G pool, 16k pages|--stream uuidv7-counter --rows 1M --set innodb_buffer_pool_size=1G
+autoinc, 1M rows, 1G pool, 4k pages|--stream autoinc --rows 1M --set innodb_buffer_pool_size=1G --page-size 4k
+uuidv7-counter, 1M rows, 1G pool, 4k pages|--stream uuidv7-counter --rows 1M --set innodb_buffer_pool_size=1G --page-size 4k'
 
 rows="$out/rows.md"
 : > "$rows"
@@ -50,7 +55,7 @@ while IFS='|' read -r label args; do
     echo "flush-validation: reusing $out/$name.json" >&2
   else
     # shellcheck disable=SC2086
-    "$innosim" measure --private-server --stream uuidv4 $args --json > "$out/$name.json" || status=$?
+    "$innosim" measure --private-server $args --json > "$out/$name.json" || status=$?
   fi
   if [ "$status" -gt 1 ]; then
     echo "flush-validation: '$label' failed (exit $status); see $out/$name.json" >&2
@@ -73,7 +78,7 @@ EOF
 done < "$out/configs"
 
 table=$(printf '%s\n%s\n' \
-  '| configuration (uuidv4) | `Innodb_pages_written` sim / measured | `Innodb_buffer_pool_reads` sim / measured | rows/s achieved | sanity checks |' \
+  '| configuration | `Innodb_pages_written` sim / measured | `Innodb_buffer_pool_reads` sim / measured | rows/s achieved | sanity checks |' \
   '|---|---|---|---|---|'; cat "$rows")
 echo "$table"
 if [ -n "$filter" ]; then
