@@ -46,6 +46,8 @@ TEST(CliTest, BadValuesGetOneLineAndExitCode2) {
       "run --stream uuidv4 --rows 10 --profile mysql-5.7",
       "run --stream file:/nonexistent/keys.txt --rows 10",
       "sweep --stream uuidv7-random --rows 10 --rows-per-ms 50,0",
+      "sweep --stream uuidv4 --rows 10 --phase optimize",
+      "sweep --stream uuidv4 --rows 10 --no-flush --phase nonsense",
       "experiment /nonexistent/experiment.toml",
       "run --rows 10",
       "bench --stream uuidv4 --rows 10 --repetitions 0",
@@ -120,6 +122,29 @@ TEST(CliTest, SweepPrintsOneJsonLinePerValue) {
     EXPECT_EQ(j["rows_per_ms"].get<int>(), expected[i]);
     start = end + 1;
   }
+}
+
+// sweep --phase: every run of the sweep takes the phases, and its JSON line
+// is the one run prints for the same rows per ms (phases included).
+TEST(CliTest, SweepRunsThePhasesOfEachValue) {
+  const Result r = Innosim(
+      "sweep --stream uuidv7-random --rows 20k --rows-per-ms 50,1000 --json --no-flush --phase insert:uuidv4:5k "
+      "--phase optimize",
+      false);
+  ASSERT_EQ(r.exit_code, 0) << r.text;
+  ASSERT_EQ(Lines(r.text), 2);
+  const nlohmann::json first = nlohmann::json::parse(r.text.substr(0, r.text.find('\n')));
+  ASSERT_EQ(first["phases"].size(), 3u);
+  EXPECT_EQ(first["phases"][2]["phase"].get<std::string>(), "optimize");
+  const Result one = Innosim(
+      "run --stream uuidv7-random --rows 20k --rows-per-ms 50 --json --no-flush --phase insert:uuidv4:5k "
+      "--phase optimize",
+      false);
+  ASSERT_EQ(one.exit_code, 0) << one.text;
+  nlohmann::json a = first, b = nlohmann::json::parse(one.text);
+  a.erase("elapsed_s");
+  b.erase("elapsed_s");
+  EXPECT_EQ(a.dump(), b.dump());
 }
 
 TEST(CliTest, BenchRepeatsBothSidesOnTheSameWorkAsRun) {

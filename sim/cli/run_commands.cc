@@ -81,11 +81,8 @@ void AddRun(CLI::App& app, Registry& reg) {
                   "page map layout: file (pages in file order, one row per extent) or key (live pages in key order, "
                   "level by level)")
       ->capture_default_str();
-  auto phases = std::make_shared<std::vector<std::string>>();
-  sub->add_option("--phase", *phases,
-                  "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, delete:every:K, "
-                  "optimize (OPTIMIZE TABLE) or checkpoint (every dirty page written); delete and optimize need "
-                  "--no-flush, checkpoint the flush model; every counter is reported after each (docs/phases.md)");
+  auto phases = std::make_shared<PhaseOptions>();
+  phases->Register(sub);
   auto shade = std::make_shared<std::string>("fill");
   sub->add_option("--shade", *shade,
                   "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
@@ -97,19 +94,7 @@ void AddRun(CLI::App& app, Registry& reg) {
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
     if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
-    for (const std::string& text : *phases) {
-      absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
-      if (!phase.ok()) return Fail(2, std::string(phase.status().message()));
-      const bool structure_only =
-          phase->kind == PhaseSpec::Kind::kOptimize || phase->kind == PhaseSpec::Kind::kDeleteEvery;
-      if (structure_only && spec->flush) {
-        return Fail(2, absl::StrCat("--phase ", text, " is modelled structure only (its page writes are not): add --no-flush"));
-      }
-      if (phase->kind == PhaseSpec::Kind::kCheckpoint && !spec->flush) {
-        return Fail(2, absl::StrCat("--phase ", text, " writes the flush model's dirty pages: drop --no-flush"));
-      }
-      spec->phases.push_back(*std::move(phase));
-    }
+    if (absl::Status s = phases->Apply(&*spec); !s.ok()) return Fail(2, std::string(s.message()));
     if (!series->empty()) {
       if (!spec->flush) return Fail(2, "--series needs the flush model: drop --no-flush");
       // Before the run, not after minutes of it.
@@ -165,7 +150,11 @@ void AddSweep(CLI::App& app, Registry& reg) {
       ->check(CLI::Range(0, 1024));
   auto svg = std::make_shared<std::string>();
   sub->add_option("--svg", *svg, "also draw leaf fill and DATA_LENGTH against rows per ms as SVG");
-  reg.Add(sub, [opts, values, threads, svg]() {
+  // With --phase each row is the table after the last phase; --json gives
+  // every phase of every run.
+  auto phases = std::make_shared<PhaseOptions>();
+  phases->Register(sub);
+  reg.Add(sub, [opts, values, threads, svg, phases]() {
     absl::StatusOr<std::vector<uint64_t>> list = ParseCountList(*values);
     if (!list.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", list.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
@@ -176,6 +165,7 @@ void AddSweep(CLI::App& app, Registry& reg) {
     for (uint64_t v : *list) {
       absl::StatusOr<RunSpec> spec = opts->Spec(v);
       if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
+      if (absl::Status s = phases->Apply(&*spec); !s.ok()) return Fail(2, std::string(s.message()));
       specs.push_back(*spec);
     }
     std::vector<absl::StatusOr<RunResult>> results = RunMany(specs, *threads);

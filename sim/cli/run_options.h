@@ -23,6 +23,7 @@
 #include "sim/defaults_file.h"
 #include "sim/key_stream.h"
 #include "sim/nearest_name.h"
+#include "sim/phases.h"
 #include "sim/runner.h"
 #include "sim/table_parser.h"
 #include "sim/writers.h"
@@ -102,6 +103,40 @@ struct WriterOptions {
       }
     }
     return ValidateWriters(*spec);
+  }
+};
+
+// --phase (repeatable): the steps after the --stream/--rows insert
+// (sim/phases.h, docs/phases.md). Shared by run and sweep; Apply checks each
+// against the spec's flush model before any row is simulated.
+struct PhaseOptions {
+  std::vector<std::string> phases;
+
+  void Register(CLI::App* sub) {
+    sub->add_option("--phase", phases,
+                    "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, "
+                    "delete:every:K, optimize (OPTIMIZE TABLE) or checkpoint (every dirty page written); delete and "
+                    "optimize need --no-flush, checkpoint the flush model; every counter is reported after each "
+                    "(docs/phases.md)");
+  }
+
+  absl::Status Apply(RunSpec* spec) const {
+    for (const std::string& text : phases) {
+      absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
+      if (!phase.ok()) return phase.status();
+      const bool structure_only =
+          phase->kind == PhaseSpec::Kind::kOptimize || phase->kind == PhaseSpec::Kind::kDeleteEvery;
+      if (structure_only && spec->flush) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--phase ", text, " is modelled structure only (its page writes are not): add --no-flush"));
+      }
+      if (phase->kind == PhaseSpec::Kind::kCheckpoint && !spec->flush) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--phase ", text, " writes the flush model's dirty pages: drop --no-flush"));
+      }
+      spec->phases.push_back(*std::move(phase));
+    }
+    return absl::OkStatus();
   }
 };
 
