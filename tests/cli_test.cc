@@ -49,6 +49,9 @@ TEST(CliTest, BadValuesGetOneLineAndExitCode2) {
       "sweep --stream uuidv4 --rows 10 --phase optimize",
       "sweep --stream uuidv4 --rows 10 --no-flush --phase nonsense",
       "experiment /nonexistent/experiment.toml",
+      "experiment " INNOSIM_SOURCE_DIR "/experiments/seed003.toml " INNOSIM_SOURCE_DIR
+      "/experiments/seed002-innodb.toml --markdown /tmp/innosim-cli-two.md",
+      "experiment " INNOSIM_SOURCE_DIR "/experiments/seed003.toml /nonexistent/experiment.toml",
       "run --rows 10",
       "bench --stream uuidv4 --rows 10 --repetitions 0",
       "bench --stream nonsense --rows 10",
@@ -145,6 +148,22 @@ TEST(CliTest, SweepRunsThePhasesOfEachValue) {
   a.erase("elapsed_s");
   b.erase("elapsed_s");
   EXPECT_EQ(a.dump(), b.dump());
+}
+
+// Several experiment files run in turn, each under its own header, the exit
+// code the worst of them.
+TEST(CliTest, ExperimentRunsSeveralFilesInTurn) {
+  const Result r = Innosim("experiment " INNOSIM_SOURCE_DIR "/experiments/seed003.toml " INNOSIM_SOURCE_DIR
+                           "/experiments/seed002-innodb.toml --rows 2k",
+                           false);
+  ASSERT_EQ(r.exit_code, 0) << r.text;
+  const size_t a = r.text.find("== " INNOSIM_SOURCE_DIR "/experiments/seed003.toml ==\n");
+  const size_t b = r.text.find("== " INNOSIM_SOURCE_DIR "/experiments/seed002-innodb.toml ==\n");
+  ASSERT_NE(a, std::string::npos) << r.text;
+  ASSERT_NE(b, std::string::npos) << r.text;
+  EXPECT_LT(a, b);
+  EXPECT_NE(r.text.find("experiment seed003:", a), std::string::npos);
+  EXPECT_NE(r.text.find("experiment seed002-innodb:", b), std::string::npos);
 }
 
 TEST(CliTest, BenchRepeatsBothSidesOnTheSameWorkAsRun) {

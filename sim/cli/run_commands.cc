@@ -214,23 +214,36 @@ void AddSweep(CLI::App& app, Registry& reg) {
 }
 
 void AddExperiment(CLI::App& app, Registry& reg) {
-  auto* sub = app.add_subcommand("experiment", "Run an experiment file and compare with its published figures");
-  auto path = std::make_shared<std::string>();
+  auto* sub = app.add_subcommand("experiment", "Run experiment files and compare with their published figures");
+  auto paths = std::make_shared<std::vector<std::string>>();
   auto markdown = std::make_shared<std::string>();
   auto rows = std::make_shared<std::string>();
   auto threads = std::make_shared<int>(0);
-  sub->add_option("file", *path, "experiment file (TOML), e.g. experiments/seed000.toml")->required();
-  sub->add_option("--markdown", *markdown, "also write the comparison as Markdown to this file");
+  sub->add_option("file", *paths,
+                  "experiment files (TOML), run in turn, e.g. experiments/seed000.toml experiments/seed004.toml")
+      ->required();
+  sub->add_option("--markdown", *markdown, "also write the comparison as Markdown to this file (one experiment file)");
   sub->add_option("--rows", *rows, "override every run's row count (quick checks)");
   sub->add_option("--threads", *threads, "parallel runs (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1024));
   auto svg = std::make_shared<std::string>();
   sub->add_option("--svg", *svg,
-                  "also draw the experiment's rows-per-ms sweep (leaf fill, DATA_LENGTH) with its published points");
-  reg.Add(sub, [path, markdown, rows, threads, svg]() {
-    absl::StatusOr<Experiment> e = LoadExperiment(*path);
-    if (!e.ok()) return Fail(2, std::string(e.status().message()));
+                  "also draw the experiment's rows-per-ms sweep (leaf fill, DATA_LENGTH) with its published points "
+                  "(one experiment file)");
+  reg.Add(sub, [paths, markdown, rows, threads, svg]() {
+    if (paths->size() > 1 && (!markdown->empty() || !svg->empty())) {
+      return Fail(2, absl::StrCat(markdown->empty() ? "--svg" : "--markdown",
+                                  " writes one experiment's figures: give one experiment file with it"));
+    }
+    // Every file is read and checked before the first run, so a typo in the
+    // last one does not cost the minutes of the first.
+    std::vector<Experiment> experiments;
+    for (const std::string& path : *paths) {
+      absl::StatusOr<Experiment> e = LoadExperiment(path);
+      if (!e.ok()) return Fail(2, std::string(e.status().message()));
+      experiments.push_back(*std::move(e));
+    }
     if (!markdown->empty()) {
       if (absl::Status s = CheckOutputPath(*markdown, "--markdown"); !s.ok()) return Fail(2, std::string(s.message()));
     }
@@ -243,32 +256,38 @@ void AddExperiment(CLI::App& app, Registry& reg) {
       if (!n.ok()) return Fail(2, absl::StrCat("--rows: ", n.status().message()));
       override_rows = *n;
     }
-    absl::StatusOr<ExperimentResult> r = RunExperiment(*e, *threads, override_rows);
-    if (!r.ok()) return Fail(2, std::string(r.status().message()));
-    std::cout << ExperimentTable(*r);
-    if (!markdown->empty()) {
-      std::string cmd = absl::StrCat("innosim experiment ", *path);
-      if (absl::Status s = WriteFileAtomically(*markdown, ExperimentMarkdown(*r, cmd)); !s.ok()) {
-        return Fail(3, std::string(s.message()));
+    bool all_ok = true;
+    for (size_t i = 0; i < experiments.size(); ++i) {
+      const std::string& path = (*paths)[i];
+      absl::StatusOr<ExperimentResult> r = RunExperiment(experiments[i], *threads, override_rows);
+      if (!r.ok()) return Fail(2, std::string(r.status().message()));
+      if (experiments.size() > 1) std::cout << (i ? "\n" : "") << "== " << path << " ==\n";
+      std::cout << ExperimentTable(*r) << std::flush;
+      all_ok = all_ok && r->all_ok;
+      if (!markdown->empty()) {
+        std::string cmd = absl::StrCat("innosim experiment ", path);
+        if (absl::Status s = WriteFileAtomically(*markdown, ExperimentMarkdown(*r, cmd)); !s.ok()) {
+          return Fail(3, std::string(s.message()));
+        }
       }
-    }
-    if (!svg->empty()) {
-      std::string title;
-      std::vector<SweepPoint> simulated, published;
-      if (!ExperimentSweep(*r, &title, &simulated, &published)) {
-        return Fail(2, absl::StrCat("--svg: ", *path, " has no sweep (three or more rows_per_ms values of one stream)"));
-      }
-      if (override_rows) {
-        // The published figures are for the file's row counts.
-        published.clear();
-        absl::StrAppend(&title, " (--rows: published points left out)");
-      }
-      if (absl::Status s = WriteFileAtomically(*svg, SweepChartSvg(title, simulated, published)); !s.ok()) {
-        return Fail(3, std::string(s.message()));
+      if (!svg->empty()) {
+        std::string title;
+        std::vector<SweepPoint> simulated, published;
+        if (!ExperimentSweep(*r, &title, &simulated, &published)) {
+          return Fail(2, absl::StrCat("--svg: ", path, " has no sweep (three or more rows_per_ms values of one stream)"));
+        }
+        if (override_rows) {
+          // The published figures are for the file's row counts.
+          published.clear();
+          absl::StrAppend(&title, " (--rows: published points left out)");
+        }
+        if (absl::Status s = WriteFileAtomically(*svg, SweepChartSvg(title, simulated, published)); !s.ok()) {
+          return Fail(3, std::string(s.message()));
+        }
       }
     }
     // Exit code 1 when a figure with a tolerance is outside it.
-    return r->all_ok ? 0 : 1;
+    return all_ok ? 0 : 1;
   });
 }
 
