@@ -39,8 +39,11 @@ TEST(ExperimentParseTest, PublishedExperimentsLoad) {
   EXPECT_DOUBLE_EQ(s0->runs[0].tolerance.at("data_length_fill_seed000"), 0.012);
   absl::StatusOr<Experiment> s4 = LoadExperiment(INNOSIM_SOURCE_DIR "/experiments/seed004.toml");
   ASSERT_TRUE(s4.ok()) << s4.status();
-  EXPECT_EQ(s4->runs.size(), 8u);
+  EXPECT_EQ(s4->runs.size(), 9u);
   EXPECT_EQ(s4->runs[2].spec.payload_bytes, 100u);
+  // The seed's ending: the switch to v7, then OPTIMIZE TABLE, as phases.
+  ASSERT_EQ(s4->runs[8].spec.phases.size(), 2u);
+  EXPECT_EQ(s4->runs[8].spec.phases[1].kind, PhaseSpec::Kind::kOptimize);
 }
 
 TEST(ExperimentParseTest, AFloatIsNotAnInteger) {
@@ -248,7 +251,7 @@ TEST(SeedExperimentsTest, Seed003RunsAtReducedRows) {
 TEST(SeedExperimentsTest, Seed004FalseStartsRunAtReducedRows) {
   absl::StatusOr<Experiment> e = LoadExperiment(INNOSIM_SOURCE_DIR "/experiments/seed004.toml");
   ASSERT_TRUE(e.ok()) << e.status();
-  ASSERT_EQ(e->runs.size(), 8u);
+  ASSERT_EQ(e->runs.size(), 9u);
   absl::StatusOr<ExperimentResult> r = RunExperiment(*e, 2, 100000);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->all_ok);
@@ -266,6 +269,10 @@ TEST(SeedExperimentsTest, Seed004FalseStartsRunAtReducedRows) {
   const RunResult& swap = ByLabel(*r, "UUIDv1 swap (UUID_TO_BIN(x,1))");
   EXPECT_GT(plain.report.primary.leaf_fill, 0.9);
   EXPECT_EQ(plain.report.primary.n_leaf_pages, swap.report.primary.n_leaf_pages);
+  // OPTIMIZE TABLE after the switch rebuilds the half-empty v4 leaves at the
+  // sorted build's 15/16.
+  const RunResult& rebuilt = ByLabel(*r, "t_v4 + 1M v7, OPTIMIZE");
+  EXPECT_GT(rebuilt.report.primary.leaf_fill, 0.9);
 }
 
 TEST(SeedExperimentsTest, Seed004PlainUuidV1ScattersAfterATimeLowWrap) {
