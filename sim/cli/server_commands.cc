@@ -367,6 +367,11 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
         "--phase checkpoint compares dirty pages, which the simulation has only with the flush model, and "
         "--phase optimize and delete are simulated structure only: measure them in separate runs");
   }
+  if (structure_only && !o.series.empty()) {
+    return absl::InvalidArgumentError(
+        "--series compares the load's flushing, and --phase optimize and delete are simulated structure only: "
+        "drop --series or measure the phases in a run of their own");
+  }
   // The simulation: structure only with optimize or delete (as run --no-flush).
   plan->spec.flush = !structure_only;
   const StreamSpec& base = plan->spec.stream;
