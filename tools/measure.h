@@ -31,6 +31,11 @@
 //   6. Sanity checks (settings read back, UUID version nibble of every row,
 //      exact COUNT(*), buffer pool reads ~ 0, no doublewrite pages, no other
 //      writer); `valid` is true when all pass.
+//   7. With MeasureOptions::phases (RunPhases): each phase run as the server
+//      runs it (MeasurePhaseStep), then Innodb_buffer_pool_pages_dirty, the
+//      counters, ANALYZE TABLE, the sizes and COUNT(*) (MeasureResult::phases).
+// With MeasureOptions::writers step 3 runs one thread and connection per
+// writer (LoadByWriters).
 //
 // Errors are Status values with one-line messages (see server_connection.h
 // for the code mapping). A failure after the load has started says that the
