@@ -4,6 +4,7 @@
 #include <sys/sysmacros.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -21,6 +22,8 @@
 #include "absl/strings/strip.h"
 #include "sim/metrics.h"
 #include "sim/uuid.h"
+#include "sim/uuid_streams.h"
+#include "sim/writers.h"
 
 namespace innosim {
 namespace {
@@ -342,6 +345,56 @@ std::optional<bool> DatadirRotational(const std::string& datadir, std::string* o
   return true;
 }
 
+WriterKeys WriterSplit::keys() const {
+  WriterKeys k;
+  for (const auto& s : streams) k.streams.push_back(s.get());
+  k.rows = rows;
+  return k;
+}
+
+absl::StatusOr<WriterSplit> SplitByWriter(const StreamSpec& spec, uint64_t rows) {
+  if (!HasWriters(spec)) return absl::InvalidArgumentError("one writer: nothing to split");
+  if (spec.name == "autoinc") {
+    return absl::InvalidArgumentError(
+        "autoinc: the server's AUTO_INCREMENT counter gives the same keys whoever inserts the rows; several "
+        "writers' connections apply to generated UUID-like streams: drop --writers or add --one-connection");
+  }
+  // The interleaved stream checks the spec as a run does.
+  absl::StatusOr<std::unique_ptr<KeyStream>> interleaved = MakeKeyStream(spec);
+  if (!interleaved.ok()) return interleaved.status();
+  // Writer w's own generator, as MakeKeyStream makes it (sim/key_stream.cc).
+  auto writer_stream = [&spec](uint32_t w) {
+    const uint64_t seed = WriterSeed(spec.seed, w);
+    return spec.name == "uuidv4" ? NewUuidV4Stream(seed) : NewWriterClockStream(spec.name, seed, TimingOf(spec, w));
+  };
+  const uint32_t n = spec.writers;
+  WriterSplit split;
+  split.rows.assign(n, 0);
+  std::vector<std::unique_ptr<KeyStream>> probes;
+  std::vector<Key> next(n);
+  std::vector<bool> has(n);
+  for (uint32_t w = 0; w < n; ++w) {
+    probes.push_back(writer_stream(w));
+    if (probes.back() == nullptr) return absl::InvalidArgumentError(absl::StrCat("no generator for ", spec.name));
+    has[w] = probes[w]->Next(&next[w]);
+  }
+  // Each interleaved key is the next key of exactly one writer: that
+  // writer made it.
+  for (uint64_t g = 0; g < rows; ++g) {
+    Key k;
+    if (!(*interleaved)->Next(&k)) {
+      return absl::InvalidArgumentError(absl::StrCat("the stream ended after ", g, " of ", rows, " rows"));
+    }
+    uint32_t w = 0;
+    while (w < n && !(has[w] && next[w] == k)) ++w;
+    if (w == n) return absl::InternalError(absl::StrCat("key ", g, " of the interleaved stream is no writer's next key"));
+    ++split.rows[w];
+    has[w] = probes[w]->Next(&next[w]);
+  }
+  for (uint32_t w = 0; w < n; ++w) split.streams.push_back(writer_stream(w));
+  return split;
+}
+
 absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result) {
   result->version = conn.server_version();
   absl::StatusOr<std::map<std::string, std::string>> vars = conn.QueryMap(
@@ -521,11 +574,14 @@ absl::Status ReadCountersBefore(MeasureRun& run) {
 }
 
 // The PK value of a row: X'hex' for 16-byte keys, the id for 8-byte ones.
-absl::Status AppendKey(MeasureRun& run, const Key& key, uint64_t done, std::string* sql) {
+// `version` takes the first UUID key's version nibble when unset (each
+// loading thread has its own).
+absl::Status AppendKey(const MeasureRun& run, const Key& key, uint64_t done, std::optional<int>* version,
+                       std::string* sql) {
   if (run.kind == TableKind::kUuidBinary16) {
     uint8_t bytes[16];
     key.ToBytes(bytes, 16);
-    if (!run.expected_version) run.expected_version = bytes[6] >> 4;
+    if (!*version) *version = bytes[6] >> 4;
     sql->append("X'");
     AppendHex(sql, bytes, 16);
     sql->append("'");
@@ -540,7 +596,8 @@ absl::Status AppendKey(MeasureRun& run, const Key& key, uint64_t done, std::stri
 }
 
 // One row of a spec table (MeasureOptions::spec_table says what each column holds).
-absl::Status AppendSpecRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index, std::string* sql) {
+absl::Status AppendSpecRow(const MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index,
+                           std::optional<int>* version, std::string* sql) {
   const TableSchema& t = run.spec->schema;
   const uint32_t pk = t.def.primary.columns[0];
   sql->push_back('(');
@@ -549,7 +606,7 @@ absl::Status AppendSpecRow(MeasureRun& run, const Key& key, uint64_t done, uint6
     const ColumnDef& col = t.def.columns[c];
     const ColumnValue& v = t.values[c];
     if (c == pk) {
-      if (absl::Status s = AppendKey(run, key, done, sql); !s.ok()) return s;
+      if (absl::Status s = AppendKey(run, key, done, version, sql); !s.ok()) return s;
       continue;
     }
     switch (v.kind) {
@@ -587,19 +644,20 @@ absl::Status AppendSpecRow(MeasureRun& run, const Key& key, uint64_t done, uint6
 }
 
 // One row of the multi-row INSERT: (X'hex' | id,) 'payload', created.
-absl::Status AppendRow(MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index, std::string* sql) {
-  if (run.spec != nullptr) return AppendSpecRow(run, key, done, row_index, sql);
+absl::Status AppendRow(const MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index,
+                       std::optional<int>* version, std::string* sql) {
+  if (run.spec != nullptr) return AppendSpecRow(run, key, done, row_index, version, sql);
   sql->push_back('(');
   if (run.kind == TableKind::kUuidBinary16) {
     uint8_t bytes[16];
     key.ToBytes(bytes, 16);
-    if (!run.expected_version) run.expected_version = bytes[6] >> 4;
+    if (!*version) *version = bytes[6] >> 4;
     sql->append("X'");
     AppendHex(sql, bytes, 16);
     sql->append("',");
   } else if (run.kind == TableKind::kUuidChar36 || run.kind == TableKind::kUuidVarchar36) {
     const std::string text = FormatUuid(key);  // lowercase 8-4-4-4-12
-    if (!run.expected_version) run.expected_version = text[14] - '0';
+    if (!*version) *version = text[14] - '0';
     absl::StrAppend(sql, "'", text, "',");
   } else if (run.options.autoinc_explicit_ids && run.kind == TableKind::kAutoincInt) {
     // The INT key is InnoDB's stored form: big-endian, sign bit flipped.
@@ -665,79 +723,196 @@ absl::Status AppendSample(MeasureRun& run, const ServerSample& base, uint64_t ro
   return absl::OkStatus();
 }
 
-// Step 3: options.rows rows in multi-row INSERTs of options.batch_rows rows,
-// each its own transaction (autocommit), as seed 000 loaded them.
-absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
-  const MeasureOptions& options = run.options;
-  std::string insert_head = absl::StrCat("INSERT INTO ", run.qualified,
-                                         (run.kind == TableKind::kAutoincBigint || run.kind == TableKind::kAutoincInt) &&
-                                                 !options.autoinc_explicit_ids
-                                             ? " (payload, created) VALUES "
-                                             : " (id, payload, created) VALUES ");
+// The INSERT statement's head: INSERT INTO t (columns) VALUES.
+std::string InsertHead(const MeasureRun& run) {
   if (run.spec != nullptr) {
     std::vector<std::string> names;
     for (const ColumnDef& c : run.spec->schema.def.columns) names.push_back(absl::StrCat("`", c.name, "`"));
-    insert_head = absl::StrCat("INSERT INTO ", run.qualified, " (", absl::StrJoin(names, ","), ") VALUES ");
+    return absl::StrCat("INSERT INTO ", run.qualified, " (", absl::StrJoin(names, ","), ") VALUES ");
   }
+  return absl::StrCat("INSERT INTO ", run.qualified,
+                      (run.kind == TableKind::kAutoincBigint || run.kind == TableKind::kAutoincInt) &&
+                              !run.options.autoinc_explicit_ids
+                          ? " (payload, created) VALUES "
+                          : " (id, payload, created) VALUES ");
+}
+
+// `rows` keys of `stream` into the table over `conn` in multi-row INSERTs of
+// batch_rows rows, each its own transaction (autocommit); the first row is
+// the table's row `base` (its row index, sim/secondary_keys.h). stop() is
+// asked before each INSERT (true: kCancelled), after_batch(done) told after
+// each committed one. Reads `run` only, so that one thread per writer can
+// run it over a connection of its own.
+absl::Status InsertKeys(const MeasureRun& run, ServerConnection& conn, KeyStream& stream, uint64_t rows,
+                        uint64_t base, std::optional<int>* version, const std::function<bool()>& stop,
+                        const std::function<absl::Status(uint64_t done)>& after_batch) {
+  const std::string insert_head = InsertHead(run);
+  const uint64_t batch_rows = run.options.batch_rows;
   std::string sql;
-  sql.reserve(insert_head.size() + options.batch_rows * 200);
-  run.expected_version = options.uuid_version;
+  sql.reserve(insert_head.size() + batch_rows * 200);
   uint64_t done = 0;
-  // The time series: the base read before the first INSERT, then a sample
-  // between INSERTs each time a period has passed (a period missed while an
-  // INSERT ran is skipped, not read twice).
-  ServerSample base;
-  const bool sampling = options.sample_every_s > 0;
-  if (sampling) {
-    absl::StatusOr<ServerSample> b = ReadSample(run.conn);
-    if (!b.ok()) return Prefix(b.status(), "reading the time series before the load: ");
-    base = *b;
-  }
-  const auto load_start = Clock::now();
-  // At least one clock tick, so that the catch-up loop below always ends.
-  const auto period = std::max(
-      Clock::duration(1), std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.sample_every_s)));
-  auto next_sample = load_start + period;
-  if (sampling) {
-    ServerSample first = base;  // rows 0: the cumulative counters start at 0
-    if (first.lsn) first.lsn = 0;
-    first.pages_written = 0;
-    first.buffer_pool_reads = 0;
-    run.result.samples.push_back(first);
-  }
-  while (done < options.rows) {
-    if (run.Interrupted()) {
-      return Cancelled(absl::StrCat("while loading, after ", done, " of ", options.rows, " rows", run.left));
-    }
-    const uint64_t n = std::min<uint64_t>(options.batch_rows, options.rows - done);
+  while (done < rows) {
+    if (stop()) return Cancelled(absl::StrCat("while loading, after ", done, " of ", rows, " rows", run.left));
+    const uint64_t n = std::min<uint64_t>(batch_rows, rows - done);
     sql.assign(insert_head);
     for (uint64_t i = 0; i < n; ++i) {
       Key key;
-      if (!run.stream.Next(&key)) {
-        absl::Status st = run.stream.status();
+      if (!stream.Next(&key)) {
+        absl::Status st = stream.status();
         return absl::FailedPreconditionError(
-            absl::StrCat("load interrupted after ", done, " of ", options.rows, " rows: the key stream ended after ",
+            absl::StrCat("load interrupted after ", done, " of ", rows, " rows: the key stream ended after ",
                          done + i, " keys", st.ok() ? "" : absl::StrCat(" (", st.message(), ")"), run.left));
       }
       if (i) sql.push_back(',');
-      if (absl::Status s = AppendRow(run, key, done, done + i, &sql); !s.ok()) return s;
+      if (absl::Status s = AppendRow(run, key, done, base + done + i, version, &sql); !s.ok()) return s;
     }
-    absl::Status s = run.conn.Execute(sql);
-    if (!s.ok()) {
-      return Prefix(s, absl::StrCat("load interrupted after ", done, " of ", options.rows, " rows", run.left, ": "));
-    }
+    absl::Status s = conn.Execute(sql);
+    if (!s.ok()) return Prefix(s, absl::StrCat("load interrupted after ", done, " of ", rows, " rows", run.left, ": "));
     done += n;
-    if (options.progress) options.progress(done);
-    if (sampling && done < options.rows) {
-      const auto now = Clock::now();
-      if (now >= next_sample) {
-        if (absl::Status s = AppendSample(run, base, done, Seconds(now - load_start)); !s.ok()) return s;
-        while (next_sample <= now) next_sample += period;
-      }
-    }
+    if (absl::Status s = after_batch(done); !s.ok()) return s;
   }
-  run.result.measured.elapsed_s = Seconds(Clock::now() - load_start);
-  run.result.measured.rows = static_cast<int64_t>(done);
+  return absl::OkStatus();
+}
+
+// The time series of step 3: the base read before the first INSERT, then a
+// sample between INSERTs each time a period has passed (a period missed
+// while an INSERT ran is skipped, not read twice).
+class LoadSampler {
+ public:
+  explicit LoadSampler(MeasureRun& run)
+      : run_(run),
+        on_(run.options.sample_every_s > 0),
+        // At least one clock tick, so that the catch-up loop below always ends.
+        period_(std::max(Clock::duration(1), std::chrono::duration_cast<Clock::duration>(
+                                                 std::chrono::duration<double>(run.options.sample_every_s)))) {}
+
+  absl::Status Start() {
+    start_ = Clock::now();
+    next_ = start_ + period_;
+    if (!on_) return absl::OkStatus();
+    absl::StatusOr<ServerSample> b = ReadSample(run_.conn);
+    if (!b.ok()) return Prefix(b.status(), "reading the time series before the load: ");
+    base_ = *b;
+    start_ = Clock::now();
+    next_ = start_ + period_;
+    ServerSample first = base_;  // rows 0: the cumulative counters start at 0
+    if (first.lsn) first.lsn = 0;
+    first.pages_written = 0;
+    first.buffer_pool_reads = 0;
+    run_.result.samples.push_back(first);
+    return absl::OkStatus();
+  }
+
+  // Between INSERTs, `done` rows committed (none after the last).
+  absl::Status Between(uint64_t done) {
+    if (!on_ || done >= run_.options.rows) return absl::OkStatus();
+    const auto now = Clock::now();
+    if (now < next_) return absl::OkStatus();
+    if (absl::Status s = AppendSample(run_, base_, done, Seconds(now - start_)); !s.ok()) return s;
+    while (next_ <= now) next_ += period_;
+    return absl::OkStatus();
+  }
+
+  double elapsed_s() const { return Seconds(Clock::now() - start_); }
+
+ private:
+  MeasureRun& run_;
+  const bool on_;
+  const Clock::duration period_;
+  ServerSample base_;
+  Clock::time_point start_;
+  Clock::time_point next_;
+};
+
+// Several writers at once: writer w's writers.rows[w] keys over a
+// connection of its own (options.connect), one thread each, its rows the
+// table's rows from base + the rows of the writers before it. The calling
+// thread keeps the measuring connection: it reports progress, takes the
+// time series' samples and watches for an interrupt, which stops every
+// writer before its next INSERT. The first error (of the writer that
+// failed, not of those it stopped) is returned.
+absl::Status LoadByWriters(MeasureRun& run, const WriterKeys& writers, uint64_t rows, uint64_t base,
+                           LoadSampler* sampler) {
+  const size_t n = writers.streams.size();
+  if (writers.rows.size() != n || !run.options.connect) {
+    return absl::InvalidArgumentError("several writers need one row count each and a way to connect");
+  }
+  std::vector<std::unique_ptr<ServerConnection>> conns;
+  for (size_t w = 0; w < n; ++w) {
+    absl::StatusOr<std::unique_ptr<ServerConnection>> c = run.options.connect();
+    if (!c.ok()) return Prefix(c.status(), absl::StrCat("connecting writer ", w, ": "));
+    if (absl::Status s = (*c)->Execute("SET SESSION autocommit=1"); !s.ok()) return s;
+    conns.push_back(*std::move(c));
+  }
+  std::atomic<uint64_t> done_total{0};
+  std::atomic<bool> stop{false};
+  std::atomic<size_t> finished{0};
+  std::vector<absl::Status> status(n);
+  std::vector<std::optional<int>> versions(n, run.expected_version);
+  std::vector<std::thread> threads;
+  uint64_t first_row = base;
+  for (size_t w = 0; w < n; ++w) {
+    threads.emplace_back([&, w, first_row] {
+      uint64_t last = 0;
+      status[w] = InsertKeys(
+          run, *conns[w], *writers.streams[w], writers.rows[w], first_row, &versions[w],
+          [&stop] { return stop.load(); },
+          [&done_total, &last](uint64_t done) {
+            done_total += done - last;
+            last = done;
+            return absl::OkStatus();
+          });
+      if (!status[w].ok()) stop = true;
+      ++finished;
+    });
+    first_row += writers.rows[w];
+  }
+  absl::Status watch;
+  while (finished.load() < n) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const uint64_t done = done_total.load();
+    if (run.options.progress) run.options.progress(done);
+    if (watch.ok() && sampler != nullptr) watch = sampler->Between(done);
+    if (!watch.ok() || run.Interrupted()) stop = true;
+  }
+  for (std::thread& t : threads) t.join();
+  if (!run.expected_version) run.expected_version = versions[0];
+  for (const absl::Status& s : status) {
+    if (!s.ok() && s.code() != absl::StatusCode::kCancelled) return s;
+  }
+  if (!watch.ok()) return watch;
+  if (run.Interrupted()) {
+    return Cancelled(absl::StrCat("while loading, after ", done_total.load(), " of ", rows, " rows", run.left));
+  }
+  for (const absl::Status& s : status) {
+    if (!s.ok()) return s;
+  }
+  if (run.options.progress) run.options.progress(done_total.load());
+  run.result.connections = static_cast<int>(n);
+  return absl::OkStatus();
+}
+
+// Step 3: options.rows rows in multi-row INSERTs of options.batch_rows rows,
+// each its own transaction (autocommit), as seed 000 loaded them; with
+// options.writers, one connection per writer, all at once.
+absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
+  const MeasureOptions& options = run.options;
+  run.expected_version = options.uuid_version;
+  LoadSampler sampler(run);
+  if (absl::Status s = sampler.Start(); !s.ok()) return s;
+  if (!options.writers.streams.empty()) {
+    if (absl::Status s = LoadByWriters(run, options.writers, options.rows, 0, &sampler); !s.ok()) return s;
+  } else {
+    absl::Status s = InsertKeys(
+        run, run.conn, run.stream, options.rows, 0, &run.expected_version, [&run] { return run.Interrupted(); },
+        [&](uint64_t done) {
+          if (options.progress) options.progress(done);
+          return sampler.Between(done);
+        });
+    if (!s.ok()) return s;
+  }
+  run.result.measured.elapsed_s = sampler.elapsed_s();
+  run.result.measured.rows = static_cast<int64_t>(options.rows);
   return absl::OkStatus();
 }
 
@@ -745,7 +920,8 @@ absl::Status LoadRowsInMultiRowInserts(MeasureRun& run) {
 // innodb_max_dirty_pages_pct(_lwm) to 0 through the guard, so the wait takes
 // seconds, not minutes; it changes when pages are written, not which. A
 // server that refuses is measured unboosted (a note says so).
-void BoostFinalFlush(MeasureRun& run, size_t before_boost) {
+// `note`: say so in the result's notes (once: the final flush's).
+void BoostFinalFlush(MeasureRun& run, size_t before_boost, bool note = true) {
   const std::string cap = absl::StrCat(run.options.final_flush_io_capacity);
   // innodb_io_capacity may not exceed innodb_io_capacity_max: raise the
   // maximum first, or lower the capacity first.
@@ -758,8 +934,8 @@ void BoostFinalFlush(MeasureRun& run, size_t before_boost) {
   if (s.ok()) s = run.guard.Set("innodb_max_dirty_pages_pct", "0");
   if (!s.ok()) {
     (void)run.guard.Restore(before_boost);
-    run.result.notes.push_back(absl::StrCat("final flush not boosted: ", s.message()));
-  } else {
+    run.result.notes.push_back(absl::StrCat(note ? "final flush" : "checkpoint", " not boosted: ", s.message()));
+  } else if (note) {
     run.result.notes.push_back(absl::StrCat("final flush boosted: innodb_io_capacity(_max)=", cap,
                                             ", innodb_max_dirty_pages_pct(_lwm)=0 until dirty pages reached 0, "
                                             "then restored"));
@@ -799,38 +975,47 @@ absl::Status WaitForZeroDirtyPages(MeasureRun& run) {
   return absl::OkStatus();
 }
 
-// Step 5: counters after the flush, as deltas over the run.
-absl::Status ReadCountersAfter(MeasureRun& run) {
-  if (absl::Status s = ReadMetrics(run.conn, run.enabled_col, /*enable=*/nullptr, &run.after.metrics, nullptr);
-      !s.ok()) {
-    return s;
-  }
-  if (absl::Status s = ReadStatus(run.conn, &run.after.status, &run.rows_inserted_name); !s.ok()) return s;
-  MeasuredCounters& m = run.result.measured;
-  m.rows_inserted_counter = run.rows_inserted_name;
-  const Snapshot& before = run.before;
-  Snapshot& after = run.after;
+// The counters' deltas from `before` to `after` (step 5, and each phase).
+void CounterDeltas(const Snapshot& before, const Snapshot& after, MeasuredCounters* out) {
+  MeasuredCounters& m = *out;
   auto metric_delta = [&](const InnodbCounter& counter) -> std::optional<int64_t> {
     auto b = before.metrics.find(counter.server_name);
     auto a = after.metrics.find(counter.server_name);
     if (b == before.metrics.end() || a == after.metrics.end()) return std::nullopt;
     return a->second - b->second;
   };
-  auto status_delta = [&](const InnodbCounter& counter) {
-    return after.status[counter.server_name] - run.before.status[counter.server_name];
+  auto status_delta = [&](const std::string& name) -> int64_t {
+    auto b = before.status.find(name);
+    auto a = after.status.find(name);
+    return (a == after.status.end() ? 0 : a->second) - (b == before.status.end() ? 0 : b->second);
   };
   m.index_page_splits = metric_delta(counters::kIndexPageSplits);
   m.index_page_reorg_attempts = metric_delta(counters::kIndexPageReorgAttempts);
   m.index_page_reorg_successful = metric_delta(counters::kIndexPageReorgSuccessful);
   m.index_page_merge_attempts = metric_delta(counters::kIndexPageMergeAttempts);
   m.index_page_merge_successful = metric_delta(counters::kIndexPageMergeSuccessful);
-  m.Innodb_pages_written = status_delta(counters::kInnodbPagesWritten);
-  m.Innodb_buffer_pool_reads = status_delta(counters::kInnodbBufferPoolReads);
-  m.Innodb_dblwr_pages_written = status_delta(counters::kInnodbDblwrPagesWritten);
-  if (run.before.status.count(kReadAheadStatus) != 0 && run.after.status.count(kReadAheadStatus) != 0) {
-    m.Innodb_buffer_pool_read_ahead = run.after.status[kReadAheadStatus] - run.before.status[kReadAheadStatus];
+  m.Innodb_pages_written = status_delta(counters::kInnodbPagesWritten.server_name);
+  m.Innodb_buffer_pool_reads = status_delta(counters::kInnodbBufferPoolReads.server_name);
+  m.Innodb_dblwr_pages_written = status_delta(counters::kInnodbDblwrPagesWritten.server_name);
+  if (before.status.count(kReadAheadStatus) != 0 && after.status.count(kReadAheadStatus) != 0) {
+    m.Innodb_buffer_pool_read_ahead = status_delta(kReadAheadStatus);
   }
-  m.rows_inserted = after.status["rows_inserted"] - run.before.status["rows_inserted"];
+  m.rows_inserted = status_delta("rows_inserted");
+}
+
+// Every counter of a Snapshot, now.
+absl::Status ReadSnapshot(MeasureRun& run, Snapshot* out) {
+  if (absl::Status s = ReadMetrics(run.conn, run.enabled_col, /*enable=*/nullptr, &out->metrics, nullptr); !s.ok()) {
+    return s;
+  }
+  return ReadStatus(run.conn, &out->status, &run.rows_inserted_name);
+}
+
+// Step 5: counters after the flush, as deltas over the run.
+absl::Status ReadCountersAfter(MeasureRun& run) {
+  if (absl::Status s = ReadSnapshot(run, &run.after); !s.ok()) return s;
+  run.result.measured.rows_inserted_counter = run.rows_inserted_name;
+  CounterDeltas(run.before, run.after, &run.result.measured);
   return absl::OkStatus();
 }
 
@@ -848,14 +1033,13 @@ absl::Status AnalyzeTable(MeasureRun& run) {
 }
 
 // Step 5: DATA_LENGTH/INDEX_LENGTH from information_schema.TABLES.
-absl::Status ReadTableSizes(MeasureRun& run) {
+absl::Status ReadTableSizes(MeasureRun& run, MeasuredCounters& m) {
   if (!run.conn.is_mariadb()) {
     // MySQL 8 caches information_schema.TABLES statistics for a day by default.
     if (absl::Status s = run.conn.Execute("SET SESSION information_schema_stats_expiry=0"); !s.ok()) {
       run.result.notes.push_back(absl::StrCat("information_schema_stats_expiry not set: ", s.message()));
     }
   }
-  MeasuredCounters& m = run.result.measured;
   absl::StatusOr<std::vector<ServerConnection::Row>> t = run.conn.Query(
       absl::StrCat("SELECT ", counters::kDataLength.server_name, ", ", counters::kIndexLength.server_name,
                    " FROM information_schema.TABLES WHERE TABLE_SCHEMA='", run.options.database, "' AND TABLE_NAME='",
@@ -869,8 +1053,7 @@ absl::Status ReadTableSizes(MeasureRun& run) {
 }
 
 // Step 5: size and n_leaf_pages of PRIMARY from mysql.innodb_index_stats.
-absl::Status ReadIndexStats(MeasureRun& run) {
-  MeasuredCounters& m = run.result.measured;
+absl::Status ReadIndexStats(MeasureRun& run, MeasuredCounters& m) {
   absl::StatusOr<std::map<std::string, std::string>> st = run.conn.QueryMap(
       absl::StrCat("SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='",
                    run.options.database, "' AND table_name='", run.options.table,
@@ -1003,6 +1186,127 @@ absl::Status RunSanityChecks(MeasureRun& run) {
   return absl::OkStatus();
 }
 
+// A phase's DELETE: every K-th row in key order, chosen by a scan of
+// PRIMARY (ROW_NUMBER() OVER (ORDER BY pk)) into a temporary MEMORY table,
+// which touches no InnoDB page, then deleted by one statement in key order
+// (one transaction, as the simulation's: sim/runner.cc), then purged:
+// SET GLOBAL innodb_max_purge_lag_wait=0 returns once the history list is
+// empty (MariaDB 10.5+, ha_innodb.cc innodb_max_purge_lag_wait_update),
+// and is put back right after.
+absl::Status DeleteEveryKth(MeasureRun& run, uint64_t every, uint64_t table_rows) {
+  const std::string pk = absl::StrCat("`", run.pk_column, "`");
+  const std::string doomed = Qualified(run.options.database, "innosim_doomed");
+  // A MEMORY table holds at most max_heap_table_size bytes (16 MiB by
+  // default): room for this session's doomed keys (at most 64 bytes a row).
+  const uint64_t heap = std::max<uint64_t>(16ull << 20, (table_rows / every + 1) * 256 + (16ull << 20));
+  for (const std::string& sql :
+       {absl::StrCat("SET SESSION max_heap_table_size=", heap), absl::StrCat("DROP TEMPORARY TABLE IF EXISTS ", doomed),
+        absl::StrCat("CREATE TEMPORARY TABLE ", doomed, " (PRIMARY KEY (", pk, ")) ENGINE=MEMORY AS SELECT ", pk,
+                     " FROM (SELECT ", pk, ", ROW_NUMBER() OVER (ORDER BY ", pk, ") AS innosim_rn FROM ", run.qualified,
+                     ") x WHERE innosim_rn % ", every, " = 0"),
+        absl::StrCat("DELETE FROM ", run.qualified, " WHERE ", pk, " IN (SELECT ", pk, " FROM ", doomed, ") ORDER BY ",
+                     pk),
+        absl::StrCat("DROP TEMPORARY TABLE ", doomed)}) {
+    if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;
+  }
+  const size_t mark = run.guard.mark();
+  if (absl::Status s = run.guard.Set("innodb_max_purge_lag_wait", "0"); !s.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("waiting for purge after the DELETE: the server refused SET GLOBAL innodb_max_purge_lag_wait=0 (",
+                     s.message(), "); measure --phase delete needs MariaDB 10.5 or later", run.left));
+  }
+  return run.guard.Restore(mark);
+}
+
+// A phase's OPTIMIZE TABLE (InnoDB: "Table does not support optimize, doing
+// recreate + analyze instead", i.e. ALTER TABLE ... FORCE).
+absl::Status OptimizeTable(MeasureRun& run) {
+  absl::StatusOr<std::vector<ServerConnection::Row>> r = run.conn.Query(absl::StrCat("OPTIMIZE TABLE ", run.qualified));
+  if (!r.ok()) return r.status();
+  for (const auto& row : *r) {
+    if (row.size() >= 4 && absl::AsciiStrToLower(row[2].value_or("")) == "error") {
+      return absl::InternalError(absl::StrCat("OPTIMIZE TABLE ", run.qualified, " failed: ", row[3].value_or(""),
+                                              run.left));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A phase's checkpoint: every dirty page written, as step 4 does (the same
+// boost, put back as soon as Innodb_buffer_pool_pages_dirty is 0).
+absl::Status Checkpoint(MeasureRun& run) {
+  const auto start = Clock::now();
+  const size_t mark = run.guard.mark();
+  BoostFinalFlush(run, mark, /*note=*/false);
+  if (absl::Status s = PollUntilNoDirtyPages(run, start); !s.ok()) return s;
+  return run.guard.Restore(mark);
+}
+
+// The phases after the first load (MeasureOptions::phases): each run as the
+// server runs it, then its counters, ANALYZE TABLE and the sizes.
+// `load_dirty_pages`: Innodb_buffer_pool_pages_dirty after the first load.
+absl::Status RunPhases(MeasureRun& run, int64_t load_dirty_pages) {
+  PhaseMeasurement first;
+  first.phase = "load";
+  first.measured = run.result.measured;
+  first.table_rows = run.result.measured.rows;
+  first.dirty_pages = load_dirty_pages;
+  run.result.phases.push_back(std::move(first));
+  uint64_t inserted = run.options.rows;  // rows inserted so far: the next row's index
+  for (const MeasurePhaseStep& step : run.options.phases) {
+    if (run.Interrupted()) return Cancelled(absl::StrCat("before phase ", step.phase.text, run.left));
+    PhaseMeasurement pm;
+    pm.phase = step.phase.text;
+    Snapshot before;
+    Snapshot after;
+    if (absl::Status s = ReadSnapshot(run, &before); !s.ok()) return s;
+    const auto start = Clock::now();
+    absl::Status s;
+    switch (step.phase.kind) {
+      case PhaseSpec::Kind::kInsert:
+        if (!step.writers.streams.empty()) {
+          s = LoadByWriters(run, step.writers, step.phase.rows, inserted, nullptr);
+        } else if (step.stream == nullptr) {
+          s = absl::InvalidArgumentError(absl::StrCat("phase ", step.phase.text, " has no keys"));
+        } else {
+          s = InsertKeys(
+              run, run.conn, *step.stream, step.phase.rows, inserted, &run.expected_version,
+              [&run] { return run.Interrupted(); }, [](uint64_t) { return absl::OkStatus(); });
+        }
+        inserted += step.phase.rows;
+        pm.measured.rows = static_cast<int64_t>(step.phase.rows);
+        break;
+      case PhaseSpec::Kind::kDeleteEvery:
+        s = DeleteEveryKth(run, step.phase.every, inserted);
+        break;
+      case PhaseSpec::Kind::kOptimize:
+        s = OptimizeTable(run);
+        break;
+      case PhaseSpec::Kind::kCheckpoint:
+        s = Checkpoint(run);
+        break;
+      default:
+        s = absl::InvalidArgumentError(absl::StrCat("measure cannot run phase ", step.phase.text, " yet"));
+    }
+    if (!s.ok()) return Prefix(s, absl::StrCat("phase ", step.phase.text, ": "));
+    pm.measured.elapsed_s = Seconds(Clock::now() - start);
+    absl::StatusOr<int64_t> dirty = DirtyPages(run.conn);
+    if (!dirty.ok()) return dirty.status();
+    pm.dirty_pages = *dirty;
+    if (absl::Status s = ReadSnapshot(run, &after); !s.ok()) return s;
+    CounterDeltas(before, after, &pm.measured);
+    pm.measured.rows_inserted_counter = run.rows_inserted_name;
+    if (absl::Status s = AnalyzeTable(run); !s.ok()) return s;
+    if (absl::Status s = ReadTableSizes(run, pm.measured); !s.ok()) return s;
+    if (absl::Status s = ReadIndexStats(run, pm.measured); !s.ok()) return s;
+    absl::StatusOr<int64_t> count = run.conn.QueryInt(absl::StrCat("SELECT COUNT(*) FROM ", run.qualified));
+    if (!count.ok()) return count.status();
+    pm.table_rows = *count;
+    run.result.phases.push_back(std::move(pm));
+  }
+  return absl::OkStatus();
+}
+
 // The procedure of Measure(), step by step (tools/measure.h); the globals it
 // changes are recorded in `guard`, which the caller restores.
 absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& stream, const MeasureOptions& options,
@@ -1025,13 +1329,22 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
   if (absl::Status s = PrepareSchema(run); !s.ok()) return s;
   if (absl::Status s = ReadCountersBefore(run); !s.ok()) return s;
   if (absl::Status s = LoadRowsInMultiRowInserts(run); !s.ok()) return s;
+  int64_t load_dirty_pages = 0;
+  if (!options.phases.empty()) {
+    absl::StatusOr<int64_t> dirty = DirtyPages(run.conn);
+    if (!dirty.ok()) return dirty.status();
+    load_dirty_pages = *dirty;
+  }
   if (absl::Status s = WaitForZeroDirtyPages(run); !s.ok()) return s;
   if (absl::Status s = ReadCountersAfter(run); !s.ok()) return s;
   if (absl::Status s = AnalyzeTable(run); !s.ok()) return s;
-  if (absl::Status s = ReadTableSizes(run); !s.ok()) return s;
-  if (absl::Status s = ReadIndexStats(run); !s.ok()) return s;
+  if (absl::Status s = ReadTableSizes(run, run.result.measured); !s.ok()) return s;
+  if (absl::Status s = ReadIndexStats(run, run.result.measured); !s.ok()) return s;
   if (run.Interrupted()) return Cancelled(absl::StrCat("after reading the counters", run.left));
   if (absl::Status s = RunSanityChecks(run); !s.ok()) return s;
+  if (!options.phases.empty()) {
+    if (absl::Status s = RunPhases(run, load_dirty_pages); !s.ok()) return s;
+  }
   return std::move(run.result);
 }
 
@@ -1051,15 +1364,11 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
   return RestoreServerGlobals(guard, MeasureSteps(conn, stream, options, guard));
 }
 
-nlohmann::json MeasureResultToJson(const MeasureResult& r) {
-  nlohmann::json j;
-  j["server"]["version"] = r.version;
-  j["server"]["variables"] = r.variables;
-  j["server"]["datadir"] = r.datadir;
-  j["server"]["database"] = r.database;
-  j["server"]["table"] = r.table;
-  nlohmann::json& m = j["measured"];
-  const MeasuredCounters& c = r.measured;
+namespace {
+
+// MeasuredCounters as MeasureResultToJson's "measured" lists them.
+nlohmann::json MeasuredJson(const MeasuredCounters& c) {
+  nlohmann::json m;
   auto opt = [&m](const char* name, const std::optional<int64_t>& v) {
     if (v) m[name] = *v;
   };
@@ -1081,6 +1390,30 @@ nlohmann::json MeasureResultToJson(const MeasureResult& r) {
   m["rows"] = c.rows;
   m["elapsed_s"] = c.elapsed_s;
   m["flush_wait_s"] = c.flush_wait_s;
+  return m;
+}
+
+}  // namespace
+
+nlohmann::json MeasureResultToJson(const MeasureResult& r) {
+  nlohmann::json j;
+  j["server"]["version"] = r.version;
+  j["server"]["variables"] = r.variables;
+  j["server"]["datadir"] = r.datadir;
+  j["server"]["database"] = r.database;
+  j["server"]["table"] = r.table;
+  j["measured"] = MeasuredJson(r.measured);
+  if (r.connections != 1) j["connections"] = r.connections;
+  if (!r.phases.empty()) {
+    nlohmann::json phases = nlohmann::json::array();
+    for (const PhaseMeasurement& p : r.phases) {
+      phases.push_back({{"phase", p.phase},
+                        {"measured", MeasuredJson(p.measured)},
+                        {"table_rows", p.table_rows},
+                        {"Innodb_buffer_pool_pages_dirty", p.dirty_pages}});
+    }
+    j["phases"] = phases;
+  }
   j["missing_counters"] = r.missing_counters;
   nlohmann::json& s = j["sanity"];
   s = nlohmann::json::object();

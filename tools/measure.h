@@ -31,6 +31,11 @@
 //   6. Sanity checks (settings read back, UUID version nibble of every row,
 //      exact COUNT(*), buffer pool reads ~ 0, no doublewrite pages, no other
 //      writer); `valid` is true when all pass.
+//   7. With MeasureOptions::phases (RunPhases): each phase run as the server
+//      runs it (MeasurePhaseStep), then Innodb_buffer_pool_pages_dirty, the
+//      counters, ANALYZE TABLE, the sizes and COUNT(*) (MeasureResult::phases).
+// With MeasureOptions::writers step 3 runs one thread and connection per
+// writer (LoadByWriters).
 //
 // Errors are Status values with one-line messages (see server_connection.h
 // for the code mapping). A failure after the load has started says that the
@@ -49,6 +54,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +63,7 @@
 #include "nlohmann/json.hpp"
 #include "sim/key_stream.h"
 #include "sim/metrics.h"
+#include "sim/phases.h"
 #include "sim/table_parser.h"
 #include "tools/server_connection.h"
 
@@ -102,6 +109,32 @@ struct MeasureTable {
 absl::StatusOr<std::string> OwnedTableSql(const std::string& sql, const std::string& database,
                                           const std::string& table);
 
+// Several writers, each on a connection of its own (measure --writers N):
+// writer w inserts rows[w] keys of streams[w] (its own keys, in its own
+// order) in multi-row INSERTs of batch_rows rows, one thread per writer,
+// all at once. Empty: the keys go in on the measuring connection.
+struct WriterKeys {
+  std::vector<KeyStream*> streams;  // not owned
+  std::vector<uint64_t> rows;       // rows[w] keys of streams[w]; they sum to the insert's rows
+};
+
+// One phase after the first load (sim/phases.h; measure --phase), as the
+// server runs it:
+//   kInsert      rows more rows of `stream` (or of `writers`) through the
+//                load's multi-row INSERTs
+//   kDeleteEvery DELETE of the K-th, 2K-th, ... row in key order, one
+//                statement (one transaction) scanning PRIMARY, then purge
+//                waited for (SET GLOBAL innodb_max_purge_lag_wait=0)
+//   kOptimize    OPTIMIZE TABLE
+//   kCheckpoint  every dirty page written (innodb_max_dirty_pages_pct=0,
+//                as step 4's boost, until Innodb_buffer_pool_pages_dirty
+//                is 0; then put back)
+struct MeasurePhaseStep {
+  PhaseSpec phase;
+  KeyStream* stream = nullptr;  // kInsert: the phase's keys (not owned)
+  WriterKeys writers;           // kInsert with several writers
+};
+
 struct MeasureOptions {
   std::string database = "innosim";
   std::string table = "innosim_load";
@@ -116,6 +149,13 @@ struct MeasureOptions {
   std::optional<MeasureTable> spec_table;
   // Rows to load; the stream must yield at least this many keys.
   uint64_t rows = 0;
+  // Set: the load goes in through one connection per writer (WriterKeys);
+  // `stream` is then not read. `connect` opens each writer's connection.
+  WriterKeys writers;
+  std::function<absl::StatusOr<std::unique_ptr<ServerConnection>>()> connect;
+  // Run after the first load and its sanity checks, in order; each is
+  // followed by ANALYZE TABLE and read into MeasureResult::phases.
+  std::vector<MeasurePhaseStep> phases;
   uint64_t batch_rows = 1000;
   // Autoinc only: true = insert the stream's ids explicitly (same keys as the
   // simulator); false = leave id out and let the server assign it.
@@ -214,6 +254,20 @@ struct SanityCheck {
   std::string detail;  // why it failed, or what was seen
 };
 
+// The server after one phase (MeasureResult::phases).
+struct PhaseMeasurement {
+  std::string phase;  // PhaseSpec::text ("insert:S:N" for the first load)
+  // INNODB_METRICS and global status counters: deltas over this phase
+  // (the first load's: MeasureResult::measured's, its final flush
+  // included); n_leaf_pages, size, data_length, index_length: after the
+  // phase's ANALYZE TABLE; rows: the rows this phase inserted.
+  MeasuredCounters measured;
+  int64_t table_rows = 0;   // SELECT COUNT(*) after the phase
+  // Innodb_buffer_pool_pages_dirty at the phase's end, before anything else
+  // ran (the first load's: before its final flush).
+  int64_t dirty_pages = 0;
+};
+
 struct MeasureResult {
   std::string version;                          // SELECT VERSION()
   std::map<std::string, std::string> variables;  // see kSimulationVariables
@@ -228,6 +282,10 @@ struct MeasureResult {
   // Step 3's samples, oldest first (empty unless sample_every_s > 0); rows
   // increase strictly from 0.
   std::vector<ServerSample> samples;
+  // With MeasureOptions::phases: the first load, then each phase.
+  std::vector<PhaseMeasurement> phases;
+  // With MeasureOptions::writers: the connections the load used.
+  int connections = 1;
 };
 
 // Server variables a simulation needs (those the server lacks are omitted
@@ -255,6 +313,19 @@ absl::StatusOr<MeasureResult> Measure(ServerConnection& conn, KeyStream& stream,
 // as rotational. *origin names what was read. Unset when `datadir` cannot
 // be stat()ed here (a remote server), or is empty.
 std::optional<bool> DatadirRotational(const std::string& datadir, std::string* origin);
+
+// Writer w's own keys of the interleaved stream `spec` makes (sim/writers.h:
+// the same generators, seeds and clocks as MakeKeyStream's), and how many of
+// the first `rows` interleaved keys each writer made: the keys a writer
+// inserts on its own connection. autoinc (the server's counter, the same
+// keys whoever inserts) is dealt round-robin. InvalidArgument for a spec
+// without writers or a stream that ends early.
+struct WriterSplit {
+  std::vector<std::unique_ptr<KeyStream>> streams;
+  std::vector<uint64_t> rows;
+  WriterKeys keys() const;
+};
+absl::StatusOr<WriterSplit> SplitByWriter(const StreamSpec& spec, uint64_t rows);
 
 // Reads VERSION(), kSimulationVariables and @@datadir only (no table, no load).
 absl::Status ReadServerInfo(ServerConnection& conn, MeasureResult* result);

@@ -70,6 +70,12 @@ int ExitCodeFor(const absl::Status& s) {
   }
 }
 
+// The same code, the message after `prefix`.
+absl::Status Prefix(const absl::Status& s, const std::string& prefix) {
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat(prefix, s.message()));
+}
+
 // ---------------------------------------------------------------- ibd
 
 struct IbdOptions {
@@ -154,7 +160,13 @@ struct MeasureCliOptions {
   double tolerance = 0.02;
   uint64_t flush_io_capacity = 20000;
   std::string datadir;
-  WriterOptions writer_options;  // --writers ...: the interleaved keys, loaded on one connection
+  // --writers ...: each writer's keys on a connection of its own, all at
+  // once; with --one-connection the interleaved keys on the one connection.
+  WriterOptions writer_options;
+  bool one_connection = false;
+  // --phase (repeatable): run after the first load, on the server and in
+  // the simulation (sim/phases.h).
+  std::vector<std::string> phases;
   bool no_ibd = false;
   bool json = false;
   // --series: the server's counters during the load beside the simulated series.
@@ -302,7 +314,107 @@ struct MeasurePlan {
   // for MeasureOptions::expected_settings' names.
   PrivateServerOptions server;
   std::map<std::string, std::string> expected_settings;
+  // --writers N without --one-connection: each writer's own keys.
+  std::optional<WriterSplit> writers;
+  // --phase: the steps Measure() runs, and the keys of their inserts.
+  std::vector<MeasurePhaseStep> phases;
+  std::vector<std::unique_ptr<KeyStream>> phase_streams;
+  std::vector<std::unique_ptr<WriterSplit>> phase_writers;
 };
+
+// The phases measure runs on a server: insert, delete:every, optimize and
+// checkpoint (MeasurePhaseStep). Another kind is refused by name.
+bool MeasureRunsPhase(PhaseSpec::Kind kind) {
+  switch (kind) {
+    case PhaseSpec::Kind::kInsert:
+    case PhaseSpec::Kind::kDeleteEvery:
+    case PhaseSpec::Kind::kOptimize:
+    case PhaseSpec::Kind::kCheckpoint:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// --phase: each parsed as run parses it, checked as the simulation checks
+// it, and an insert's keys made as sim/runner.cc makes them: the run's
+// stream spec (its writers too) with the phase's stream, seed + the
+// phase's number (1 for the first --phase), a clock that starts where the
+// rows before it ended, autoinc going on from the table's counter.
+absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_writer, bool secondary_indexes) {
+  bool structure_only = false;
+  bool checkpoint = false;
+  for (const std::string& text : o.phases) {
+    absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
+    if (!phase.ok()) return phase.status();
+    if (!MeasureRunsPhase(phase->kind)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--phase ", text, ": measure cannot run this phase on a server yet; it runs insert:STREAM:ROWS, "
+          "delete:every:K, optimize and checkpoint (innosim run --phase simulates the others)"));
+    }
+    if (phase->kind == PhaseSpec::Kind::kDeleteEvery && secondary_indexes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--phase ", text, ": the simulation deletes only from tables without secondary indexes "
+          "(docs/phases.md): use --table seed000 or a table with a primary key alone"));
+    }
+    structure_only = structure_only || phase->kind == PhaseSpec::Kind::kDeleteEvery ||
+                     phase->kind == PhaseSpec::Kind::kOptimize;
+    checkpoint = checkpoint || phase->kind == PhaseSpec::Kind::kCheckpoint;
+    plan->spec.phases.push_back(*std::move(phase));
+  }
+  if (structure_only && checkpoint) {
+    return absl::InvalidArgumentError(
+        "--phase checkpoint compares dirty pages, which the simulation has only with the flush model, and "
+        "--phase optimize and delete are simulated structure only: measure them in separate runs");
+  }
+  if (structure_only && !o.series.empty()) {
+    return absl::InvalidArgumentError(
+        "--series compares the load's flushing, and --phase optimize and delete are simulated structure only: "
+        "drop --series or measure the phases in a run of their own");
+  }
+  // The simulation: structure only with optimize or delete (as run --no-flush).
+  plan->spec.flush = !structure_only;
+  const StreamSpec& base = plan->spec.stream;
+  const int width = plan->stream->key_width();
+  uint64_t done = plan->rows;
+  uint64_t autoinc_rows = base.name == "autoinc" ? plan->rows : 0;
+  for (size_t n = 0; n < plan->spec.phases.size(); ++n) {
+    const PhaseSpec& phase = plan->spec.phases[n];
+    MeasurePhaseStep step;
+    step.phase = phase;
+    if (phase.kind == PhaseSpec::Kind::kInsert) {
+      if (!IsKnownStreamName(phase.stream)) {
+        return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
+                                                       "'", DidYouMean(phase.stream, GeneratorStreamNames())));
+      }
+      StreamSpec ps = base;
+      ps.name = phase.stream;
+      ps.seed = base.seed + n + 1;
+      ps.start_ms = base.start_ms + done / std::max<uint64_t>(1, base.rows_per_ms);
+      ps.autoinc_start = autoinc_rows;
+      if (phase.stream == "autoinc") autoinc_rows += phase.rows;
+      if (absl::Status s = BindStreamToTable(plan->spec.table, &ps); !s.ok()) return s;
+      absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(ps);
+      if (!ks.ok()) return Prefix(ks.status(), absl::StrCat("--phase ", phase.text, ": "));
+      if ((*ks)->key_width() != width) {
+        return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": its keys are ", (*ks)->key_width(),
+                                                       " bytes wide, the table's ", width,
+                                                       ": use a stream of the table's key type"));
+      }
+      if (per_writer && HasWriters(ps)) {
+        absl::StatusOr<WriterSplit> split = SplitByWriter(ps, phase.rows);
+        if (!split.ok()) return Prefix(split.status(), absl::StrCat("--phase ", phase.text, ": "));
+        plan->phase_writers.push_back(std::make_unique<WriterSplit>(*std::move(split)));
+        step.writers = plan->phase_writers.back()->keys();
+      }
+      plan->phase_streams.push_back(*std::move(ks));
+      step.stream = plan->phase_streams.back().get();
+      done += phase.rows;
+    }
+    plan->phases.push_back(std::move(step));
+  }
+  return absl::OkStatus();
+}
 
 // Every option error is the user's to mend (exit 2), found before connecting.
 absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
@@ -344,6 +456,15 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(plan.spec.stream);
   if (!stream.ok()) return stream.status();
   plan.stream = *std::move(stream);
+  const bool per_writer = HasWriters(plan.spec.stream) && !o.one_connection;
+  if (o.one_connection && !HasWriters(plan.spec.stream)) {
+    return absl::InvalidArgumentError("--one-connection loads several writers' keys on one connection: add --writers N");
+  }
+  if (per_writer) {
+    absl::StatusOr<WriterSplit> split = SplitByWriter(plan.spec.stream, plan.rows);
+    if (!split.ok()) return split.status();
+    plan.writers = *std::move(split);
+  }
   // The table the simulation runs (ResolveRunTable) is the one loaded.
   const int width = plan.stream->key_width();
   absl::StatusOr<TableSchema> schema = ResolveRunTable(plan.spec, width);
@@ -355,6 +476,10 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
     plan.table = MeasureTable{o.table, *std::move(schema)};
     absl::StatusOr<std::string> owned = OwnedTableSql(o.table, o.database, o.table_name);
     if (!owned.ok()) return owned.status();
+  }
+  if (!o.phases.empty()) {
+    const bool secondary = plan.table && !plan.table->schema.def.secondary.empty();
+    if (absl::Status s = PlanPhases(o, &plan, per_writer, secondary); !s.ok()) return s;
   }
   if (o.private_server) {
     if (!o.host.empty() || o.port != 0 || !o.socket.empty() || !o.defaults_file.empty()) {
@@ -404,23 +529,26 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
   return plan;
 }
 
-absl::StatusOr<std::unique_ptr<ServerConnection>> ConnectToServer(const MeasureCliOptions& o) {
+ConnectionOptions ServerConnectionOptions(const MeasureCliOptions& o) {
   ConnectionOptions co;
   co.host = o.host;
   co.port = o.port;
   co.socket = o.socket;
   co.user = o.user;
   co.defaults_file = o.defaults_file;  // password: defaults file, then MYSQL_PWD
-  return ServerConnection::Connect(co);
+  return co;
 }
 
 // tools/measure.h's procedure (schema, load, wait for zero dirty pages,
 // ANALYZE TABLE, counters, sanity checks, globals put back) with a progress
 // bar, and SIGINT/SIGTERM turned into a clean stop; *signo is the signal
 // that stopped it, or 0.
-absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, const MeasureCliOptions& o,
-                                                     MeasurePlan& plan, int* signo) {
+absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, const ConnectionOptions& co,
+                                                     const MeasureCliOptions& o, MeasurePlan& plan, int* signo) {
   MeasureOptions mo;
+  if (plan.writers) mo.writers = plan.writers->keys();
+  mo.connect = [co] { return ServerConnection::Connect(co); };
+  mo.phases = plan.phases;
   mo.database = o.database;
   mo.table = o.table_name;
   mo.spec_table = plan.table;
@@ -539,6 +667,15 @@ struct LevelComparison {
   const IbdLevelCensus* measured;
 };
 
+// One phase of --phase, simulated beside the server: the table's rows,
+// n_leaf_pages, size, DATA_LENGTH (after the phase's ANALYZE TABLE), the
+// deltas over the phase of index_page_splits and index_page_merge_*, and,
+// with the flush model, Innodb_buffer_pool_pages_dirty at its end.
+struct PhaseComparison {
+  std::string phase;
+  std::vector<CounterComparison> rows;
+};
+
 struct MeasureComparison {
   // sim/metrics.h's kInnodbCounters, in its order, that both sides have: the
   // flush counters join as soon as the simulator reports them; the
@@ -550,7 +687,46 @@ struct MeasureComparison {
   // From the highest level either side has down to the leaves.
   std::vector<LevelComparison> levels;
   double ibd_leaf_fill = 0;
+  // --phase: the first load, then each phase.
+  std::vector<PhaseComparison> phases;
 };
+
+// Each phase of `sim` (its phases[i]) beside the server's (m.phases[i]);
+// the structural rows (index_page_splits, n_leaf_pages, size) join the
+// verdict.
+void ComparePhases(const MeasureResult& m, const RunResult& sim, double tolerance, MeasureComparison* c) {
+  const size_t n = std::min(m.phases.size(), sim.phases.size());
+  for (size_t i = 0; i < n; ++i) {
+    const PhaseResult& sp = sim.phases[i];
+    const PhaseMeasurement& mp = m.phases[i];
+    const IndexCounters& now = sp.report.primary.counters;
+    const IndexCounters before = i == 0 ? IndexCounters() : sim.phases[i - 1].report.primary.counters;
+    PhaseComparison pc;
+    pc.phase = sp.phase.text;
+    auto add = [&](const char* name, uint64_t simulated, std::optional<int64_t> measured, bool structural) {
+      if (!measured) return;
+      const double error = RelativeError(static_cast<double>(simulated), static_cast<double>(*measured));
+      pc.rows.push_back({name, simulated, *measured, error, structural, WithinTolerance(error, tolerance)});
+      if (structural && !pc.rows.back().within) c->within_tolerance = false;
+    };
+    add("rows", sp.report.rows, mp.table_rows, false);
+    add(counters::kNLeafPages.name, sp.report.primary.n_leaf_pages, mp.measured.n_leaf_pages,
+        counters::kNLeafPages.structural);
+    add(counters::kSize.name, sp.report.primary.size, mp.measured.size, counters::kSize.structural);
+    add(counters::kDataLength.name, sp.report.data_length, mp.measured.data_length, counters::kDataLength.structural);
+    add(counters::kIndexPageSplits.name, now.index_page_splits - before.index_page_splits,
+        mp.measured.index_page_splits, counters::kIndexPageSplits.structural);
+    add(counters::kIndexPageMergeAttempts.name, now.index_page_merge_attempts - before.index_page_merge_attempts,
+        mp.measured.index_page_merge_attempts, counters::kIndexPageMergeAttempts.structural);
+    add(counters::kIndexPageMergeSuccessful.name,
+        now.index_page_merge_successful - before.index_page_merge_successful, mp.measured.index_page_merge_successful,
+        counters::kIndexPageMergeSuccessful.structural);
+    if (sim.spec.flush) add("Innodb_buffer_pool_pages_dirty", sp.dirty_pages, mp.dirty_pages, false);
+    c->phases.push_back(std::move(pc));
+  }
+}
+
+nlohmann::ordered_json ComparisonRowJson(const CounterComparison& row);
 
 std::vector<CounterComparison> CompareCounters(const RunResult& sim, const MeasuredCounters& measured,
                                                double tolerance) {
@@ -630,6 +806,14 @@ nlohmann::ordered_json IbdJson(const IbdSide& ibd, const MeasureComparison& c, c
   return j;
 }
 
+nlohmann::ordered_json ComparisonRowJson(const CounterComparison& row) {
+  return {{"simulated", row.simulated},
+          {"measured", row.measured},
+          {"relative_error", RelativeErrorJson(row.error)},
+          {"structural", row.structural},
+          {"within_tolerance", row.within}};
+}
+
 // The --json object: MeasureResultToJson's keys (sorted, as nlohmann::json
 // keeps them), then the simulation, the comparison and the .ibd census.
 nlohmann::ordered_json MeasureJson(const MeasureCliOptions& o, const MeasureResult& m, const RunResult& sim,
@@ -637,14 +821,19 @@ nlohmann::ordered_json MeasureJson(const MeasureCliOptions& o, const MeasureResu
   nlohmann::ordered_json out(MeasureResultToJson(m));
   out["simulated"] = RunToJson(sim);
   nlohmann::ordered_json comparison = nlohmann::ordered_json::object();
-  for (const CounterComparison& row : c.counters) {
-    comparison[row.name] = {{"simulated", row.simulated},
-                            {"measured", row.measured},
-                            {"relative_error", RelativeErrorJson(row.error)},
-                            {"structural", row.structural},
-                            {"within_tolerance", row.within}};
-  }
+  for (const CounterComparison& row : c.counters) comparison[row.name] = ComparisonRowJson(row);
   out["comparison"] = comparison;
+  if (!c.phases.empty()) {
+    // MeasureResultToJson's phases (the server's figures), each with its
+    // side-by-side comparison; the first named as the simulation names it.
+    nlohmann::ordered_json& phases = out["phases"];
+    for (size_t i = 0; i < c.phases.size() && i < phases.size(); ++i) {
+      phases[i]["phase"] = c.phases[i].phase;
+      nlohmann::ordered_json pc = nlohmann::ordered_json::object();
+      for (const CounterComparison& row : c.phases[i].rows) pc[row.name] = ComparisonRowJson(row);
+      phases[i]["comparison"] = pc;
+    }
+  }
   out["tolerance"] = o.tolerance;
   out["within_tolerance"] = c.within_tolerance;
   out["ibd"] = IbdJson(ibd, c, sim.report.primary);
@@ -707,6 +896,22 @@ std::string MeasureText(const MeasureCliOptions& o, const MeasurePlan& plan, con
   } else if (ibd.census) {
     absl::StrAppendFormat(&s, "\n  %s holds no index\n", ibd.path);
   }
+  if (!c.phases.empty()) {
+    absl::StrAppendFormat(&s, "\n  phases (%s; each phase's sizes after its ANALYZE TABLE, counters over the phase)\n",
+                          plan.spec.flush ? "with the flush model" : "structure only");
+    absl::StrAppendFormat(&s, "  %-3s %-34s %-30s %12s %12s %10s\n", "#", "phase", "metric", "simulated", "measured",
+                          "rel.error");
+    for (size_t i = 0; i < c.phases.size(); ++i) {
+      const PhaseComparison& pc = c.phases[i];
+      for (size_t r = 0; r < pc.rows.size(); ++r) {
+        const CounterComparison& row = pc.rows[r];
+        absl::StrAppendFormat(&s, "  %-3s %-34s %-30s %12d %12d %10s%s\n", r == 0 ? absl::StrCat(i + 1) : "",
+                              r == 0 ? pc.phase : "", row.name, row.simulated, row.measured,
+                              FormatRelativeError(row.error),
+                              row.structural ? (row.within ? "" : "  outside tolerance") : "");
+      }
+    }
+  }
   s += "\n  sanity checks\n";
   for (const SanityCheck& chk : m.sanity) {
     absl::StrAppendFormat(&s, "    %-34s %s%s\n", chk.name, chk.pass ? "pass" : "FAIL",
@@ -726,24 +931,31 @@ int RunMeasure(const MeasureCliOptions& o) {
   // --private-server: started here, stopped (and its directory removed) on
   // every way out, by its destructor.
   std::unique_ptr<PrivateServer> server;
-  absl::StatusOr<std::unique_ptr<ServerConnection>> conn;
+  ConnectionOptions co;
   if (o.private_server) {
     absl::StatusOr<std::unique_ptr<PrivateServer>> started = PrivateServer::Start(plan->server);
     if (!started.ok()) {
       return Fail(3, absl::StrCat("starting the private server: ", started.status().message()));
     }
     server = *std::move(started);
-    conn = ServerConnection::Connect(server->connection_options());
+    co = server->connection_options();
   } else {
-    conn = ConnectToServer(o);
+    co = ServerConnectionOptions(o);
   }
+  absl::StatusOr<std::unique_ptr<ServerConnection>> conn = ServerConnection::Connect(co);
   if (!conn.ok()) return Fail(ExitCodeFor(conn.status()), std::string(conn.status().message()));
   int signo = 0;
-  absl::StatusOr<MeasureResult> measured = LoadAndMeasureOnServer(**conn, o, *plan, &signo);
+  absl::StatusOr<MeasureResult> measured = LoadAndMeasureOnServer(**conn, co, o, *plan, &signo);
   if (signo != 0) return StoppedBySignal(signo, measured);
   if (!measured.ok()) return Fail(ExitCodeFor(measured.status()), std::string(measured.status().message()));
   const MeasureResult& m = *measured;
-  const IbdSide ibd = ReadIbdCensusAfterFlush(o, m);
+  const bool phased = !plan->phases.empty();
+  IbdSide ibd;
+  if (phased) {
+    ibd.note = "with --phase the .ibd file is not read (it holds the last phase's pages, not the load's)";
+  } else {
+    ibd = ReadIbdCensusAfterFlush(o, m);
+  }
   absl::StatusOr<RunResult> sim =
       SimulateWithServerProfile(m, &*plan, o.private_server || o.host.empty() || o.host == "localhost",
                                 !o.series.empty());
@@ -753,11 +965,24 @@ int RunMeasure(const MeasureCliOptions& o) {
       return Fail(3, std::string(s.message()));
     }
   }
-  const MeasureComparison comparison = CompareWithSimulation(m, *sim, ibd, o.tolerance);
+  // With --phase the table above the phases compares the first load's
+  // structure (its flush counters are the phase's, before the final flush
+  // the server's include): the first phase of the simulation.
+  RunResult first_load;
+  const RunResult* shown = &*sim;
+  if (phased && !sim->phases.empty()) {
+    first_load.spec = sim->spec;
+    first_load.spec.flush = false;
+    first_load.key_width = sim->key_width;
+    first_load.report = sim->phases[0].report;
+    shown = &first_load;
+  }
+  MeasureComparison comparison = CompareWithSimulation(m, *shown, ibd, o.tolerance);
+  if (phased) ComparePhases(m, *sim, o.tolerance, &comparison);
   if (o.json) {
     std::cout << MeasureJson(o, m, *sim, comparison, ibd).dump() << "\n";
   } else {
-    std::cout << MeasureText(o, *plan, (*conn)->target(), m, *sim, comparison, ibd);
+    std::cout << MeasureText(o, *plan, (*conn)->target(), m, *shown, comparison, ibd);
   }
   return (comparison.within_tolerance && m.valid) ? 0 : 1;
 }
@@ -788,6 +1013,12 @@ void AddMeasure(CLI::App& app, Registry& reg) {
       ->capture_default_str();
   sub->add_option("--seed", o->seed, "random seed of the key stream")->capture_default_str();
   o->writer_options.Register(sub);
+  sub->add_flag("--one-connection", o->one_connection,
+                "with --writers: load the writers' interleaved keys on one connection instead of one connection "
+                "and thread per writer");
+  sub->add_option("--phase", o->phases,
+                  "after the load (repeatable, in order): insert:STREAM:ROWS, delete:every:K (then purge), optimize "
+                  "or checkpoint, run on the server and simulated; each phase's figures side by side (docs/phases.md)");
   sub->add_option("--batch", o->batch, "rows per INSERT (one transaction each)")->capture_default_str();
   sub->add_option("--host", o->host, "server host (TCP); empty or localhost = Unix socket");
   sub->add_option("--port", o->port, "server TCP port (0 = 3306)");

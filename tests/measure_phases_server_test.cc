@@ -1,0 +1,155 @@
+// `innosim measure --phase ...` and `--writers N` against a private MariaDB
+// 10.11 (label `server`): the built binary (INNOSIM_BINARY) as a user runs
+// it, against one server started for the suite (tests/private_server_suite.h,
+// 256 MiB buffer pool). No mocks.
+//
+// - Phases: 200,000 uuidv4 rows, then 200,000 uuidv7-counter rows (a key
+//   switch), DELETE of every second row in key order and its purge, and
+//   OPTIMIZE TABLE, each run on the server by measure itself; after every
+//   phase the table's rows agree exactly, n_leaf_pages and size within 2%,
+//   and the phase's index_page_merge_attempts / _successful deltas within 2%
+//   (structure only: the flush counters are out of scope).
+// - Phases measure cannot run, or cannot simulate together, are refused with
+//   one line (exit 2) before anything is loaded.
+// - Writers: 200,000 uuidv7-counter rows made by 4 writers whose clocks
+//   span 50 ms, loaded over 4 connections at once (one thread each) and,
+//   as a control, in the simulation's interleaved order on one connection;
+//   index_page_splits, n_leaf_pages and size within 2%.
+// Prints the figures (docs/measure.md quotes them). If mariadbd is not
+// installed every test FAILS saying to install mariadb-server.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_split.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/innosim_process.h"
+#include "tests/private_server_suite.h"
+
+namespace innosim {
+namespace {
+
+class MeasurePhasesServerTest : public PrivateServerSuite<256ull << 20> {
+ protected:
+  // innosim measure against the suite's server with `args` after the
+  // connection options.
+  Output Measure(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"measure", "--socket", server_->socket_path(), "--user", "root"};
+    all.insert(all.end(), args.begin(), args.end());
+    return RunInnosim(all, server_->dir() + "/measure_phases.err");
+  }
+
+  static nlohmann::json Parse(const Output& o) {
+    return nlohmann::json::parse(o.out, nullptr, /*allow_exceptions=*/false);
+  }
+};
+
+// One side-by-side row of a comparison object; prints it, and checks the
+// relative error when `bound` >= 0.
+void ExpectRow(const std::string& phase, const nlohmann::json& comparison, const char* name, double bound) {
+  ASSERT_TRUE(comparison.contains(name)) << phase << ": no " << name;
+  const nlohmann::json& row = comparison[name];
+  const int64_t simulated = row["simulated"].get<int64_t>();
+  const int64_t measured = row["measured"].get<int64_t>();
+  const double e = row["relative_error"].is_null() ? INFINITY : row["relative_error"].get<double>();
+  std::printf("  %-28s %-28s simulated %10lld  measured %10lld  (%+.2f%%)\n", phase.c_str(), name,
+              static_cast<long long>(simulated), static_cast<long long>(measured), 100 * e);
+  if (bound >= 0) {
+    EXPECT_LE(std::fabs(e), bound) << phase << " " << name << ": simulated " << simulated << ", measured " << measured;
+  }
+}
+
+TEST_F(MeasurePhasesServerTest, KeySwitchDeleteEverySecondRowAndOptimizeAgreeWithinTwoPercent) {
+  const Output o = Measure({"--stream", "uuidv4", "--rows", "200k", "--phase", "insert:uuidv7-counter:200k", "--phase",
+                            "delete:every:2", "--phase", "optimize", "--table-name", "phases_switch", "--json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err << o.out.substr(0, 2000);
+  const nlohmann::json j = Parse(o);
+  ASSERT_TRUE(j.is_object()) << "no JSON object: " << o.out.substr(0, 2000);
+  EXPECT_EQ(j["valid"], true);
+  for (const auto& [name, verdict] : j["sanity"].items()) EXPECT_EQ(verdict, "pass") << name;
+  ASSERT_TRUE(j["phases"].is_array());
+  ASSERT_EQ(j["phases"].size(), 4u);
+  const std::vector<std::string> names = {"insert:uuidv4:200000", "insert:uuidv7-counter:200k", "delete:every:2",
+                                          "optimize"};
+  std::printf("measure --phase, MariaDB %s (simulated/measured):\n", j["server"]["version"].get<std::string>().c_str());
+  for (size_t i = 0; i < names.size(); ++i) {
+    const nlohmann::json& p = j["phases"][i];
+    ASSERT_EQ(p["phase"], names[i]);
+    const nlohmann::json& c = p["comparison"];
+    // The rows the table holds: the server's COUNT(*) against the model's.
+    EXPECT_EQ(c["rows"]["simulated"], c["rows"]["measured"]) << names[i];
+    ExpectRow(names[i], c, "n_leaf_pages", 0.02);
+    ExpectRow(names[i], c, "size", 0.02);
+    ExpectRow(names[i], c, "data_length", -1);
+    ExpectRow(names[i], c, "index_page_splits", -1);
+    ExpectRow(names[i], c, "index_page_merge_attempts", 0.02);
+    ExpectRow(names[i], c, "index_page_merge_successful", 0.02);
+  }
+  // The purge merged pages on the server (so the merge rows above compared
+  // something), and the key switch split pages.
+  EXPECT_GT(j["phases"][2]["measured"]["index_page_merge_successful"].get<int64_t>(), 0);
+  EXPECT_GT(j["phases"][1]["measured"]["index_page_splits"].get<int64_t>(), 0);
+  // Half the rows are gone; OPTIMIZE packed the pages.
+  EXPECT_EQ(j["phases"][2]["table_rows"], 200000);
+  EXPECT_LT(j["phases"][3]["measured"]["n_leaf_pages"].get<int64_t>(),
+            j["phases"][2]["measured"]["n_leaf_pages"].get<int64_t>());
+  // Without the flush model no dirty-page row is compared.
+  EXPECT_FALSE(j["phases"][1]["comparison"].contains("Innodb_buffer_pool_pages_dirty"));
+}
+
+TEST_F(MeasurePhasesServerTest, PhasesItCannotRunOrSimulateAreRefusedWithOneLine) {
+  const std::vector<std::vector<std::string>> refused = {
+      {"--phase", "optimise"},
+      {"--phase", "checkpoint", "--phase", "optimize"},
+      {"--phase", "delete:every:2", "--table", "seed004"},
+      {"--phase", "insert:uuidv9:10"},
+      {"--phase", "insert:autoinc:10"},
+  };
+  for (const std::vector<std::string>& phase : refused) {
+    std::vector<std::string> args = {"--stream", "uuidv4", "--rows", "1000", "--table-name", "phases_refused"};
+    args.insert(args.end(), phase.begin(), phase.end());
+    const Output o = Measure(args);
+    EXPECT_EQ(o.exit_code, 2) << phase.back() << ": " << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find("--phase"), std::string::npos) << o.err;
+    EXPECT_TRUE(o.out.empty());
+  }
+}
+
+TEST_F(MeasurePhasesServerTest, FourWritersOnTheirOwnConnectionsAgreeWithinTwoPercent) {
+  std::printf("uuidv7-counter, 200000 rows, 4 writers, clocks spread over 50 ms (simulated/measured):\n");
+  for (const bool one_connection : {false, true}) {
+    std::vector<std::string> args = {"--stream",        "uuidv7-counter", "--rows",         "200k",
+                                     "--writers",       "4",              "--clock-skew-ms", "50",
+                                     "--table-name",    "writers4",       "--json"};
+    if (one_connection) args.push_back("--one-connection");
+    const Output o = Measure(args);
+    const std::string how = one_connection ? "one connection" : "4 connections";
+    ASSERT_TRUE(o.exit_code == 0 || o.exit_code == 1) << how << ": " << o.err;
+    const nlohmann::json j = Parse(o);
+    ASSERT_TRUE(j.is_object()) << how << ": no JSON object";
+    for (const auto& [name, verdict] : j["sanity"].items()) EXPECT_EQ(verdict, "pass") << how << ": " << name;
+    if (one_connection) {
+      EXPECT_FALSE(j.contains("connections"));
+    } else {
+      EXPECT_EQ(j["connections"], 4);
+    }
+    const nlohmann::json& c = j["comparison"];
+    ExpectRow(how, c, "index_page_splits", 0.02);
+    ExpectRow(how, c, "n_leaf_pages", 0.02);
+    ExpectRow(how, c, "size", 0.02);
+    if (j["ibd"].is_object()) {
+      for (const nlohmann::json& level : j["ibd"]["levels"]) {
+        std::printf("  %-28s level %d pages: simulated %lld, .ibd %lld\n", how.c_str(), level["level"].get<int>(),
+                    static_cast<long long>(level["simulated"]["pages"].get<int64_t>()),
+                    static_cast<long long>(level["measured"]["pages"].get<int64_t>()));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace innosim
