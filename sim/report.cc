@@ -118,7 +118,11 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
                      {counters::kNLeafPages.name, ix.n_leaf_pages},
                      {"height", ix.height},
                      {"leaf_fill", ix.leaf_fill},
-                     {counters::kIndexPageSplits.name, ix.counters.index_page_splits}});
+                     {counters::kIndexPageSplits.name, ix.counters.index_page_splits},
+                     {counters::kIndexPageReorgAttempts.name, ix.counters.index_page_reorg_attempts},
+                     {counters::kIndexPageReorgSuccessful.name, ix.counters.index_page_reorg_successful},
+                     {counters::kIndexPageMergeAttempts.name, ix.counters.index_page_merge_attempts},
+                     {counters::kIndexPageMergeSuccessful.name, ix.counters.index_page_merge_successful}});
     }
     j["secondary"] = sec;
   }
@@ -174,7 +178,11 @@ nlohmann::ordered_json PhasesToJson(const RunResult& r) {
                        {counters::kNLeafPages.name, ix.n_leaf_pages},
                        {"height", ix.height},
                        {"leaf_fill", ix.leaf_fill},
-                       {counters::kIndexPageSplits.name, ix.counters.index_page_splits}});
+                       {counters::kIndexPageSplits.name, ix.counters.index_page_splits},
+                     {counters::kIndexPageReorgAttempts.name, ix.counters.index_page_reorg_attempts},
+                     {counters::kIndexPageReorgSuccessful.name, ix.counters.index_page_reorg_successful},
+                     {counters::kIndexPageMergeAttempts.name, ix.counters.index_page_merge_attempts},
+                     {counters::kIndexPageMergeSuccessful.name, ix.counters.index_page_merge_successful}});
       }
       j["secondary"] = sec;
     }
@@ -203,6 +211,18 @@ std::string PhasesSummary(const RunResult& r) {
     }
   }
   return s;
+}
+
+IndexCounters TableIndexCounters(const EngineReport& report) {
+  IndexCounters t = report.primary.counters;
+  for (const IndexReport& ix : report.secondary) {
+    t.index_page_splits += ix.counters.index_page_splits;
+    t.index_page_reorg_attempts += ix.counters.index_page_reorg_attempts;
+    t.index_page_reorg_successful += ix.counters.index_page_reorg_successful;
+    t.index_page_merge_attempts += ix.counters.index_page_merge_attempts;
+    t.index_page_merge_successful += ix.counters.index_page_merge_successful;
+  }
+  return t;
 }
 
 std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter) {
@@ -289,9 +309,10 @@ std::string RunSummary(const RunResult& r) {
   }
   for (const IndexReport& ix : r.report.secondary) {
     absl::StrAppendFormat(&s, "\n  secondary index %s: %d pages reserved (INDEX_LENGTH %d), %d leaf pages, "
-                          "height %d, leaf_fill %.1f%%, %d splits\n",
+                          "height %d, leaf_fill %.1f%%, %d splits, %d merge attempts (%d successful)\n",
                           ix.name, ix.size, ix.size * r.spec.page_size, ix.n_leaf_pages, ix.height,
-                          100.0 * ix.leaf_fill, ix.counters.index_page_splits);
+                          100.0 * ix.leaf_fill, ix.counters.index_page_splits, ix.counters.index_page_merge_attempts,
+                          ix.counters.index_page_merge_successful);
   }
   if (r.spec.flush) {
     const FlushModel::Counters& f = r.flush;

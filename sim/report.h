@@ -34,6 +34,10 @@ double DataLengthFillSeed000(const RunResult& r);
 // The value RunToJson reports under counter.name; unset where it reports
 // none (the flush counters of a run without the flush model).
 std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter);
+// The INNODB_METRICS index_page_* counters of the whole table: PRIMARY's
+// plus every secondary index's, as a server counts them (server-wide, every
+// index), for holding against a server's deltas over a load.
+IndexCounters TableIndexCounters(const EngineReport& report);
 // RunToJson's "phases" (a run with --phase): one object per phase with
 // every counter after it (sim/phases.h).
 nlohmann::ordered_json PhasesToJson(const RunResult& r);
