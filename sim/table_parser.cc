@@ -70,7 +70,7 @@ absl::StatusOr<std::vector<Token>> Tokenize(std::string_view s) {
 }
 
 // The character sets the model knows. mbmaxlen is InnoDB's DATA_MBMAXLEN
-// of a column (the charset's mbmaxlen, dtype_get_mblen in data0type.cc);
+// of a column (the charset's mbmaxlen, dtype_get_mblen in data0type.h);
 // mbminlen is 1 for all of them, so a CHAR(n) in a multi-byte set is stored
 // trimmed of trailing spaces down to n bytes with a length byte
 // (row_mysql_store_col_in_innobase_format, row0mysql.cc; dtype_get_fixed_size_low
@@ -127,7 +127,8 @@ uint32_t CharsetMaxLen(const std::string& cs) {
 // my_charset_latin1's strnncollsp). For these collations every character of
 // the alphabet has one weight and the weights rise with the bytes:
 // '-' < '0'..'9' < 'a'..'f' (the *_bin ones compare bytes; the 8-bit
-// *_ci/_cs ones map a-f to A-F through their sort_order table; *_general_ci
+// *_ci/_cs ones weigh through their sort_order table, latin1_swedish_ci and
+// ascii_general_ci mapping a-f to A-F; *_general_ci
 // maps through my_unicase_default to the uppercase code point; the UCA ones
 // give '-' a punctuation weight below the digits and the digits below the
 // Latin letters, without contractions in this alphabet). Two keys of the same
