@@ -51,6 +51,7 @@ absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width) 
   TableOptions options;
   options.payload_bytes = spec.payload_bytes;
   options.payload_given = spec.payload_bytes_given;
+  options.profile = spec.profile;  // the server's default charset and collations
   absl::StatusOr<TableSchema> schema = ResolveTable(spec.table, key_width, options);
   if (!schema.ok()) return schema.status();
   if (absl::Status s = CheckColumnSources(*schema, spec.columns); !s.ok()) return s;

@@ -69,13 +69,146 @@ absl::StatusOr<std::vector<Token>> Tokenize(std::string_view s) {
   return out;
 }
 
+// The character sets the model knows. mbmaxlen is InnoDB's DATA_MBMAXLEN
+// of a column (the charset's mbmaxlen, dtype_get_mblen in data0type.h);
+// mbminlen is 1 for all of them, so a CHAR(n) in a multi-byte set is stored
+// trimmed of trailing spaces down to n bytes with a length byte
+// (row_mysql_store_col_in_innobase_format, row0mysql.cc; dtype_get_fixed_size_low
+// returns 0, "variable-length", for DATA_MYSQL with mbminlen != mbmaxlen).
+// The default collation of each set: SHOW COLLATION's Default column on
+// MariaDB 10.11, and on MySQL 8.4 the same except utf8mb4, whose default is
+// default_collation_for_utf8mb4 = utf8mb4_0900_ai_ci ([Doc] "Unicode
+// Support", "The utf8mb4 Character Set").
+struct CharsetInfo {
+  const char* name;
+  uint32_t mbmaxlen;
+  const char* default_collation_mysql;
+  const char* default_collation_mariadb;
+};
+constexpr CharsetInfo kCharsets[] = {
+    {"ascii", 1, "ascii_general_ci", "ascii_general_ci"},
+    {"latin1", 1, "latin1_swedish_ci", "latin1_swedish_ci"},
+    {"binary", 1, "binary", "binary"},
+    {"utf8mb3", 3, "utf8mb3_general_ci", "utf8mb3_general_ci"},
+    {"utf8mb4", 4, "utf8mb4_0900_ai_ci", "utf8mb4_general_ci"},
+};
+
+// "utf8" is utf8mb3 on both servers (MySQL 8.4: an alias of utf8mb3;
+// MariaDB 10.11: old_mode UTF8_IS_UTF8MB3, the default); also in
+// collation names (utf8_bin = utf8mb3_bin).
+std::string CanonicalCharsetName(std::string_view name) {
+  std::string l = absl::AsciiStrToLower(A(name));
+  if (l == "utf8") return "utf8mb3";
+  if (absl::StartsWith(l, "utf8_")) return "utf8mb3_" + l.substr(5);
+  return l;
+}
+
+const CharsetInfo* FindCharset(std::string_view name) {
+  const std::string l = CanonicalCharsetName(name);
+  for (const CharsetInfo& c : kCharsets) {
+    if (l == c.name) return &c;
+  }
+  return nullptr;
+}
+
 // Bytes per character of a character set (mbmaxlen), 0 if unknown.
 uint32_t CharsetMaxLen(const std::string& cs) {
-  const std::string l = absl::AsciiStrToLower(cs);
-  if (l == "ascii" || l == "latin1" || l == "binary") return 1;
-  if (l == "utf8mb4") return 4;
-  if (l == "utf8mb3" || l == "utf8") return 3;
-  return 0;
+  const CharsetInfo* c = FindCharset(cs);
+  return c == nullptr ? 0 : c->mbmaxlen;
+}
+
+// The collations a text primary key may have: each orders the canonical
+// UUID text (lowercase hex digits and '-' at fixed places, 36 characters)
+// exactly as its bytes, so the simulator keeps the 16-byte key's order
+// (docs/key-streams.md, "Text keys", has the argument with its sources):
+// InnoDB compares CHAR/VARCHAR fields with cmp_data (rem0cmp.cc), which for
+// a non-binary collation calls the collation's strnncollsp (innobase_mysql_cmp;
+// latin1_swedish_ci columns are DATA_CHAR/DATA_VARCHAR and take
+// my_charset_latin1's strnncollsp). For these collations every character of
+// the alphabet has one weight and the weights rise with the bytes:
+// '-' < '0'..'9' < 'a'..'f' (the *_bin ones compare bytes; the 8-bit
+// *_ci/_cs ones weigh through their sort_order table, latin1_swedish_ci and
+// ascii_general_ci mapping a-f to A-F; *_general_ci
+// maps through my_unicase_default to the uppercase code point; the UCA ones
+// give '-' a punctuation weight below the digits and the digits below the
+// Latin letters, without contractions in this alphabet). Two keys of the same
+// length with '-' at the same places then differ first where their bytes do.
+// A collation with a contraction in the alphabet sorts otherwise:
+// utf8mb4_danish_ci sorts "aa" (as a-ring) after "ab". Any collation not
+// listed here is refused by name. `mysql` / `mariadb`: the server has it.
+struct CollationInfo {
+  const char* name;
+  const char* charset;
+  bool mysql;
+  bool mariadb;
+};
+constexpr CollationInfo kTextKeyCollations[] = {
+    {"binary", "binary", true, true},
+    {"ascii_bin", "ascii", true, true},
+    {"ascii_general_ci", "ascii", true, true},
+    {"latin1_bin", "latin1", true, true},
+    {"latin1_swedish_ci", "latin1", true, true},
+    {"latin1_general_ci", "latin1", true, true},
+    {"latin1_general_cs", "latin1", true, true},
+    {"utf8mb3_bin", "utf8mb3", true, true},
+    {"utf8mb3_general_ci", "utf8mb3", true, true},
+    {"utf8mb3_unicode_ci", "utf8mb3", true, true},
+    {"utf8mb4_bin", "utf8mb4", true, true},
+    {"utf8mb4_general_ci", "utf8mb4", true, true},
+    {"utf8mb4_unicode_ci", "utf8mb4", true, true},
+    {"utf8mb4_unicode_520_ci", "utf8mb4", true, true},
+    // MySQL 8.0+'s UCA 9.0.0 collations (strings/uca900_data.h, DUCET 9.0.0;
+    // NO PAD, and punctuation is not ignorable): DUCET orders punctuation
+    // before digits before Latin letters, each group in code-point order
+    // for this alphabet ([Doc] WEIGHT_STRING: 'a' 0x1C47, 'b' 0x1C60,
+    // 'c' 0x1C7A under utf8mb4_0900_ai_ci). Not on MariaDB 10.11, so not
+    // checked against a server here.
+    {"utf8mb4_0900_ai_ci", "utf8mb4", true, false},
+    {"utf8mb4_0900_as_ci", "utf8mb4", true, false},
+    {"utf8mb4_0900_as_cs", "utf8mb4", true, false},
+    {"utf8mb4_0900_bin", "utf8mb4", true, false},
+    // MariaDB 10.10+'s UCA 14.0.0 collations; not on MySQL 8.4.
+    {"utf8mb4_uca1400_ai_ci", "utf8mb4", false, true},
+    {"utf8mb4_uca1400_as_cs", "utf8mb4", false, true},
+};
+
+const CollationInfo* FindTextKeyCollation(const std::string& name) {
+  const std::string l = CanonicalCharsetName(name);
+  for (const CollationInfo& c : kTextKeyCollations) {
+    if (l == c.name) return &c;
+  }
+  return nullptr;
+}
+
+// The character set a collation name belongs to: its prefix up to the first
+// '_' ("utf8mb4_general_ci" -> utf8mb4), "binary" for binary; empty if that
+// prefix is no character set the model knows.
+std::string CharsetOfCollation(const std::string& collation) {
+  const std::string l = CanonicalCharsetName(collation);
+  if (l == "binary") return l;
+  const size_t us = l.find('_');
+  const std::string cs = us == std::string::npos ? "" : l.substr(0, us);
+  return FindCharset(cs) != nullptr ? cs : "";
+}
+
+bool IsMariaDbProfile(const std::string& profile) { return absl::StartsWith(profile, "mariadb"); }
+
+// The server's default character set, what a CREATE TABLE without CHARACTER
+// SET gets (through the database's default, character_set_database, which
+// CREATE DATABASE takes from character_set_server). MySQL 8.4: utf8mb4
+// ([Doc] character_set_server). MariaDB 10.11 as Debian 12 builds it:
+// latin1, what `mariadbd --no-defaults` reports for @@character_set_server
+// (its compiled-in default; Debian's packaged
+// /etc/mysql/mariadb.conf.d/50-server.cnf sets utf8mb4 / utf8mb4_general_ci,
+// which a CREATE TABLE then states with DEFAULT CHARSET=utf8mb4).
+std::string ServerDefaultCharset(const std::string& profile) {
+  return IsMariaDbProfile(profile) ? "latin1" : "utf8mb4";
+}
+
+std::string DefaultCollation(const std::string& charset, const std::string& profile) {
+  const CharsetInfo* c = FindCharset(charset);
+  if (c == nullptr) return "";
+  return IsMariaDbProfile(profile) ? c->default_collation_mariadb : c->default_collation_mysql;
 }
 
 struct PendingColumn {
@@ -89,7 +222,8 @@ struct PendingColumn {
 
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, const TableOptions& options) : t_(std::move(tokens)), options_(options) {}
+  Parser(std::vector<Token> tokens, const TableOptions& options)
+      : t_(std::move(tokens)), options_(options), table_charset_(ServerDefaultCharset(options.profile)) {}
 
   absl::StatusOr<TableSchema> Parse() {
     if (!Accept("CREATE")) return Unsupported("the statement must start with CREATE TABLE");
@@ -430,6 +564,14 @@ class Parser {
           return Unsupported(absl::StrCat("character set ", value.text, " is not supported (use ascii, latin1, utf8mb3 or utf8mb4)"));
         }
         table_charset_ = absl::AsciiStrToLower(value.text);
+        table_charset_given_ = true;
+      }
+      if (opt == "COLLATE") {
+        if (CharsetOfCollation(value.text).empty()) {
+          return Unsupported(absl::StrCat("COLLATE=", value.text, ": the collation of a character set the model does "
+                                          "not know (use ascii, latin1, utf8mb3 or utf8mb4 collations)"));
+        }
+        table_collation_ = absl::AsciiStrToLower(value.text);
       }
     }
   }
@@ -441,8 +583,58 @@ class Parser {
     return Unsupported(absl::StrCat("index ", index, " names column ", name, ", which the table does not have"));
   }
 
+  // The table's default character set and collation: CHARSET= and COLLATE=
+  // as given, a charset's default collation, a collation's charset, or the
+  // server's default (the profile's) when neither is given.
+  absl::Status ResolveTableDefaults() {
+    if (table_collation_.empty()) {
+      table_collation_ = DefaultCollation(table_charset_, options_.profile);
+      return absl::OkStatus();
+    }
+    const std::string cs = CharsetOfCollation(table_collation_);
+    if (table_charset_given_ && cs != CanonicalCharsetName(table_charset_)) {
+      return Unsupported(absl::StrCat("COLLATE=", table_collation_, " is not a collation of CHARSET=", table_charset_,
+                                      " (the server refuses it: ER_COLLATION_CHARSET_MISMATCH)"));
+    }
+    table_charset_ = cs;
+    return absl::OkStatus();
+  }
+
+  // A CHAR/VARCHAR column's character set and collation, as the server
+  // resolves them ([Doc] "Column Character Set and Collation"): CHARACTER SET
+  // without COLLATE takes that set's default collation, COLLATE alone its
+  // set, neither the table's defaults.
+  absl::Status ResolveText(const PendingColumn& c, std::string* charset, std::string* collation) const {
+    if (c.charset && c.collation) {
+      const std::string cs = CharsetOfCollation(*c.collation);
+      if (cs.empty() || cs != CanonicalCharsetName(*c.charset)) {
+        return Unsupported(absl::StrCat("column ", c.def.name, ": COLLATE ", *c.collation,
+                                        " is not a collation of character set ", *c.charset,
+                                        " (the server refuses it: ER_COLLATION_CHARSET_MISMATCH)"));
+      }
+      *charset = *c.charset;
+      *collation = *c.collation;
+    } else if (c.charset) {
+      *charset = *c.charset;
+      *collation = DefaultCollation(*c.charset, options_.profile);
+    } else if (c.collation) {
+      *charset = CharsetOfCollation(*c.collation);
+      if (charset->empty()) {
+        return Unsupported(absl::StrCat("column ", c.def.name, ": COLLATE ", *c.collation,
+                                        " belongs to a character set the model does not know (use ascii, latin1, "
+                                        "utf8mb3 or utf8mb4)"));
+      }
+      *collation = *c.collation;
+    } else {
+      *charset = table_charset_;
+      *collation = table_collation_;
+    }
+    return absl::OkStatus();
+  }
+
   absl::StatusOr<TableSchema> Finish() {
     if (columns_.empty()) return Unsupported("the table has no columns");
+    if (absl::Status s = ResolveTableDefaults(); !s.ok()) return s;
     TableSchema out;
     for (PendingColumn& c : columns_) {
       for (const ColumnDef& d : table_.columns) {
@@ -451,7 +643,8 @@ class Parser {
       if (c.value.kind == ColumnKind::kBinary) {
         c.def.stored_bytes = c.def.max_bytes = c.length;
       } else if (c.value.kind == ColumnKind::kChar || c.value.kind == ColumnKind::kVarchar) {
-        const std::string cs = c.charset.value_or(table_charset_);
+        std::string cs, coll;
+        if (absl::Status s = ResolveText(c, &cs, &coll); !s.ok()) return s;
         const uint32_t mb = CharsetMaxLen(cs);
         if (c.charset) c.def.type += absl::StrCat(" CHARACTER SET ", cs);
         c.def.max_bytes = c.length * mb;
@@ -503,23 +696,46 @@ class Parser {
       table_.secondary.push_back(std::move(ix));
     }
     // A CHAR(36) / VARCHAR(36) key holds the canonical text of a 16-byte
-    // UUID. Compared in binary (ascii_bin, latin1_bin: my_strnncollsp_8bit_bin,
-    // bytes in order), lowercase hex digits and hyphens at fixed places
-    // sort exactly as the 16 bytes do, so the 16-byte key keeps the order
-    // while the records carry the 36 bytes.
+    // UUID. Under the collations of kTextKeyCollations the lowercase hex
+    // digits and hyphens at fixed places sort exactly as the 16 bytes do, so
+    // the 16-byte key keeps the order while the records carry the text's
+    // bytes: 36 (one byte per character in every supported set), with a
+    // length byte when the column is variable-length (VARCHAR, or CHAR in a
+    // multi-byte set: row_mysql_store_col_in_innobase_format trims its
+    // space padding to n bytes, and rec_get_converted_size_comp_prefix_low
+    // counts one length byte while the column's maximum, n x mbmaxlen, is
+    // <= 255 bytes).
     if (out.values[*pk].kind == ColumnKind::kChar || out.values[*pk].kind == ColumnKind::kVarchar) {
       const PendingColumn& c = columns_[*pk];
-      const std::string cs = c.charset.value_or(table_charset_);
-      const bool binary_collation = c.collation == "ascii_bin" || c.collation == "latin1_bin";
-      if (c.length != 36 || (cs != "ascii" && cs != "latin1") || !binary_collation) {
-        return Unsupported(absl::StrCat(
-            "primary key column ", c.def.name, " is ", table_.columns[*pk].type, c.collation ? " COLLATE " : "",
-            c.collation.value_or(""), ": a text key must be CHAR(36) or VARCHAR(36) CHARACTER SET ascii COLLATE "
-            "ascii_bin (or latin1 ... latin1_bin), the canonical UUID text compared in binary; other lengths and "
-            "collations are not modelled"));
+      std::string cs, coll;
+      if (absl::Status s = ResolveText(c, &cs, &coll); !s.ok()) return s;
+      cs = CanonicalCharsetName(cs);
+      coll = CanonicalCharsetName(coll);
+      const std::string shown = absl::StrCat(c.base, "(", c.length, ") CHARACTER SET ", cs, " COLLATE ", coll);
+      if (c.length != 36) {
+        return Unsupported(absl::StrCat("primary key column ", c.def.name, " is ", shown,
+                                        ": a text key must be CHAR(36) or VARCHAR(36), the canonical UUID text of "
+                                        "the stream's 16-byte keys; other lengths are not modelled"));
       }
-      table_.columns[*pk].stored_bytes = 36;  // a VARCHAR key stores its text, not the payload
-      table_.columns[*pk].type += absl::StrCat(" COLLATE ", *c.collation);
+      const CollationInfo* info = FindTextKeyCollation(coll);
+      const bool mariadb = IsMariaDbProfile(options_.profile);
+      if (info != nullptr && !(mariadb ? info->mariadb : info->mysql)) {
+        return Unsupported(absl::StrCat("primary key column ", c.def.name, " is ", shown, ": ",
+                                        mariadb ? "MariaDB 10.11" : "MySQL 8.4", " has no collation ", coll,
+                                        " (profile ", options_.profile, ")"));
+      }
+      if (info == nullptr) {
+        const std::vector<std::string> names = TextKeyCollations(options_.profile);
+        return Unsupported(absl::StrCat(
+            "primary key column ", c.def.name, " is ", shown, ": collation ", coll,
+            " is not modelled for a text key (the model keeps the 16-byte order, which the UUID text has only "
+            "under a collation that orders '-', 0-9 and a-f as their bytes; e.g. utf8mb4_danish_ci sorts \"aa\" "
+            "after \"ab\"); use one of ", absl::StrJoin(names, ", ")));
+      }
+      ColumnDef& d = table_.columns[*pk];
+      d.stored_bytes = 36;  // a VARCHAR key stores its text, not the payload
+      d.max_bytes = 36 * CharsetMaxLen(cs);
+      d.type = shown;
       out.pk_text = true;
     }
     out.pk_width = table_.columns[*pk].stored_bytes;
@@ -544,10 +760,23 @@ class Parser {
   std::vector<PendingColumn> columns_;
   std::vector<std::string> pk_;
   std::vector<PendingIndex> secondary_;
-  std::string table_charset_ = "utf8mb4";  // MySQL 8.4's default
+  // The table's default character set: the server's (ServerDefaultCharset)
+  // until CHARSET= or COLLATE= says otherwise.
+  std::string table_charset_;
+  bool table_charset_given_ = false;
+  std::string table_collation_;  // COLLATE=, else the charset's default
 };
 
 }  // namespace
+
+std::vector<std::string> TextKeyCollations(std::string_view profile) {
+  const bool mariadb = IsMariaDbProfile(std::string(profile));
+  std::vector<std::string> names;
+  for (const CollationInfo& k : kTextKeyCollations) {
+    if (mariadb ? k.mariadb : k.mysql) names.push_back(k.name);
+  }
+  return names;
+}
 
 absl::StatusOr<TableSchema> ParseCreateTable(std::string_view sql, const TableOptions& options) {
   absl::StatusOr<std::vector<Token>> tokens = Tokenize(sql);

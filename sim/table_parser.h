@@ -18,17 +18,22 @@
 //                  (defaults are ignored: every row holds synthetic values)
 //   indexes        PRIMARY KEY (col), [UNIQUE] KEY|INDEX [name] (cols),
 //                  UNIQUE [KEY|INDEX] [name] (cols)
-//   table options  ENGINE=InnoDB, [DEFAULT] CHARSET / CHARACTER SET (the
-//                  default character set of the columns), COLLATE,
-//                  ROW_FORMAT=DYNAMIC|COMPACT; others are ignored
+//   table options  ENGINE=InnoDB, [DEFAULT] CHARSET / CHARACTER SET and
+//                  [DEFAULT] COLLATE (the default character set and collation
+//                  of the columns), ROW_FORMAT=DYNAMIC|COMPACT; others are
+//                  ignored
 // Character sets: ascii, latin1 and binary are single-byte (CHAR is fixed
-// length); utf8mb4 (MySQL 8.4's default) and utf8mb3/utf8 are multi-byte, and
-// a multi-byte CHAR(n) is variable-length in COMPACT/DYNAMIC: it stores n
-// bytes for the workload's ASCII content and needs a length byte
-// (innodb-behavior.md §1.4).
-// Text keys: a CHAR(36) or VARCHAR(36) CHARACTER SET ascii COLLATE ascii_bin
-// (or latin1/latin1_bin) PRIMARY KEY takes a 16-byte stream's keys as their
-// canonical text (TableSchema::pk_text); any other CHAR/VARCHAR PK is refused.
+// length); utf8mb4 and utf8mb3/utf8 are multi-byte, and a multi-byte CHAR(n)
+// is variable-length in COMPACT/DYNAMIC: it stores n bytes for the
+// workload's ASCII content and needs a length byte (innodb-behavior.md
+// §1.4). A column without CHARACTER SET takes the table's, and a table
+// without CHARSET the server's default: the profile's (TableOptions::profile).
+// Text keys: a CHAR(36) or VARCHAR(36) PRIMARY KEY takes a 16-byte stream's
+// keys as their canonical text (TableSchema::pk_text) in ascii, latin1,
+// utf8mb3 or utf8mb4 under a collation that orders that text as its bytes
+// (the *_bin ones, the servers' defaults and a few more: kTextKeyCollations
+// in table_parser.cc, docs/key-streams.md "Text keys"); other lengths and
+// collations are refused by name.
 // Anything else is an InvalidArgument naming the unsupported part.
 //
 // Pure functions; no thread-safety concerns.
@@ -67,9 +72,10 @@ struct TableSchema {
   TableDef def;
   std::vector<ColumnValue> values;  // one per def.columns
   uint32_t pk_width = 0;            // bytes of the PK column
-  // The PK is CHAR(36)/VARCHAR(36) ascii_bin (or latin1_bin): it stores the
-  // canonical lowercase text of a 16-byte key (36 bytes in records and node
-  // pointers), which sorts as the 16 bytes do.
+  // The PK is CHAR(36)/VARCHAR(36) in a collation that orders UUID text as
+  // its bytes: it stores the canonical lowercase text of a 16-byte key (36
+  // bytes in records and node pointers, plus a length byte where the column
+  // is variable-length), which sorts as the 16 bytes do.
   bool pk_text = false;
 };
 
@@ -80,7 +86,16 @@ struct TableOptions {
   // strict mode refuses the row (ER_DATA_TOO_LONG).
   uint32_t payload_bytes = 100;
   bool payload_given = false;
+  // The engine profile (sim/runner.h RunSpec::profile): its server's default
+  // character set and collations apply where the statement names none
+  // (mysql-8.4: utf8mb4 / utf8mb4_0900_ai_ci; mariadb-10.11: latin1 /
+  // latin1_swedish_ci, and utf8mb4_general_ci for utf8mb4).
+  std::string profile = "mysql-8.4";
 };
+
+// The collations a text primary key may have on `profile`'s server: those
+// under which the canonical UUID text orders as its bytes.
+std::vector<std::string> TextKeyCollations(std::string_view profile);
 
 // Parses one CREATE TABLE statement (no PK width check).
 absl::StatusOr<TableSchema> ParseCreateTable(std::string_view sql, const TableOptions& options);

@@ -109,6 +109,31 @@ TEST(TableParserTest, VarcharShorterThanThePayloadHoldsItsLength) {
 TEST(TableParserTest, TableCharsetAppliesToColumnsWithout) {
   const TableSchema t = MustParse("CREATE TABLE t (id BIGINT PRIMARY KEY, c CHAR(10)) DEFAULT CHARSET=latin1");
   EXPECT_FALSE(t.def.columns[1].variable);
+  // COLLATE= alone names the set too.
+  EXPECT_TRUE(MustParse("CREATE TABLE t (id BIGINT PRIMARY KEY, c CHAR(10)) COLLATE=utf8mb3_bin").def.columns[1].variable);
+  EXPECT_FALSE(MustParse("CREATE TABLE t (id BIGINT PRIMARY KEY, c CHAR(10)) DEFAULT COLLATE latin1_bin").def.columns[1].variable);
+}
+
+TEST(TableParserTest, WithoutCharsetTheProfilesServerDefaultApplies) {
+  // MySQL 8.4: utf8mb4, so CHAR(10) is variable-length with up to 40 bytes;
+  // MariaDB 10.11 (mariadbd's compiled-in default): latin1, fixed 10 bytes.
+  const std::string sql = "CREATE TABLE t (id BIGINT PRIMARY KEY, c CHAR(10), v VARCHAR(100))";
+  TableOptions mysql;
+  TableOptions mariadb;
+  mariadb.profile = "mariadb-10.11";
+  absl::StatusOr<TableSchema> my = ParseCreateTable(sql, mysql);
+  absl::StatusOr<TableSchema> ma = ParseCreateTable(sql, mariadb);
+  ASSERT_TRUE(my.ok() && ma.ok());
+  EXPECT_TRUE(my->def.columns[1].variable);
+  EXPECT_EQ(my->def.columns[1].max_bytes, 40u);
+  EXPECT_FALSE(ma->def.columns[1].variable);
+  EXPECT_EQ(ma->def.columns[1].stored_bytes, 10u);
+  EXPECT_EQ(my->def.columns[2].max_bytes, 400u);
+  EXPECT_EQ(ma->def.columns[2].max_bytes, 100u);
+  // A table's DEFAULT CHARSET overrides the server's on either profile.
+  absl::StatusOr<TableSchema> ma4 = ParseCreateTable(sql + " DEFAULT CHARSET=utf8mb4", mariadb);
+  ASSERT_TRUE(ma4.ok());
+  EXPECT_TRUE(ma4->def.columns[1].variable);
 }
 
 TEST(TableParserTest, Indexes) {
@@ -145,8 +170,18 @@ TEST(TableParserTest, ErrorsNameTheUnsupportedPart) {
   EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY, a INT GENERATED ALWAYS AS (id))").find("GENERATED"),
             std::string::npos);
   EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY, a INT, a INT)").find("twice"), std::string::npos);
-  // A text key other than CHAR/VARCHAR(36) ascii_bin (tests/text_keys_test.cc).
-  EXPECT_NE(ParseError("CREATE TABLE t (id VARCHAR(36) PRIMARY KEY)").find("a text key must be"), std::string::npos);
+  // A text key of another length, or a collation not modelled (tests/text_keys_test.cc).
+  EXPECT_NE(ParseError("CREATE TABLE t (id VARCHAR(40) PRIMARY KEY)").find("a text key must be"), std::string::npos);
+  EXPECT_NE(ParseError("CREATE TABLE t (id VARCHAR(36) COLLATE utf8mb4_danish_ci PRIMARY KEY)")
+                .find("collation utf8mb4_danish_ci is not modelled"),
+            std::string::npos);
+  // Collations that do not belong to the character set, as the server refuses them.
+  EXPECT_NE(ParseError("CREATE TABLE t (id CHAR(36) CHARACTER SET latin1 COLLATE utf8mb4_bin PRIMARY KEY)")
+                .find("ER_COLLATION_CHARSET_MISMATCH"),
+            std::string::npos);
+  EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY) CHARSET=latin1 COLLATE=utf8mb4_bin")
+                .find("ER_COLLATION_CHARSET_MISMATCH"),
+            std::string::npos);
   EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY").find("expected ',' or ')'"), std::string::npos);
   EXPECT_NE(ParseError("DROP TABLE t").find("CREATE TABLE"), std::string::npos);
   EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY, s TEXT)").find("TEXT"), std::string::npos);
@@ -161,9 +196,9 @@ TEST(TableParserTest, PrimaryKeyWidthMustMatchTheStream) {
   t = ResolveTable("CREATE TABLE t (id BINARY(36) PRIMARY KEY)", 16, TableOptions{});
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("36 bytes"), std::string::npos) << t.status();
-  t = ResolveTable("CREATE TABLE t (id CHAR(36) CHARACTER SET ascii PRIMARY KEY)", 16, TableOptions{});
-  ASSERT_FALSE(t.ok());  // the default ascii_general_ci: not modelled
-  EXPECT_NE(t.status().message().find("COLLATE ascii_bin"), std::string::npos) << t.status();
+  t = ResolveTable("CREATE TABLE t (id CHAR(36) CHARACTER SET ascii PRIMARY KEY)", 8, TableOptions{});
+  ASSERT_FALSE(t.ok());  // a text key takes a 16-byte stream
+  EXPECT_NE(t.status().message().find("the text of a 16-byte UUID"), std::string::npos) << t.status();
   t = ResolveTable("CREATE TABLE t (id INT PRIMARY KEY)", 8, TableOptions{});
   ASSERT_FALSE(t.ok());
   EXPECT_TRUE(ResolveTable("CREATE TABLE t (id BINARY(16) PRIMARY KEY)", 16, TableOptions{}).ok());

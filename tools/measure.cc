@@ -452,6 +452,7 @@ absl::StatusOr<TableKind> CheckArguments(const KeyStream& stream, const MeasureO
   const int width = stream.key_width();
   if (options.spec_table) {
     const TableSchema& t = options.spec_table->schema;
+    if (t.pk_text && width == 16) return TableKind::kUuidChar36;  // the key's UUID text (AppendKey)
     if (static_cast<int>(t.pk_width) != width) {
       return absl::InvalidArgumentError(absl::StrCat("stream has ", width, "-byte keys but the table's primary key is ",
                                                      t.pk_width, " bytes"));
@@ -573,11 +574,17 @@ absl::Status ReadCountersBefore(MeasureRun& run) {
   return ReadStatus(run.conn, &run.before.status, &run.rows_inserted_name);
 }
 
-// The PK value of a row: X'hex' for 16-byte keys, the id for 8-byte ones.
-// `version` takes the first UUID key's version nibble when unset (each
-// loading thread has its own).
+// The PK value of a row: X'hex' for 16-byte keys, 'text' for a spec table's
+// text key, the id for 8-byte ones. `version` takes the first UUID key's
+// version nibble when unset (each loading thread has its own).
 absl::Status AppendKey(const MeasureRun& run, const Key& key, uint64_t done, std::optional<int>* version,
                        std::string* sql) {
+  if (run.kind == TableKind::kUuidChar36) {  // a spec table's text key
+    const std::string text = FormatUuid(key);
+    if (!*version) *version = text[14] - '0';
+    absl::StrAppend(sql, "'", text, "'");
+    return absl::OkStatus();
+  }
   if (run.kind == TableKind::kUuidBinary16) {
     uint8_t bytes[16];
     key.ToBytes(bytes, 16);
