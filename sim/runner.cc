@@ -11,7 +11,6 @@
 #include "absl/strings/str_join.h"
 #include "sim/defaults_file.h"
 #include "sim/nearest_name.h"
-#include "model/bulk_load.h"
 #include "sim/secondary_keys.h"
 
 namespace innosim {
@@ -309,7 +308,8 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
       } else if (phase.kind == PhaseSpec::Kind::kOptimize) {
         // ALTER TABLE commits the open transaction first (an implicit commit).
         engine.CommitTrx();
-        if (absl::Status s = engine.Rebuild(kDefaultFillFactor); !s.ok()) return s;
+        // At innodb_fill_factor (100 unless set; model/bulk_load.h).
+        if (absl::Status s = engine.Rebuild(static_cast<uint32_t>(settings->innodb_fill_factor)); !s.ok()) return s;
       } else {
         StreamSpec ps = spec.stream;
         ps.name = phase.stream;

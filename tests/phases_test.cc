@@ -374,6 +374,42 @@ TEST(Phases, DeleteEveryKthRowIsReportedAndRefusedWhereNotModelled) {
   EXPECT_NE(r.status().message().find("secondary"), std::string::npos) << r.status();
 }
 
+// innodb_fill_factor (--set, my.cnf, an experiment's [run.set]) reaches
+// OPTIMIZE's sorted build: every leaf but the last holds what the rule
+// allows at that fill factor; a value outside 10-100 is refused.
+TEST(Optimize, TheFillFactorSettingTakesEffect) {
+  RunSpec spec = PhasedSpec();
+  spec.phases = {*ParsePhase("optimize")};
+  const RunResult at100 = MustRun(spec);
+  spec.settings = {VariableAssignment{"innodb_fill_factor", "80", "--set"}};
+  uint64_t leaf_n = 0;
+  std::vector<int> leaves;
+  absl::StatusOr<RunResult> at80 = innosim::Run(spec, [&](const Engine& e) {
+    leaves = RecordsOnLevel(e, 0);
+    leaf_n = BulkRecordsPerPage(e.primary().record_sizes().leaf, kPage, BulkReservedSpace(kPage, 80, true));
+  });
+  ASSERT_TRUE(at80.ok()) << at80.status();
+  ASSERT_GT(leaves.size(), 2u);
+  for (size_t i = 0; i + 1 < leaves.size(); ++i) ASSERT_EQ(leaves[i], static_cast<int>(leaf_n)) << i;
+  EXPECT_EQ(at80->report.primary.n_leaf_pages, (60000 + leaf_n - 1) / leaf_n);
+  EXPECT_GT(at80->report.primary.n_leaf_pages, at100.report.primary.n_leaf_pages);
+  EXPECT_LT(at80->report.primary.leaf_fill, 0.81);
+  EXPECT_GT(at80->report.primary.leaf_fill, 0.75);
+  // Shown among the settings, as one the model reads.
+  bool listed = false;
+  for (const ServerSettings::Row& row : at80->settings_used) {
+    if (row.name == "innodb_fill_factor") listed = row.value == "80" && row.modelled;
+  }
+  EXPECT_TRUE(listed);
+  for (const char* bad : {"9", "101", "0"}) {
+    spec.settings = {VariableAssignment{"innodb_fill_factor", bad, "--set"}};
+    absl::StatusOr<RunResult> r = innosim::Run(spec);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find("innodb_fill_factor"), std::string::npos) << r.status();
+  }
+}
+
 TEST(Phases, ParsesDeleteOfAPhaseAndOfARange) {
   absl::StatusOr<PhaseSpec> p = ParsePhase("delete:phase:1");
   ASSERT_TRUE(p.ok()) << p.status();
