@@ -119,6 +119,16 @@ absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec) {
 
 const char* OrderedStreamName(int key_width) { return key_width <= 8 ? "autoinc" : "uuidv7-counter"; }
 
+StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, uint64_t autoinc_rows) {
+  StreamSpec ps = spec.stream;
+  ps.name = spec.phases[n].stream;
+  ps.seed = spec.stream.seed + n + 1;
+  // The clock goes on: this phase's first row comes after the rows before it.
+  ps.start_ms = spec.stream.start_ms + rows_before / std::max<uint64_t>(1, spec.stream.rows_per_ms);
+  ps.autoinc_start = autoinc_rows;
+  return ps;
+}
+
 namespace {
 
 // One simulation: the engine lives only as long as this call, so that the
@@ -311,12 +321,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
         // At innodb_fill_factor (100 unless set; model/bulk_load.h).
         if (absl::Status s = engine.Rebuild(static_cast<uint32_t>(settings->innodb_fill_factor)); !s.ok()) return s;
       } else {
-        StreamSpec ps = spec.stream;
-        ps.name = phase.stream;
-        ps.seed = spec.stream.seed + n + 1;
-        // The clock goes on: this phase's first row comes after the rows before it.
-        ps.start_ms = spec.stream.start_ms + done / std::max<uint64_t>(1, spec.stream.rows_per_ms);
-        ps.autoinc_start = autoinc_rows;
+        StreamSpec ps = PhaseStreamSpec(spec, n, done, autoinc_rows);
         if (phase.stream == "autoinc") autoinc_rows += phase.rows;
         if (absl::Status s = BindStreamToTable(spec.table, &ps); !s.ok()) return s;
         absl::StatusOr<std::unique_ptr<KeyStream>> pstream = MakeKeyStream(ps);
