@@ -84,7 +84,9 @@ void AddRun(CLI::App& app, Registry& reg) {
   auto phases = std::make_shared<std::vector<std::string>>();
   sub->add_option("--phase", *phases,
                   "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, delete:every:K, "
-                  "optimize (OPTIMIZE TABLE) or checkpoint (every dirty page written); delete and optimize need "
+                  "delete:phase:N (the rows phase N inserted, 1 = --stream's), delete:range:FROM:TO (percent of the "
+                  "rows in key order), optimize (OPTIMIZE TABLE) or checkpoint (every dirty page written); delete and "
+                  "optimize need "
                   "--no-flush, checkpoint the flush model; every counter is reported after each (docs/phases.md)");
   auto shade = std::make_shared<std::string>("fill");
   sub->add_option("--shade", *shade,
