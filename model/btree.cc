@@ -439,6 +439,52 @@ bool BTree::CompressIfUseful(uint32_t page_no) {
   return false;
 }
 
+uint32_t BTree::LiftPageUp(uint32_t page_no) {
+  // Every page above this one, searched before the tree changes (it cannot
+  // be searched once the first level is replaced): the father, then its
+  // ancestors up to the root (btr_lift_page_up's blocks[]).
+  constexpr int kMaxAncestors = 16;  // the model's trees are at most 16 levels (Path)
+  uint32_t blocks[kMaxAncestors];
+  int n_blocks = 0;
+  uint32_t father = 0;
+  int pos = 0;
+  GetFather(page_no, &father, &pos);
+  for (uint32_t b = father; b != root_ && n_blocks < kMaxAncestors;) {
+    uint32_t up = 0;
+    int up_pos = 0;
+    GetFather(b, &up, &up_pos);
+    blocks[n_blocks++] = b = up;
+  }
+  uint32_t block = page_no;
+  uint16_t level = P(page_no).level();
+  // lift_father_up: a leaf whose father is not the root. The father (alone
+  // on its level too) goes up instead, so that a page freed keeps the level
+  // whose segment it came from.
+  const bool lift_father_up = n_blocks > 0 && level == 0;
+  if (lift_father_up) {
+    block = father;
+    level = P(block).level();
+    father = blocks[0];
+  }
+  Access(block);
+  // btr_page_empty of the father at the lifted page's level, then the
+  // records copied onto the empty page (page_copy_rec_list_end, which takes
+  // page_copy_rec_list_end_to_created_page's path on an empty page). The
+  // leftmost node pointer keeps REC_INFO_MIN_REC_FLAG.
+  IndexPage& fp = P(father);
+  fp.Empty(level, RecSizeAt(level), store_->pool());
+  fp.CopyEndToCreated(P(block), 0, store_->pool());
+  Modify(father);
+  // The pages above the father go down a level (btr_page_set_level).
+  ++level;
+  for (int i = lift_father_up ? 1 : 0; i < n_blocks; ++i, ++level) {
+    P(blocks[i]).set_non_leaf_level(level);
+    Modify(blocks[i]);
+  }
+  FreePage(block);
+  return lift_father_up ? page_no : father;
+}
+
 bool BTree::CanMergeWithPage(uint32_t page_no, uint32_t merge_no) {
   if (merge_no == kFilNull) return false;
   Access(merge_no);
@@ -459,9 +505,12 @@ bool BTree::Compress(uint32_t page_no) {
   const uint32_t left_no = P(page_no).prev();
   const uint32_t right_no = P(page_no).next();
   if (left_no == kFilNull && right_no == kFilNull) {
-    // btr_lift_page_up: the only page of a level below the root. An
-    // insert-only load never leaves a level with a single page.
-    return false;
+    // The only page of a level below the root (purge leaves such pages; an
+    // insert-only load never does): btr_compress lifts its records into the
+    // father (btr_lift_page_up) and counts that as a successful merge.
+    LiftPageUp(page_no);
+    ++counters_.index_page_merge_successful;
+    return true;
   }
   uint32_t father = 0;
   int father_pos = 0;
@@ -892,6 +941,9 @@ void BTree::DiscardPage(uint32_t page_no) {
   // compress the parent), the page leaves its level's list, and on a
   // non-leaf level the new leftmost page's first record takes the min-rec
   // mark (btr_set_min_rec_mark).
+  uint32_t parent = 0;
+  int parent_pos = 0;
+  GetFather(page_no, &parent, &parent_pos);
   NodePtrDelete(page_no);
   if (left != kFilNull) P(left).set_next(right);
   if (right != kFilNull) {
@@ -899,6 +951,11 @@ void BTree::DiscardPage(uint32_t page_no) {
     if (left == kFilNull && level > 0) P(right).SetMinRecMark();
   }
   FreePage(page_no);
+  // The page that inherits the locks (the left sibling, else the right)
+  // is now the only child of a root left with one node pointer: its
+  // records go up into the root (btr_discard_page's btr_lift_page_up).
+  const uint32_t merge = left != kFilNull ? left : right;
+  if (parent == root_ && P(root_).n_recs() == 1 && P(root_).level() == level + 1u) LiftPageUp(merge);
 }
 
 }  // namespace innosim

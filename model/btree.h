@@ -206,6 +206,15 @@ class BTree {
   // btr_discard_page: unlinks and frees a page whose last record goes,
   // with its node pointer.
   void DiscardPage(uint32_t page_no);
+  // btr_lift_page_up: `page_no`, not the root, is the only page of its
+  // level (so every page above it is too, with one node pointer each). Its
+  // records go to its father, emptied to its level (btr_page_empty, then
+  // page_copy_rec_list_end onto the empty page), the pages above the father
+  // go down a level, and the page is freed: the tree is a level lower. A
+  // leaf whose father is not the root lifts its father instead, into the
+  // grandfather (a leaf's records only ever go up into the root). Returns
+  // the page that holds the records now.
+  uint32_t LiftPageUp(uint32_t page_no);
   // btr_cur_compress_if_useful / btr_cur_compress_recommendation / btr_compress.
   bool CompressIfUseful(uint32_t page_no);
   bool Compress(uint32_t page_no);

@@ -23,7 +23,8 @@
 
 namespace innosim {
 
-// innodb_fill_factor's default (MariaDB/MySQL system variable, 10..100).
+// innodb_fill_factor's default (MariaDB/MySQL system variable, 10..100);
+// a run takes ServerSettings::innodb_fill_factor.
 constexpr uint32_t kDefaultFillFactor = 100;
 
 // PageBulk::init's m_reserved_space.

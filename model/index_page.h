@@ -170,6 +170,11 @@ class IndexPage {
   const Key& key(int i) const { return keys_[i]; }
   uint32_t child(int i) const { return children_[i]; }
   void set_child(int i, uint32_t c) { children_[i] = c; }
+  // btr_page_set_level on a page that keeps its records (btr_lift_page_up
+  // lowers the pages above the lifted one by a level): the level alone
+  // changes, from one non-leaf level to another (the storage of a non-leaf
+  // page is the same at every level above 0).
+  void set_non_leaf_level(uint16_t level) { level_ = level; }
   // btr_set_min_rec_mark: the first node pointer of the leftmost page of a
   // non-leaf level compares below every key; it is stored as the smallest
   // key so that the page stays sorted.

@@ -81,6 +81,10 @@ const VariableDef kVariables[] = {
      kUnivPageSizeMax, Low::kRefuse, &S::innodb_page_size},
     {"innodb_segment_reserve_factor", Kind::kDecimal, kMy, kMy, 0.03, 40, 0, 0, Low::kClamp, nullptr,
      &S::innodb_segment_reserve_factor},
+    // Outside 10-100 the model refuses (the server would adjust it with a
+    // warning): a fill factor is a percentage, and a value outside the range
+    // is a typo, not a what-if.
+    {"innodb_fill_factor", Kind::kInteger, kBoth, kBoth, 10, 100, 10, 100, Low::kRefuse, &S::innodb_fill_factor},
     // Below the server's minimum the model refuses: the server itself would
     // round up to its minimum, but a pool that small is never what a user
     // meant, and the tree needs frames for a whole mini-transaction.
@@ -143,7 +147,6 @@ const VariableDef kVariables[] = {
     {"innodb_random_read_ahead", Kind::kText, kBoth, 0},
     {"innodb_file_per_table", Kind::kText, kBoth, 0},
     {"innodb_log_write_ahead_size", Kind::kText, kBoth, 0},
-    {"innodb_fill_factor", Kind::kText, kBoth, 0},
     {"innodb_default_row_format", Kind::kText, kBoth, 0},
     {"innodb_buffer_pool_chunk_size", Kind::kText, kBoth, 0},
     {"innodb_doublewrite_batch_size", Kind::kText, kMy, 0},
@@ -358,6 +361,8 @@ absl::Status ServerSettings::Set(std::string_view raw_name_v, std::string_view r
           return bad(absl::StrFormat("below %s's minimum of %.0f: give at least that", server, lo));
         }
         x = static_cast<uint64_t>(lo);
+      } else if (static_cast<double>(x) > hi && def->low == Low::kRefuse) {
+        return bad(absl::StrFormat("above %s's maximum of %.0f: give %s", server, hi, RangeText(lo, hi, true)));
       } else if (static_cast<double>(x) > hi) {
         x = static_cast<uint64_t>(hi);
       }
@@ -564,6 +569,7 @@ std::vector<ServerSettings::Row> ServerSettings::Describe() const {
     u("innodb_log_file_size", innodb_log_file_size);
   }
   if (mysql) u("innodb_thread_concurrency", innodb_thread_concurrency);
+  if (!OriginOf("innodb_fill_factor").empty()) u("innodb_fill_factor", innodb_fill_factor);
   // The server's variables with a field but no modelled effect here, then
   // the ones kept as written.
   for (const VariableDef& v : kVariables) {

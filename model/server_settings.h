@@ -66,6 +66,12 @@ struct ServerSettings {
   // 1/8 of its fsp0fsp.cc and has no such variable.
   double innodb_segment_reserve_factor = 12.5;
 
+  // innodb_fill_factor: 100 on both ([Doc] innodb_fill_factor, 10-100): how
+  // full the sorted index build (OPTIMIZE TABLE) fills its pages
+  // (model/bulk_load.h, PageBulk::init). Listed by Describe() only when set,
+  // so that runs that never set it print what they always printed.
+  uint64_t innodb_fill_factor = 100;
+
   // --- Buffer pool ---------------------------------------------------------
   // innodb_buffer_pool_size: 128 MiB on both ([Doc] innodb_buffer_pool_size).
   uint64_t innodb_buffer_pool_size = 128ull << 20;

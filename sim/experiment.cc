@@ -292,8 +292,8 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
   }
   if (const toml::node* n = t.get("phase")) {
     // [[run.phase]]: the steps after the run's insert (sim/phases.h), each
-    // step = "insert" (with stream and rows), "delete" (with every) or
-    // "optimize".
+    // step = "insert" (with stream and rows), "delete" (with every = K,
+    // phase = N, or from = F and to = T, percentages) or "optimize".
     const toml::array* steps = n->as_array();
     if (steps == nullptr) {
       return ErrorAt(path, n->source(), "phase must be an array of tables: write [[run.phase]] for each step");
@@ -302,20 +302,41 @@ absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string&
     for (const toml::node& e : *steps) {
       const toml::table* step = e.as_table();
       if (step == nullptr) return ErrorAt(path, e.source(), "a phase is a table: write [[run.phase]]");
-      if (absl::Status s = CheckKeys(*step, {"step", "stream", "rows", "every"}, "[[run.phase]]", path); !s.ok()) return s;
+      if (absl::Status s = CheckKeys(*step, {"step", "stream", "rows", "every", "phase", "from", "to"}, "[[run.phase]]", path); !s.ok()) return s;
       const toml::node* kind = step->get("step");
       std::optional<std::string> name = kind != nullptr ? kind->value_exact<std::string>() : std::nullopt;
       std::string text;
       if (name == "delete") {
+        // One of: every = K; phase = N; from = F, to = T.
         const toml::node* ev = step->get("every");
-        if (ev == nullptr || step->get("stream") != nullptr || step->get("rows") != nullptr) {
-          return ErrorAt(path, e.source(), "step = \"delete\" takes every = K alone (every K-th row in key order)");
+        const toml::node* ph = step->get("phase");
+        const toml::node* from = step->get("from");
+        const toml::node* to = step->get("to");
+        const int forms = (ev != nullptr) + (ph != nullptr) + (from != nullptr || to != nullptr);
+        if (forms != 1 || (from != nullptr) != (to != nullptr) || step->get("stream") != nullptr ||
+            step->get("rows") != nullptr) {
+          return ErrorAt(path, e.source(),
+                         "step = \"delete\" takes one of every = K (every K-th row in key order), phase = N (the "
+                         "rows phase N inserted) or from = F, to = T (percent of the rows in key order)");
         }
-        absl::StatusOr<uint64_t> every = CountField(*ev, "every", path);
-        if (!every.ok()) return every.status();
-        text = absl::StrCat("delete:every:", *every);
+        if (ev != nullptr) {
+          absl::StatusOr<uint64_t> every = CountField(*ev, "every", path);
+          if (!every.ok()) return every.status();
+          text = absl::StrCat("delete:every:", *every);
+        } else if (ph != nullptr) {
+          absl::StatusOr<uint64_t> n = CountField(*ph, "phase", path);
+          if (!n.ok()) return n.status();
+          text = absl::StrCat("delete:phase:", *n);
+        } else {
+          absl::StatusOr<int64_t> f = IntegerField(*from, "from", 0, 99, path);
+          if (!f.ok()) return f.status();
+          absl::StatusOr<int64_t> t = IntegerField(*to, "to", 1, 100, path);
+          if (!t.ok()) return t.status();
+          text = absl::StrCat("delete:range:", *f, ":", *t);
+        }
       } else if (name == "optimize" || name == "checkpoint") {
-        if (step->get("stream") != nullptr || step->get("rows") != nullptr || step->get("every") != nullptr) {
+        if (step->get("stream") != nullptr || step->get("rows") != nullptr || step->get("every") != nullptr ||
+            step->get("phase") != nullptr || step->get("from") != nullptr || step->get("to") != nullptr) {
           return ErrorAt(path, e.source(), absl::StrCat("step = \"", *name, "\" takes no stream or rows"));
         }
         text = *name;

@@ -5,6 +5,23 @@
 
 namespace innosim {
 
+namespace {
+
+// A whole percentage, 0 to 100, digits only.
+bool ParsePercent(std::string_view text, uint32_t* out) {
+  if (text.empty() || text.size() > 3) return false;
+  uint32_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + static_cast<uint32_t>(c - '0');
+  }
+  if (v > 100) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
 absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text) {
   PhaseSpec p;
   p.text = std::string(text);
@@ -27,6 +44,37 @@ absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text) {
     p.every = *k;
     return p;
   }
+  constexpr std::string_view kDeletePhase = "delete:phase:";
+  if (text.substr(0, kDeletePhase.size()) == kDeletePhase) {
+    absl::StatusOr<uint64_t> n = ParseCount(text.substr(kDeletePhase.size()));
+    if (!n.ok() || *n == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--phase '", p.text,
+          "': write delete:phase:N with N the number of an earlier insert phase (1 = the run's own), e.g. "
+          "delete:phase:1"));
+    }
+    p.kind = PhaseSpec::Kind::kDeletePhase;
+    p.of_phase = *n;
+    return p;
+  }
+  constexpr std::string_view kDeleteRange = "delete:range:";
+  if (text.substr(0, kDeleteRange.size()) == kDeleteRange) {
+    const std::string_view rest = text.substr(kDeleteRange.size());
+    const size_t colon = rest.find(':');
+    uint32_t from = 0;
+    uint32_t to = 0;
+    if (colon == std::string_view::npos || !ParsePercent(rest.substr(0, colon), &from) ||
+        !ParsePercent(rest.substr(colon + 1), &to) || from >= to) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--phase '", p.text,
+          "': write delete:range:FROM:TO with whole percentages 0 <= FROM < TO <= 100 of the table's rows in key "
+          "order, e.g. delete:range:0:50 for the first half"));
+    }
+    p.kind = PhaseSpec::Kind::kDeleteRange;
+    p.from_pct = from;
+    p.to_pct = to;
+    return p;
+  }
   constexpr std::string_view kInsert = "insert:";
   if (text.substr(0, kInsert.size()) == kInsert) {
     const std::string_view rest = text.substr(kInsert.size());
@@ -46,7 +94,7 @@ absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text) {
     return p;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "--phase '", p.text, "' is not a phase: use insert:STREAM:ROWS, delete:every:K, optimize or checkpoint (docs/phases.md)"));
+      "--phase '", p.text, "' is not a phase: use insert:STREAM:ROWS, delete:every:K, delete:phase:N, delete:range:FROM:TO, optimize or checkpoint (docs/phases.md)"));
 }
 
 }  // namespace innosim

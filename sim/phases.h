@@ -5,6 +5,12 @@
 //                        too: the last ':' separates the rows)
 //   delete:every:K       DELETE of every K-th row in key order (the K-th,
 //                        2K-th, ...), then its purge
+//   delete:phase:N       DELETE of the rows phase N inserted (N as the phase
+//                        table numbers it, 1 = the run's own insert), in
+//                        key order, then its purge
+//   delete:range:F:T     DELETE of the rows from F% to T% of the table in
+//                        key order (0:50 = the first half, WHERE id < X),
+//                        then its purge
 //   optimize             OPTIMIZE TABLE = ALTER TABLE ... FORCE: every index
 //                        rebuilt by the sorted index build (Engine::Rebuild)
 //   checkpoint           every dirty page written and the checkpoint taken
@@ -26,11 +32,15 @@
 namespace innosim {
 
 struct PhaseSpec {
-  enum class Kind { kInsert, kOptimize, kDeleteEvery, kCheckpoint };
+  enum class Kind { kInsert, kOptimize, kDeleteEvery, kCheckpoint, kDeletePhase, kDeleteRange };
   Kind kind = Kind::kInsert;
   std::string stream;  // kInsert
   uint64_t rows = 0;   // kInsert
   uint64_t every = 0;  // kDeleteEvery: K
+  uint64_t of_phase = 0;  // kDeletePhase: N (1 = the run's own insert)
+  // kDeleteRange: from_pct <= rank * 100 / rows < to_pct, 0 <= from < to <= 100.
+  uint32_t from_pct = 0;
+  uint32_t to_pct = 0;
   // As given (or "insert:STREAM:ROWS" for the run's own first phase).
   std::string text;
 };
@@ -38,6 +48,21 @@ struct PhaseSpec {
 // Parses one --phase value; InvalidArgument with one line saying how to
 // mend it.
 absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text);
+
+// Whether the phase is a DELETE (and its purge): delete:every, delete:phase,
+// delete:range.
+inline bool IsDeletePhase(PhaseSpec::Kind k) {
+  return k == PhaseSpec::Kind::kDeleteEvery || k == PhaseSpec::Kind::kDeletePhase ||
+         k == PhaseSpec::Kind::kDeleteRange;
+}
+
+// delete:range's rows of a table of `rows` rows: the ranks [first, last) in
+// key order, first = floor(rows * from / 100), last = floor(rows * to / 100).
+inline void DeleteRangeRanks(const PhaseSpec& p, uint64_t rows, uint64_t* first, uint64_t* last) {
+  // floor(rows * pct / 100) without overflow: rows = 100q + r.
+  *first = rows / 100 * p.from_pct + rows % 100 * p.from_pct / 100;
+  *last = rows / 100 * p.to_pct + rows % 100 * p.to_pct / 100;
+}
 
 // Every counter after one phase.
 struct PhaseResult {

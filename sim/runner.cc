@@ -11,7 +11,6 @@
 #include "absl/strings/str_join.h"
 #include "sim/defaults_file.h"
 #include "sim/nearest_name.h"
-#include "model/bulk_load.h"
 #include "sim/secondary_keys.h"
 
 namespace innosim {
@@ -121,6 +120,16 @@ absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec) {
 
 const char* OrderedStreamName(int key_width) { return key_width <= 8 ? "autoinc" : "uuidv7-counter"; }
 
+StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, uint64_t autoinc_rows) {
+  StreamSpec ps = spec.stream;
+  ps.name = spec.phases[n].stream;
+  ps.seed = spec.stream.seed + n + 1;
+  // The clock goes on: this phase's first row comes after the rows before it.
+  ps.start_ms = spec.stream.start_ms + rows_before / std::max<uint64_t>(1, spec.stream.rows_per_ms);
+  ps.autoinc_start = autoinc_rows;
+  return ps;
+}
+
 namespace {
 
 // One simulation: the engine lives only as long as this call, so that the
@@ -137,7 +146,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
           "--phase optimize is modelled structure only (the rebuild's page writes are not): add --no-flush "
           "(flush = false in an experiment file)");
     }
-    if (phase.kind == PhaseSpec::Kind::kDeleteEvery && spec.flush) {
+    if (IsDeletePhase(phase.kind) && spec.flush) {
       return absl::InvalidArgumentError(
           "--phase delete is modelled structure only (the purge's page writes are not): add --no-flush "
           "(flush = false in an experiment file)");
@@ -151,6 +160,23 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
                                                      "'", DidYouMean(phase.stream, GeneratorStreamNames())));
     }
   }
+  // delete:phase:N names an insert before it (phases are numbered as the
+  // phase table prints them: 1 is the run's own insert, spec.phases[i] is
+  // i + 2). Those phases keep their keys as they insert them.
+  std::vector<bool> keep_keys(spec.phases.size() + 2, false);
+  for (size_t n = 0; n < spec.phases.size(); ++n) {
+    const PhaseSpec& phase = spec.phases[n];
+    if (phase.kind != PhaseSpec::Kind::kDeletePhase) continue;
+    const uint64_t self = n + 2;
+    if (phase.of_phase >= self || (phase.of_phase >= 2 && spec.phases[phase.of_phase - 2].kind != PhaseSpec::Kind::kInsert)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--phase ", phase.text, " (phase ", self, "): phase ", phase.of_phase,
+          " is not an insert before it: name one of the insert phases before it (1 = the run's own --stream/--rows)"));
+    }
+    keep_keys[phase.of_phase] = true;
+  }
+  // The keys of each kept phase, in the order they were inserted.
+  std::vector<std::vector<Key>> phase_keys(spec.phases.size() + 2);
   absl::StatusOr<RunConfig> config = ConfigFor(spec);
   if (!config.ok()) return config.status();
   const ServerSettings* settings = &config->server;
@@ -185,7 +211,10 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   const auto t0 = std::chrono::steady_clock::now();
   // One insert phase: `rows` rows of `ks`, the first being the run's row
   // `base` (secondary entries and errors count rows over the whole run).
-  auto insert = [&](KeyStream& source, uint64_t rows, uint64_t base) -> absl::Status {
+  // With `keep`, each row's key is appended to it (reserved first: no
+  // allocation per row).
+  auto insert = [&](KeyStream& source, uint64_t rows, uint64_t base, std::vector<Key>* keep) -> absl::Status {
+    if (keep != nullptr) keep->reserve(rows);
     // Keys are read kLookahead rows ahead, and each announced to the engine
     // (Engine::PrefetchRow) that far before its insert; never past rows,
     // so a stream is read exactly as far as without the lookahead.
@@ -218,6 +247,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
         return absl::InvalidArgumentError(absl::StrCat("row ", base + i + 1, ": duplicate primary key in the stream (",
                                                        "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
       }
+      if (keep != nullptr) keep->push_back(key);
       // row_ins: the clustered index first, then each secondary index in order.
       for (size_t ix = 0; ix < encoders.size(); ++ix) {
         if (!engine.InsertSecondary(ix, encoders[ix].Encode(base + i, key)).ok()) ++result.secondary_ties;
@@ -229,7 +259,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
     }
     return absl::OkStatus();
   };
-  if (absl::Status s = insert(ks, spec.rows, 0); !s.ok()) return s;
+  if (absl::Status s = insert(ks, spec.rows, 0, keep_keys[1] ? &phase_keys[1] : nullptr); !s.ok()) return s;
   if (!spec.phases.empty()) {
     auto record = [&](const PhaseSpec& phase) {
       PhaseResult pr;
@@ -252,17 +282,36 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
     uint64_t autoinc_rows = spec.stream.name == "autoinc" ? spec.rows : 0;
     for (size_t n = 0; n < spec.phases.size(); ++n) {
       const PhaseSpec& phase = spec.phases[n];
-      if (phase.kind == PhaseSpec::Kind::kDeleteEvery) {
+      if (IsDeletePhase(phase.kind)) {
         // DELETE ... in key order (a scan of PRIMARY), committed, then
         // purged record by record in the undo log's order: the same order.
         engine.CommitTrx();
         std::vector<Key> doomed;
-        uint64_t ordinal = 0;
-        engine.primary().ForEachKey([&](const Key& k) {
-          if (++ordinal % phase.every == 0) doomed.push_back(k);
-        });
+        if (phase.kind == PhaseSpec::Kind::kDeleteEvery) {
+          uint64_t ordinal = 0;
+          engine.primary().ForEachKey([&](const Key& k) {
+            if (++ordinal % phase.every == 0) doomed.push_back(k);
+          });
+        } else if (phase.kind == PhaseSpec::Kind::kDeleteRange) {
+          // WHERE id >= A AND id < B: the rows ranked [first, last) in key order.
+          uint64_t first = 0;
+          uint64_t last = 0;
+          DeleteRangeRanks(phase, engine.rows(), &first, &last);
+          uint64_t rank = 0;
+          engine.primary().ForEachKey([&](const Key& k) {
+            if (rank >= first && rank < last) doomed.push_back(k);
+            ++rank;
+          });
+        } else {
+          // WHERE id IN (the keys phase N inserted), found by a scan of
+          // PRIMARY: key order; rows an earlier delete took are not there.
+          doomed = std::move(phase_keys[phase.of_phase]);
+          phase_keys[phase.of_phase] = {};
+          std::sort(doomed.begin(), doomed.end());
+        }
         for (const Key& k : doomed) {
-          if (absl::Status s = engine.DeleteRow(k); !s.ok()) return s;
+          absl::Status s = engine.DeleteRow(k);
+          if (!s.ok() && !(phase.kind == PhaseSpec::Kind::kDeletePhase && absl::IsNotFound(s))) return s;
         }
         engine.EndDeletes();
       } else if (phase.kind == PhaseSpec::Kind::kCheckpoint) {
@@ -270,14 +319,10 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
       } else if (phase.kind == PhaseSpec::Kind::kOptimize) {
         // ALTER TABLE commits the open transaction first (an implicit commit).
         engine.CommitTrx();
-        if (absl::Status s = engine.Rebuild(kDefaultFillFactor); !s.ok()) return s;
+        // At innodb_fill_factor (100 unless set; model/bulk_load.h).
+        if (absl::Status s = engine.Rebuild(static_cast<uint32_t>(settings->innodb_fill_factor)); !s.ok()) return s;
       } else {
-        StreamSpec ps = spec.stream;
-        ps.name = phase.stream;
-        ps.seed = spec.stream.seed + n + 1;
-        // The clock goes on: this phase's first row comes after the rows before it.
-        ps.start_ms = spec.stream.start_ms + done / std::max<uint64_t>(1, spec.stream.rows_per_ms);
-        ps.autoinc_start = autoinc_rows;
+        StreamSpec ps = PhaseStreamSpec(spec, n, done, autoinc_rows);
         if (phase.stream == "autoinc") autoinc_rows += phase.rows;
         if (absl::Status s = BindStreamToTable(spec.table, &ps); !s.ok()) return s;
         absl::StatusOr<std::unique_ptr<KeyStream>> pstream = MakeKeyStream(ps);
@@ -287,7 +332,10 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
                                                          (*pstream)->key_width(), " bytes wide, the table's ",
                                                          result.key_width, ": use a stream of the table's key type"));
         }
-        if (absl::Status s = insert(**pstream, phase.rows, done); !s.ok()) return s;
+        if (absl::Status s = insert(**pstream, phase.rows, done, keep_keys[n + 2] ? &phase_keys[n + 2] : nullptr);
+            !s.ok()) {
+          return s;
+        }
         done += phase.rows;
       }
       record(phase);

@@ -118,6 +118,13 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
 // a monotonic counter, strictly ascending at any rate) for 16-byte keys,
 // autoinc for integer keys of 1-8 bytes.
 const char* OrderedStreamName(int key_width);
+
+// The key stream of insert phase spec.phases[n] (before BindStreamToTable):
+// the run's stream options with the phase's stream name, the run's seed plus
+// n + 1, a clock that goes on after `rows_before` rows, and `autoinc_rows`
+// (the rows of autoinc phases before it) as the AUTO_INCREMENT counter's
+// start. What Run() inserts in that phase; a server test loads the same keys.
+StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, uint64_t autoinc_rows);
 // Runs every spec, `threads` at a time (0 = all cores).
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);
 

@@ -7,6 +7,7 @@
 // after. Prints the figures (docs/phases.md quotes them).
 // INNOSIM_PHASES_ROWS overrides the row count. If mariadbd is not installed
 // the test FAILS saying to install mariadb-server.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -260,6 +261,207 @@ TEST_F(PhasesServerTest, DeleteEverySecondRowAndPurgeAgreeWithinTwoPercent) {
            a.primary.counters.index_page_merge_attempts - before.index_page_merge_attempts, attempts);
     Expect("purge", "merge_successful",
            a.primary.counters.index_page_merge_successful - before.index_page_merge_successful, merges);
+    EXPECT_TRUE(c.Execute("DROP TABLE " + t).ok());
+  }
+}
+
+// Seed 002's key switch, at small scale: 200,000 uuidv4 rows loaded by
+// Measure(), then 40,000 uuidv7-counter rows (the keys of the simulated
+// run's second phase, in 1000-row multi-row INSERTs as Measure() loads),
+// then DELETE of the uuidv4 rows (the same keys: every row whose version
+// nibble is 4) in one transaction scanning PRIMARY in key order, purge
+// waited for, ANALYZE TABLE: PRIMARY's n_leaf_pages, size and the
+// INNODB_METRICS merge counters against --phase insert:uuidv7-counter:40k
+// --phase delete:phase:1, within 2%. Then OPTIMIZE TABLE at
+// innodb_fill_factor = 80 against --set innodb_fill_factor=80 --phase
+// optimize.
+TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTwoPercent) {
+  RunSpec spec;
+  spec.stream.name = "uuidv4";
+  spec.rows = Rows();
+  spec.profile = "mariadb-10.11";
+  spec.flush = false;
+  const uint64_t new_rows = spec.rows / 5;
+  spec.phases = {*ParsePhase(absl::StrFormat("insert:uuidv7-counter:%d", new_rows)), *ParsePhase("delete:phase:1"),
+                 *ParsePhase("optimize")};
+  spec.settings = {VariableAssignment{"innodb_fill_factor", "80", "--set"}};
+
+  Loaded loaded;
+  ASSERT_NO_FATAL_FAILURE(Load(spec, "switch_v4_v7", &loaded));
+  auto& m = loaded.m;
+  const MeasureOptions& mo = loaded.mo;
+  ServerConnection& c = **loaded.conn;
+  const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
+  absl::Status st = c.Execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
+  ASSERT_TRUE(st.ok()) << st;
+  auto metric = [&](const char* n) {
+    absl::StatusOr<int64_t> v =
+        c.QueryInt(absl::StrFormat("SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = '%s'", n));
+    EXPECT_TRUE(v.ok()) << v.status();
+    return v.ok() ? *v : -1;
+  };
+  auto primary = [&](std::map<std::string, int64_t>* out) {
+    ASSERT_TRUE(c.Query("ANALYZE TABLE " + t).ok());
+    absl::StatusOr<std::map<std::string, std::string>> stats = c.QueryMap(absl::StrFormat(
+        "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='%s' AND table_name='%s' "
+        "AND index_name='PRIMARY' AND stat_name IN ('size', 'n_leaf_pages')",
+        mo.database, mo.table));
+    ASSERT_TRUE(stats.ok()) << stats.status();
+    ASSERT_EQ(stats->size(), 2u);
+    for (const auto& [k, v] : *stats) (*out)[k] = std::stoll(v);
+  };
+
+  // The second phase's keys, as Run() makes them.
+  absl::StatusOr<std::unique_ptr<KeyStream>> v7 = MakeKeyStream(PhaseStreamSpec(spec, 0, spec.rows, 0));
+  ASSERT_TRUE(v7.ok()) << v7.status();
+  const std::string payload(100, 'x');
+  for (uint64_t done = 0; done < new_rows;) {
+    const uint64_t n = std::min<uint64_t>(1000, new_rows - done);
+    std::string sql = "INSERT INTO " + t + " (id, payload, created) VALUES ";
+    for (uint64_t i = 0; i < n; ++i) {
+      Key k;
+      ASSERT_TRUE((*v7)->Next(&k));
+      absl::StrAppendFormat(&sql, "%s(X'%016x%016x','%s',%d)", i ? "," : "", k.hi, k.lo, payload,
+                            spec.rows + done + i);
+    }
+    st = c.Execute(sql);
+    ASSERT_TRUE(st.ok()) << st;
+    done += n;
+  }
+  std::map<std::string, int64_t> after_insert;
+  ASSERT_NO_FATAL_FAILURE(primary(&after_insert));
+
+  const int64_t attempts0 = metric("index_page_merge_attempts");
+  const int64_t merges0 = metric("index_page_merge_successful");
+  // The uuidv4 rows: version nibble 4 (byte 6's high half); the v7 rows carry 7.
+  st = c.Execute("DELETE FROM " + t + " WHERE ASCII(SUBSTRING(id, 7, 1)) >> 4 = 4 ORDER BY id");
+  ASSERT_TRUE(st.ok()) << st;
+  st = c.Execute("SET GLOBAL innodb_max_purge_lag_wait = 0");
+  ASSERT_TRUE(st.ok()) << st;
+  const int64_t attempts = metric("index_page_merge_attempts") - attempts0;
+  const int64_t merges = metric("index_page_merge_successful") - merges0;
+  std::map<std::string, int64_t> after_purge;
+  ASSERT_NO_FATAL_FAILURE(primary(&after_purge));
+  absl::StatusOr<int64_t> left = c.QueryInt("SELECT COUNT(*) FROM " + t);
+  ASSERT_TRUE(left.ok()) << left.status();
+
+  absl::StatusOr<int64_t> fill = c.QueryInt("SELECT @@GLOBAL.innodb_fill_factor");
+  ASSERT_TRUE(fill.ok()) << fill.status();
+  st = c.Execute("SET GLOBAL innodb_fill_factor = 80");
+  ASSERT_TRUE(st.ok()) << st;
+  absl::StatusOr<std::vector<ServerConnection::Row>> opt = c.Query("OPTIMIZE TABLE " + t);
+  EXPECT_TRUE(c.Execute(absl::StrFormat("SET GLOBAL innodb_fill_factor = %d", *fill)).ok());
+  ASSERT_TRUE(opt.ok()) << opt.status();
+  std::map<std::string, int64_t> after_optimize;
+  ASSERT_NO_FATAL_FAILURE(primary(&after_optimize));
+
+  absl::StatusOr<RunResult> sim = innosim::Run(spec);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  ASSERT_EQ(sim->phases.size(), 4u);
+  const EngineReport& inserted = sim->phases[1].report;
+  const EngineReport& purged = sim->phases[2].report;
+  const EngineReport& optimized = sim->phases[3].report;
+  EXPECT_EQ(static_cast<int64_t>(purged.rows), *left);
+  std::printf("uuidv4, %d rows, then %d uuidv7-counter rows, DELETE of the uuidv4 rows, purged, then OPTIMIZE TABLE "
+              "at innodb_fill_factor=80, MariaDB %s (simulated/measured):\n",
+              static_cast<int>(spec.rows), static_cast<int>(new_rows), m->version.c_str());
+  Expect("after the load", "n_leaf_pages", sim->phases[0].report.primary.n_leaf_pages, m->measured.n_leaf_pages);
+  Expect("after v7 rows", "n_leaf_pages", inserted.primary.n_leaf_pages, after_insert["n_leaf_pages"]);
+  Expect("after v7 rows", "size", inserted.primary.size, after_insert["size"]);
+  Expect("after purge", "n_leaf_pages", purged.primary.n_leaf_pages, after_purge["n_leaf_pages"]);
+  Expect("after purge", "size", purged.primary.size, after_purge["size"]);
+  const IndexCounters& before = inserted.primary.counters;
+  Expect("purge", "merge_attempts", purged.primary.counters.index_page_merge_attempts - before.index_page_merge_attempts,
+         attempts);
+  Expect("purge", "merge_successful",
+         purged.primary.counters.index_page_merge_successful - before.index_page_merge_successful, merges);
+  Expect("after OPTIMIZE", "n_leaf_pages", optimized.primary.n_leaf_pages, after_optimize["n_leaf_pages"]);
+  Expect("after OPTIMIZE", "size", optimized.primary.size, after_optimize["size"]);
+  EXPECT_TRUE(c.Execute("DROP TABLE " + t).ok());
+}
+
+// DELETE ... WHERE id < X of most of a table (delete:range:0:N): 200,000
+// uuidv4 rows loaded by Measure() and optimized (the same tree on both
+// sides), then the first 50% or 99% of the rows in key order deleted in one
+// transaction, purged, ANALYZE TABLE: PRIMARY's n_leaf_pages, size and the
+// merge counters within 2%. At 95% and 99% the tree comes down from three
+// levels to two (btr_lift_page_up). ANALYZE runs with
+// innodb_stats_persistent_sample_pages = 1: with fewer leaf pages than
+// N_SAMPLE_PAGES (20 by default; 19 are left at 99%) dict_stats_analyze_index
+// scans the leaf level and saves the index's previous in-memory
+// stat_n_leaf_pages (1 after the rebuild here), not the leaf segment's used
+// pages it has just read; with 1 it saves those.
+TEST_F(PhasesServerTest, DeleteOfAKeyRangeAndPurgeAgreeWithinTwoPercent) {
+  for (const int to : {50, 95, 99}) {
+    SCOPED_TRACE(to);
+    RunSpec spec;
+    spec.stream.name = "uuidv4";
+    spec.rows = Rows();
+    spec.profile = "mariadb-10.11";
+    spec.flush = false;
+    spec.phases = {*ParsePhase("optimize"), *ParsePhase(absl::StrFormat("delete:range:0:%d", to))};
+
+    Loaded loaded;
+    ASSERT_NO_FATAL_FAILURE(Load(spec, absl::StrFormat("delete_range_%d", to), &loaded));
+    auto& m = loaded.m;
+    const MeasureOptions& mo = loaded.mo;
+    ServerConnection& c = **loaded.conn;
+    const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
+    absl::Status st = c.Execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
+    ASSERT_TRUE(st.ok()) << st;
+    auto metric = [&](const char* n) {
+      absl::StatusOr<int64_t> v =
+          c.QueryInt(absl::StrFormat("SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = '%s'", n));
+      EXPECT_TRUE(v.ok()) << v.status();
+      return v.ok() ? *v : -1;
+    };
+    ASSERT_TRUE(c.Query("OPTIMIZE TABLE " + t).ok());
+    // X: the key ranked floor(rows * to / 100) in key order.
+    const uint64_t last = spec.rows / 100 * to + spec.rows % 100 * to / 100;
+    const int64_t attempts0 = metric("index_page_merge_attempts");
+    const int64_t merges0 = metric("index_page_merge_successful");
+    st = c.Execute(absl::StrFormat("DELETE FROM %s WHERE id < (SELECT id FROM (SELECT id FROM %s ORDER BY id LIMIT 1 "
+                                   "OFFSET %d) x) ORDER BY id",
+                                   t, t, last));
+    ASSERT_TRUE(st.ok()) << st;
+    st = c.Execute("SET GLOBAL innodb_max_purge_lag_wait = 0");
+    ASSERT_TRUE(st.ok()) << st;
+    const int64_t attempts = metric("index_page_merge_attempts") - attempts0;
+    const int64_t merges = metric("index_page_merge_successful") - merges0;
+    absl::StatusOr<int64_t> sample = c.QueryInt("SELECT @@GLOBAL.innodb_stats_persistent_sample_pages");
+    ASSERT_TRUE(sample.ok()) << sample.status();
+    st = c.Execute("SET GLOBAL innodb_stats_persistent_sample_pages = 1");
+    ASSERT_TRUE(st.ok()) << st;
+    const bool analyzed = c.Query("ANALYZE TABLE " + t).ok();
+    EXPECT_TRUE(c.Execute(absl::StrFormat("SET GLOBAL innodb_stats_persistent_sample_pages = %d", *sample)).ok());
+    ASSERT_TRUE(analyzed);
+    absl::StatusOr<std::map<std::string, std::string>> stats = c.QueryMap(absl::StrFormat(
+        "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='%s' AND table_name='%s' "
+        "AND index_name='PRIMARY' AND stat_name IN ('size', 'n_leaf_pages')",
+        mo.database, mo.table));
+    ASSERT_TRUE(stats.ok()) << stats.status();
+    ASSERT_EQ(stats->size(), 2u);
+    absl::StatusOr<int64_t> left = c.QueryInt("SELECT COUNT(*) FROM " + t);
+    ASSERT_TRUE(left.ok()) << left.status();
+
+    absl::StatusOr<RunResult> sim = innosim::Run(spec);
+    ASSERT_TRUE(sim.ok()) << sim.status();
+    ASSERT_EQ(sim->phases.size(), 3u);
+    if (to >= 95) {
+      EXPECT_LT(sim->phases[2].report.primary.height, sim->phases[1].report.primary.height);
+    }
+    const EngineReport& b = sim->phases[1].report;
+    const EngineReport& a = sim->phases[2].report;
+    EXPECT_EQ(static_cast<int64_t>(a.rows), *left);
+    std::printf("uuidv4, %d rows, MariaDB %s, OPTIMIZE TABLE, DELETE of the first %d%% in key order, purged "
+                "(simulated/measured; simulated height %u -> %u):\n",
+                static_cast<int>(spec.rows), m->version.c_str(), to, b.primary.height, a.primary.height);
+    Expect("after purge", "n_leaf_pages", a.primary.n_leaf_pages, std::stoll(stats->at("n_leaf_pages")));
+    Expect("after purge", "size", a.primary.size, std::stoll(stats->at("size")));
+    Expect("purge", "merge_attempts",
+           a.primary.counters.index_page_merge_attempts - b.primary.counters.index_page_merge_attempts, attempts);
+    Expect("purge", "merge_successful",
+           a.primary.counters.index_page_merge_successful - b.primary.counters.index_page_merge_successful, merges);
     EXPECT_TRUE(c.Execute("DROP TABLE " + t).ok());
   }
 }

@@ -316,23 +316,34 @@ TEST(Phases, AnExperimentRunTakesRunPhaseTables) {
       "[[run]]\nlabel = \"switch\"\n"
       "[[run.phase]]\nstep = \"insert\"\nstream = \"uuidv7-counter\"\nrows = 10000\n"
       "[[run.phase]]\nstep = \"delete\"\nevery = 4\n"
-      "[[run.phase]]\nstep = \"optimize\"\n";
+      "[[run.phase]]\nstep = \"optimize\"\n"
+      "[[run.phase]]\nstep = \"delete\"\nphase = 2\n"
+      "[[run.phase]]\nstep = \"delete\"\nfrom = 0\nto = 50\n";
   absl::StatusOr<Experiment> e = ParseExperiment(text, "t.toml");
   ASSERT_TRUE(e.ok()) << e.status();
   ASSERT_EQ(e->runs.size(), 1u);
-  ASSERT_EQ(e->runs[0].spec.phases.size(), 3u);
+  ASSERT_EQ(e->runs[0].spec.phases.size(), 5u);
   EXPECT_EQ(e->runs[0].spec.phases[0].text, "insert:uuidv7-counter:10000");
   EXPECT_EQ(e->runs[0].spec.phases[1].text, "delete:every:4");
   EXPECT_EQ(e->runs[0].spec.phases[2].kind, PhaseSpec::Kind::kOptimize);
+  EXPECT_EQ(e->runs[0].spec.phases[3].text, "delete:phase:2");
+  EXPECT_EQ(e->runs[0].spec.phases[4].text, "delete:range:0:50");
   absl::StatusOr<ExperimentResult> r = RunExperiment(*e, 1, std::nullopt);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->results.size(), 1u);
-  EXPECT_EQ(r->results[0].phases.size(), 4u);
-  EXPECT_EQ(r->results[0].report.rows, 30000u);
+  EXPECT_EQ(r->results[0].phases.size(), 6u);
+  // 40,000 rows, every fourth gone (30,000), the v7 rows among them gone,
+  // then half of what is left.
+  EXPECT_EQ(r->results[0].phases[3].report.rows, 30000u);
+  EXPECT_LT(r->results[0].phases[4].report.rows, 30000u);
+  EXPECT_EQ(r->results[0].report.rows, r->results[0].phases[4].report.rows - r->results[0].phases[4].report.rows / 2);
   // A step that is neither, an insert without its rows and an optimize
   // with rows say what to write.
   for (const char* bad : {"[[run.phase]]\nstep = \"vacuum\"\n", "[[run.phase]]\nstep = \"insert\"\nstream = \"uuidv4\"\n",
-                          "[[run.phase]]\nstep = \"optimize\"\nrows = 5\n", "[[run.phase]]\nstep = \"delete\"\n"}) {
+                          "[[run.phase]]\nstep = \"optimize\"\nrows = 5\n", "[[run.phase]]\nstep = \"delete\"\n",
+                          "[[run.phase]]\nstep = \"delete\"\nevery = 2\nphase = 1\n",
+                          "[[run.phase]]\nstep = \"delete\"\nfrom = 10\n",
+                          "[[run.phase]]\nstep = \"optimize\"\nphase = 1\n"}) {
     absl::StatusOr<Experiment> b = ParseExperiment(
         "name = \"t\"\n[defaults]\nrows = 10\nflush = false\nstream = \"uuidv4\"\n[[run]]\nlabel = \"x\"\n" +
             std::string(bad),
@@ -361,6 +372,178 @@ TEST(Phases, DeleteEveryKthRowIsReportedAndRefusedWhereNotModelled) {
   r = innosim::Run(spec);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("secondary"), std::string::npos) << r.status();
+}
+
+// innodb_fill_factor (--set, my.cnf, an experiment's [run.set]) reaches
+// OPTIMIZE's sorted build: every leaf but the last holds what the rule
+// allows at that fill factor; a value outside 10-100 is refused.
+TEST(Optimize, TheFillFactorSettingTakesEffect) {
+  RunSpec spec = PhasedSpec();
+  spec.phases = {*ParsePhase("optimize")};
+  const RunResult at100 = MustRun(spec);
+  spec.settings = {VariableAssignment{"innodb_fill_factor", "80", "--set"}};
+  uint64_t leaf_n = 0;
+  std::vector<int> leaves;
+  absl::StatusOr<RunResult> at80 = innosim::Run(spec, [&](const Engine& e) {
+    leaves = RecordsOnLevel(e, 0);
+    leaf_n = BulkRecordsPerPage(e.primary().record_sizes().leaf, kPage, BulkReservedSpace(kPage, 80, true));
+  });
+  ASSERT_TRUE(at80.ok()) << at80.status();
+  ASSERT_GT(leaves.size(), 2u);
+  for (size_t i = 0; i + 1 < leaves.size(); ++i) ASSERT_EQ(leaves[i], static_cast<int>(leaf_n)) << i;
+  EXPECT_EQ(at80->report.primary.n_leaf_pages, (60000 + leaf_n - 1) / leaf_n);
+  EXPECT_GT(at80->report.primary.n_leaf_pages, at100.report.primary.n_leaf_pages);
+  EXPECT_LT(at80->report.primary.leaf_fill, 0.81);
+  EXPECT_GT(at80->report.primary.leaf_fill, 0.75);
+  // Shown among the settings, as one the model reads.
+  bool listed = false;
+  for (const ServerSettings::Row& row : at80->settings_used) {
+    if (row.name == "innodb_fill_factor") listed = row.value == "80" && row.modelled;
+  }
+  EXPECT_TRUE(listed);
+  for (const char* bad : {"9", "101", "0"}) {
+    spec.settings = {VariableAssignment{"innodb_fill_factor", bad, "--set"}};
+    absl::StatusOr<RunResult> r = innosim::Run(spec);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(r.status().message().find("innodb_fill_factor"), std::string::npos) << r.status();
+  }
+}
+
+TEST(Phases, ParsesDeleteOfAPhaseAndOfARange) {
+  absl::StatusOr<PhaseSpec> p = ParsePhase("delete:phase:1");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->kind, PhaseSpec::Kind::kDeletePhase);
+  EXPECT_EQ(p->of_phase, 1u);
+  p = ParsePhase("delete:range:0:50");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->kind, PhaseSpec::Kind::kDeleteRange);
+  EXPECT_EQ(p->from_pct, 0u);
+  EXPECT_EQ(p->to_pct, 50u);
+  EXPECT_TRUE(IsDeletePhase(p->kind));
+  EXPECT_FALSE(IsDeletePhase(PhaseSpec::Kind::kOptimize));
+  for (const char* bad : {"delete:phase:0", "delete:phase:x", "delete:phase:", "delete:range:50:50",
+                          "delete:range:60:40", "delete:range:0:101", "delete:range:0", "delete:range:-1:5",
+                          "delete:range:a:5", "delete:range:0:5:7"}) {
+    absl::StatusOr<PhaseSpec> b = ParsePhase(bad);
+    ASSERT_FALSE(b.ok()) << bad;
+    EXPECT_NE(b.status().message().find(bad), std::string::npos) << b.status();
+  }
+  // floor(rows * pct / 100), also where rows * pct would overflow.
+  uint64_t first = 0;
+  uint64_t last = 0;
+  DeleteRangeRanks(*ParsePhase("delete:range:1:99"), 1999, &first, &last);
+  EXPECT_EQ(first, 19u);
+  EXPECT_EQ(last, 1979u);
+  DeleteRangeRanks(*ParsePhase("delete:range:0:100"), UINT64_MAX, &first, &last);
+  EXPECT_EQ(first, 0u);
+  EXPECT_EQ(last, UINT64_MAX);
+}
+
+// Seed 002's switch: UUIDv4 rows, then UUIDv7 rows, then DELETE of the v4
+// rows. What is left is exactly the second phase's rows.
+TEST(Phases, DeleteOfAPhaseLeavesTheOtherPhasesRows) {
+  RunSpec spec = PhasedSpec();
+  spec.rows = 30000;
+  spec.phases = {*ParsePhase("insert:uuidv7-counter:10k"), *ParsePhase("delete:phase:1")};
+  std::string verify = "not run";
+  uint64_t v4 = 0;
+  uint64_t v7 = 0;
+  absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
+    verify = e.Verify();
+    e.primary().ForEachKey([&](const Key& k) {
+      // The version nibble: the high four bits of byte 6 (of hi's eight).
+      const uint64_t version = (k.hi >> 12) & 0xF;
+      v4 += version == 4;
+      v7 += version == 7;
+    });
+  });
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(verify, "");
+  EXPECT_EQ(v4, 0u);
+  EXPECT_EQ(v7, 10000u);
+  ASSERT_EQ(r->phases.size(), 3u);
+  EXPECT_EQ(r->phases[2].phase.text, "delete:phase:1");
+  EXPECT_EQ(r->phases[2].report.rows, 10000u);
+  EXPECT_GT(r->phases[2].report.primary.counters.index_page_merge_successful, 0u);
+  EXPECT_LT(r->phases[2].report.primary.n_leaf_pages, r->phases[1].report.primary.n_leaf_pages / 3);
+  // Deleting the second phase instead leaves the first phase's 30,000 rows;
+  // deleting phase 1 twice deletes nothing the second time.
+  spec.phases = {*ParsePhase("insert:uuidv7-counter:10k"), *ParsePhase("delete:phase:2")};
+  EXPECT_EQ(MustRun(spec).report.rows, 30000u);
+  spec.phases = {*ParsePhase("insert:uuidv7-counter:10k"), *ParsePhase("delete:phase:1"),
+                 *ParsePhase("delete:phase:1")};
+  const RunResult twice = MustRun(spec);
+  EXPECT_EQ(twice.report.rows, 10000u);
+  EXPECT_EQ(twice.phases[3].report.primary.n_leaf_pages, twice.phases[2].report.primary.n_leaf_pages);
+  // A phase that is not an insert before it is refused, naming the phase.
+  for (const std::vector<const char*>& bad :
+       {std::vector<const char*>{"delete:phase:2"}, {"optimize", "delete:phase:2"}, {"delete:phase:3"},
+        {"insert:uuidv7-counter:10", "delete:phase:3"}}) {
+    spec.phases.clear();
+    for (const char* t : bad) spec.phases.push_back(*ParsePhase(t));
+    absl::StatusOr<RunResult> b = innosim::Run(spec);
+    ASSERT_FALSE(b.ok()) << bad.back();
+    EXPECT_EQ(b.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(b.status().message().find(bad.back()), std::string::npos) << b.status();
+  }
+}
+
+// delete:range:F:T deletes the rows ranked [F%, T%) in key order: the keys
+// left are those below the first and from the last rank on.
+TEST(Phases, DeleteOfARangeTakesThoseRanksInKeyOrder) {
+  RunSpec spec = PhasedSpec();
+  spec.rows = 20000;
+  spec.phases.clear();
+  std::vector<Key> before;
+  ASSERT_TRUE(innosim::Run(spec, [&](const Engine& e) { e.primary().ForEachKey([&](const Key& k) { before.push_back(k); }); }).ok());
+  ASSERT_EQ(before.size(), 20000u);
+  spec.phases = {*ParsePhase("delete:range:25:60")};
+  std::vector<Key> after;
+  std::string verify = "not run";
+  absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
+    verify = e.Verify();
+    e.primary().ForEachKey([&](const Key& k) { after.push_back(k); });
+  });
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(verify, "");
+  std::vector<Key> expected(before.begin(), before.begin() + 5000);
+  expected.insert(expected.end(), before.begin() + 12000, before.end());
+  EXPECT_EQ(after, expected);
+  EXPECT_EQ(r->report.rows, 13000u);
+}
+
+// btr_lift_page_up: purging all but the last rows of a three-level tree
+// leaves levels with a single page, which btr_compress lifts into their
+// father (counted as merges) and btr_discard_page lifts into a root left
+// with one node pointer: the tree loses its levels as it empties.
+TEST(Purge, TheOnlyPageOfALevelIsLiftedUp) {
+  std::unique_ptr<Engine> e = Load(EngineProfile::MariaDB1011(), "uuidv4", 200000);
+  ASSERT_EQ(e->primary().height(), 3u);
+  std::vector<Key> all;
+  e->primary().ForEachKey([&](const Key& k) { all.push_back(k); });
+  // Down to 1%: a two-level tree (the leaf level no longer fills a
+  // node-pointer level of more than one page).
+  const size_t keep = all.size() / 100;
+  for (size_t i = 0; i + keep < all.size(); ++i) ASSERT_TRUE(e->DeleteRow(all[i]).ok());
+  EXPECT_EQ(e->Verify(), "");
+  EXPECT_EQ(e->primary().height(), 2u);
+  EXPECT_EQ(e->rows(), keep);
+  // Down to one row: a lone root leaf, the leaf segment empty.
+  for (size_t i = all.size() - keep; i + 1 < all.size(); ++i) ASSERT_TRUE(e->DeleteRow(all[i]).ok());
+  EXPECT_EQ(e->Verify(), "");
+  EXPECT_EQ(e->primary().height(), 1u);
+  EXPECT_EQ(e->page_store().page(e->primary().root()).n_recs(), 1);
+  EXPECT_EQ(e->primary().leaf_segment().used, 0u);
+  const IndexCounters& c = e->primary().counters();
+  EXPECT_EQ(e->primary().top_segment().used, 1u) << c.pages_allocated << " " << c.pages_freed;  // the root alone
+  // The last row goes; the tree takes rows again.
+  ASSERT_TRUE(e->DeleteRow(all.back()).ok());
+  std::unique_ptr<KeyStream> ks = MakeStream("uuidv4", 9);
+  Key k;
+  for (int i = 0; i < 20000 && ks->Next(&k); ++i) ASSERT_TRUE(e->InsertRow(k).ok());
+  EXPECT_EQ(e->Verify(), "");
+  EXPECT_EQ(e->primary().height(), 2u);
 }
 
 // CHECKPOINT, then rows: the dirty pages after the next phase are the

@@ -115,9 +115,10 @@ struct PhaseOptions {
   void Register(CLI::App* sub) {
     sub->add_option("--phase", phases,
                     "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, "
-                    "delete:every:K, optimize (OPTIMIZE TABLE) or checkpoint (every dirty page written); delete and "
-                    "optimize need --no-flush, checkpoint the flush model; every counter is reported after each "
-                    "(docs/phases.md)");
+                    "delete:every:K, delete:phase:N (the rows phase N inserted, 1 = --stream's), "
+                    "delete:range:FROM:TO (percent of the rows in key order), optimize (OPTIMIZE TABLE) or "
+                    "checkpoint (every dirty page written); delete and optimize need --no-flush, checkpoint the "
+                    "flush model; every counter is reported after each (docs/phases.md)");
   }
 
   absl::Status Apply(RunSpec* spec) const {
@@ -125,7 +126,8 @@ struct PhaseOptions {
       absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
       if (!phase.ok()) return phase.status();
       const bool structure_only =
-          phase->kind == PhaseSpec::Kind::kOptimize || phase->kind == PhaseSpec::Kind::kDeleteEvery;
+          phase->kind == PhaseSpec::Kind::kOptimize || phase->kind == PhaseSpec::Kind::kDeleteEvery ||
+          phase->kind == PhaseSpec::Kind::kDeletePhase || phase->kind == PhaseSpec::Kind::kDeleteRange;
       if (structure_only && spec->flush) {
         return absl::InvalidArgumentError(
             absl::StrCat("--phase ", text, " is modelled structure only (its page writes are not): add --no-flush"));
