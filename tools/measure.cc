@@ -1193,24 +1193,25 @@ absl::Status RunSanityChecks(MeasureRun& run) {
   return absl::OkStatus();
 }
 
-// A phase's DELETE: every K-th row in key order, chosen by a scan of
-// PRIMARY (ROW_NUMBER() OVER (ORDER BY pk)) into a temporary MEMORY table,
-// which touches no InnoDB page, then deleted by one statement in key order
-// (one transaction, as the simulation's: sim/runner.cc), then purged:
-// SET GLOBAL innodb_max_purge_lag_wait=0 returns once the history list is
-// empty (MariaDB 10.5+, ha_innodb.cc innodb_max_purge_lag_wait_update),
-// and is put back right after.
-absl::Status DeleteEveryKth(MeasureRun& run, uint64_t every, uint64_t table_rows) {
+// A phase's DELETE of the rows whose rank in key order (innosim_rn, from 1)
+// satisfies `rank_condition`, chosen by a scan of PRIMARY (ROW_NUMBER() OVER
+// (ORDER BY pk)) into a temporary MEMORY table, which touches no InnoDB
+// page, then deleted by one statement in key order (one transaction, as the
+// simulation's: sim/runner.cc), then purged: SET GLOBAL
+// innodb_max_purge_lag_wait=0 returns once the history list is empty
+// (MariaDB 10.5+, ha_innodb.cc innodb_max_purge_lag_wait_update), and is
+// put back right after. `doomed_rows`: how many rows at most.
+absl::Status DeleteByRank(MeasureRun& run, const std::string& rank_condition, uint64_t doomed_rows) {
   const std::string pk = absl::StrCat("`", run.pk_column, "`");
   const std::string doomed = Qualified(run.options.database, "innosim_doomed");
   // A MEMORY table holds at most max_heap_table_size bytes (16 MiB by
   // default): room for this session's doomed keys (at most 64 bytes a row).
-  const uint64_t heap = std::max<uint64_t>(16ull << 20, (table_rows / every + 1) * 256 + (16ull << 20));
+  const uint64_t heap = std::max<uint64_t>(16ull << 20, (doomed_rows + 1) * 256 + (16ull << 20));
   for (const std::string& sql :
        {absl::StrCat("SET SESSION max_heap_table_size=", heap), absl::StrCat("DROP TEMPORARY TABLE IF EXISTS ", doomed),
         absl::StrCat("CREATE TEMPORARY TABLE ", doomed, " (PRIMARY KEY (", pk, ")) ENGINE=MEMORY AS SELECT ", pk,
                      " FROM (SELECT ", pk, ", ROW_NUMBER() OVER (ORDER BY ", pk, ") AS innosim_rn FROM ", run.qualified,
-                     ") x WHERE innosim_rn % ", every, " = 0"),
+                     ") x WHERE ", rank_condition),
         absl::StrCat("DELETE FROM ", run.qualified, " WHERE ", pk, " IN (SELECT ", pk, " FROM ", doomed, ") ORDER BY ",
                      pk),
         absl::StrCat("DROP TEMPORARY TABLE ", doomed)}) {
@@ -1223,6 +1224,21 @@ absl::Status DeleteEveryKth(MeasureRun& run, uint64_t every, uint64_t table_rows
                      s.message(), "); measure --phase delete needs MariaDB 10.5 or later", run.left));
   }
   return run.guard.Restore(mark);
+}
+
+// delete:every:K: the K-th, 2K-th, ... row in key order.
+absl::Status DeleteEveryKth(MeasureRun& run, uint64_t every, uint64_t table_rows) {
+  return DeleteByRank(run, absl::StrCat("innosim_rn % ", every, " = 0"), table_rows / every);
+}
+
+// delete:range:FROM:TO: the rows ranked [first, last) from 0 in key order,
+// as the simulation ranks them (DeleteRangeRanks over the table's rows):
+// a DELETE ... WHERE id >= A AND id < B.
+absl::Status DeleteRange(MeasureRun& run, const PhaseSpec& phase, uint64_t table_rows) {
+  uint64_t first = 0;
+  uint64_t last = 0;
+  DeleteRangeRanks(phase, table_rows, &first, &last);
+  return DeleteByRank(run, absl::StrCat("innosim_rn > ", first, " AND innosim_rn <= ", last), last - first);
 }
 
 // A phase's OPTIMIZE TABLE (InnoDB: "Table does not support optimize, doing
@@ -1285,6 +1301,10 @@ absl::Status RunPhases(MeasureRun& run, int64_t load_dirty_pages) {
         break;
       case PhaseSpec::Kind::kDeleteEvery:
         s = DeleteEveryKth(run, step.phase.every, inserted);
+        break;
+      case PhaseSpec::Kind::kDeleteRange:
+        // The table's rows now: the last phase's COUNT(*) (the load's at first).
+        s = DeleteRange(run, step.phase, static_cast<uint64_t>(run.result.phases.back().table_rows));
         break;
       case PhaseSpec::Kind::kOptimize:
         s = OptimizeTable(run);

@@ -328,6 +328,7 @@ bool MeasureRunsPhase(PhaseSpec::Kind kind) {
   switch (kind) {
     case PhaseSpec::Kind::kInsert:
     case PhaseSpec::Kind::kDeleteEvery:
+    case PhaseSpec::Kind::kDeleteRange:
     case PhaseSpec::Kind::kOptimize:
     case PhaseSpec::Kind::kCheckpoint:
       return true;
@@ -350,15 +351,15 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
     if (!MeasureRunsPhase(phase->kind)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--phase ", text, ": measure cannot run this phase on a server yet; it runs insert:STREAM:ROWS, "
-          "delete:every:K, optimize and checkpoint (innosim run --phase simulates the others)"));
+          "delete:every:K, delete:range:FROM:TO, optimize and checkpoint (innosim run --phase simulates the others)"));
     }
-    if (phase->kind == PhaseSpec::Kind::kDeleteEvery && secondary_indexes) {
+    const bool deletes = phase->kind == PhaseSpec::Kind::kDeleteEvery || phase->kind == PhaseSpec::Kind::kDeleteRange;
+    if (deletes && secondary_indexes) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--phase ", text, ": the simulation deletes only from tables without secondary indexes "
           "(docs/phases.md): use --table seed000 or a table with a primary key alone"));
     }
-    structure_only = structure_only || phase->kind == PhaseSpec::Kind::kDeleteEvery ||
-                     phase->kind == PhaseSpec::Kind::kOptimize;
+    structure_only = structure_only || deletes || phase->kind == PhaseSpec::Kind::kOptimize;
     checkpoint = checkpoint || phase->kind == PhaseSpec::Kind::kCheckpoint;
     plan->spec.phases.push_back(*std::move(phase));
   }
