@@ -42,6 +42,13 @@ class PhasesServerTest : public PrivateServerSuite<256ull << 20> {
     absl::StatusOr<std::unique_ptr<ServerConnection>> conn = absl::UnknownError("not connected");
     absl::StatusOr<MeasureResult> m = absl::UnknownError("not loaded");
     MeasureOptions mo;
+    // An INNODB_METRICS counter's COUNT, or -1 (a failure is reported).
+    int64_t Metric(const char* name) {
+      absl::StatusOr<int64_t> v = (*conn)->QueryInt(
+          absl::StrFormat("SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = '%s'", name));
+      EXPECT_TRUE(v.ok()) << v.status();
+      return v.ok() ? *v : -1;
+    }
   };
   void Load(const RunSpec& spec, const std::string& table, Loaded* l) {
     l->conn = ServerConnection::Connect(server_->connection_options());
@@ -52,6 +59,9 @@ class PhasesServerTest : public PrivateServerSuite<256ull << 20> {
     l->mo.rows = spec.rows;
     l->m = Measure(**l->conn, **stream, l->mo);
     ASSERT_TRUE(l->m.ok()) << l->m.status();
+    // The INNODB_METRICS index counters the tests read after their own steps.
+    absl::Status st = (*l->conn)->Execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
+    ASSERT_TRUE(st.ok()) << st;
   }
 };
 
@@ -292,14 +302,8 @@ TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTw
   const MeasureOptions& mo = loaded.mo;
   ServerConnection& c = **loaded.conn;
   const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
-  absl::Status st = c.Execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
-  ASSERT_TRUE(st.ok()) << st;
-  auto metric = [&](const char* n) {
-    absl::StatusOr<int64_t> v =
-        c.QueryInt(absl::StrFormat("SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = '%s'", n));
-    EXPECT_TRUE(v.ok()) << v.status();
-    return v.ok() ? *v : -1;
-  };
+  auto metric = [&](const char* n) { return loaded.Metric(n); };
+  absl::Status st;
   auto primary = [&](std::map<std::string, int64_t>* out) {
     ASSERT_TRUE(c.Query("ANALYZE TABLE " + t).ok());
     absl::StatusOr<std::map<std::string, std::string>> stats = c.QueryMap(absl::StrFormat(
@@ -407,14 +411,8 @@ TEST_F(PhasesServerTest, DeleteOfAKeyRangeAndPurgeAgreeWithinTwoPercent) {
     const MeasureOptions& mo = loaded.mo;
     ServerConnection& c = **loaded.conn;
     const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
-    absl::Status st = c.Execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
-    ASSERT_TRUE(st.ok()) << st;
-    auto metric = [&](const char* n) {
-      absl::StatusOr<int64_t> v =
-          c.QueryInt(absl::StrFormat("SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = '%s'", n));
-      EXPECT_TRUE(v.ok()) << v.status();
-      return v.ok() ? *v : -1;
-    };
+    auto metric = [&](const char* n) { return loaded.Metric(n); };
+    absl::Status st;
     ASSERT_TRUE(c.Query("OPTIMIZE TABLE " + t).ok());
     // X: the key ranked floor(rows * to / 100) in key order.
     const uint64_t last = spec.rows / 100 * to + spec.rows % 100 * to / 100;

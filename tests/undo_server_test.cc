@@ -104,34 +104,31 @@ TEST_F(UndoServerTest, OneRowTransactionsRedoAsTheServers) {
                                 << static_cast<double>(c.lsn_advance) / 20000;
 }
 
-TEST_F(UndoServerTest, OrderedStreamPagesWrittenWithThoseOutsideTheIndex) {
+// Loads and simulates, prints Innodb_pages_written of both sides, and
+// holds them within 15%.
+void ExpectPagesWrittenWithinFifteenPercent(PrivateServer* server, const std::string& what, const std::string& stream,
+                                            uint64_t rows, uint64_t batch, const std::string& table) {
   Case c;
-  ASSERT_NO_FATAL_FAILURE(LoadAndSimulate(server_, "autoinc", 1000000, 1000, "undo_ordered", &c));
+  ASSERT_NO_FATAL_FAILURE(LoadAndSimulate(server, stream, rows, batch, table, &c));
   const double e = RelativeError(c.simulated.flush.Innodb_pages_written, c.measured.measured.Innodb_pages_written);
-  std::printf("autoinc 1000000 rows: Innodb_pages_written simulated %llu, measured %lld (%+.1f%%)\n",
+  std::printf("%s: Innodb_pages_written simulated %llu, measured %lld (%+.1f%%)\n", what.c_str(),
               static_cast<unsigned long long>(c.simulated.flush.Innodb_pages_written),
               static_cast<long long>(c.measured.measured.Innodb_pages_written), 100 * e);
-  EXPECT_LE(std::fabs(e), 0.15);
+  EXPECT_LE(std::fabs(e), 0.15) << what;
+}
+
+TEST_F(UndoServerTest, OrderedStreamPagesWrittenWithThoseOutsideTheIndex) {
+  ExpectPagesWrittenWithinFifteenPercent(server_, "autoinc 1000000 rows", "autoinc", 1000000, 1000, "undo_ordered");
 }
 
 TEST_F(OneRowTrxServerTest, PagesWrittenPacedByTheAsyncFlushTarget) {
-  Case c;
-  ASSERT_NO_FATAL_FAILURE(LoadAndSimulate(server_, "uuidv4", 200000, 1, "one_row_trx", &c));
-  const double e = RelativeError(c.simulated.flush.Innodb_pages_written, c.measured.measured.Innodb_pages_written);
-  std::printf("uuidv4 200000 rows, 1 row per trx: Innodb_pages_written simulated %llu, measured %lld (%+.1f%%)\n",
-              static_cast<unsigned long long>(c.simulated.flush.Innodb_pages_written),
-              static_cast<long long>(c.measured.measured.Innodb_pages_written), 100 * e);
-  EXPECT_LE(std::fabs(e), 0.15);
+  ExpectPagesWrittenWithinFifteenPercent(server_, "uuidv4 200000 rows, 1 row per trx", "uuidv4", 200000, 1,
+                                         "one_row_trx");
 }
 
 TEST_F(InMemoryServerTest, RandomKeysPagesWrittenPacedByTheAsyncFlushTarget) {
-  Case c;
-  ASSERT_NO_FATAL_FAILURE(LoadAndSimulate(server_, "uuidv4", 1000000, 1000, "in_memory", &c));
-  const double e = RelativeError(c.simulated.flush.Innodb_pages_written, c.measured.measured.Innodb_pages_written);
-  std::printf("uuidv4 1000000 rows, 1 GB pool: Innodb_pages_written simulated %llu, measured %lld (%+.1f%%)\n",
-              static_cast<unsigned long long>(c.simulated.flush.Innodb_pages_written),
-              static_cast<long long>(c.measured.measured.Innodb_pages_written), 100 * e);
-  EXPECT_LE(std::fabs(e), 0.15);
+  ExpectPagesWrittenWithinFifteenPercent(server_, "uuidv4 1000000 rows, 1 GB pool", "uuidv4", 1000000, 1000,
+                                         "in_memory");
 }
 
 }  // namespace

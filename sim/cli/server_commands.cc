@@ -1027,8 +1027,9 @@ void AddMeasure(CLI::App& app, Registry& reg) {
                 "with --writers: load the writers' interleaved keys on one connection instead of one connection "
                 "and thread per writer");
   sub->add_option("--phase", o->phases,
-                  "after the load (repeatable, in order): insert:STREAM:ROWS, delete:every:K (then purge), optimize "
-                  "or checkpoint, run on the server and simulated; each phase's figures side by side (docs/phases.md)");
+                  "after the load (repeatable, in order): insert:STREAM:ROWS, delete:every:K or delete:range:FROM:TO "
+                  "(then purge), optimize or checkpoint, run on the server and simulated; each phase's figures side by "
+                  "side (docs/phases.md)");
   sub->add_option("--batch", o->batch, "rows per INSERT (one transaction each)")->capture_default_str();
   sub->add_option("--host", o->host, "server host (TCP); empty or localhost = Unix socket");
   sub->add_option("--port", o->port, "server TCP port (0 = 3306)");
