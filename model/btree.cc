@@ -285,6 +285,7 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
 
 void BTree::TouchAllocationPages(uint32_t page_no) {
   const uint32_t xdes = space_->XdesPageOf(page_no);
+  if (space_->FirstUseOfXdesPage(xdes)) sink_->OnPageCreate(space_id_, xdes);
   sink_->OnPageAccess(space_id_, xdes);
   sink_->OnPageModify(space_id_, xdes);
   sink_->OnPageAccess(space_id_, Tablespace::kFirstInodePage);

@@ -74,6 +74,12 @@ void Engine::Build(PageEventSink* sink) {
     sink_->OnMtrCommit(0);
     sink_->OnPageCreate(kPageEventSpace, Tablespace::kFirstInodePage);
     sink_->OnMtrCommit(0);
+    // Each index's root page, created by btr_create at CREATE TABLE
+    // (buf_page_create: resident, never read by the load).
+    for (const IndexSegments& ix : layout.indexes) {
+      sink_->OnPageCreate(kPageEventSpace, ix.root_page);
+      sink_->OnMtrCommit(0);
+    }
   }
 }
 

@@ -82,6 +82,20 @@ class Tablespace {
   // every page_size pages, page 0 being the FSP header's): the page whose
   // free bit an allocation or free of `page_no` writes.
   uint32_t XdesPageOf(uint32_t page_no) const { return page_no / page_size_ * page_size_; }
+  // True once per XDES page after page 0: the first allocation or free that
+  // writes it. fsp_fill_free_list initialises each descriptor page beyond
+  // the first (init_xdes: buf_page_create + fsp_init_file_page) as the file
+  // grows past it, so the buffer pool creates that page rather than read
+  // it; the model marks the creation at its first use. Page 0 exists from
+  // fsp_header_init (CREATE TABLE).
+  bool FirstUseOfXdesPage(uint32_t xdes_page) {
+    if (xdes_page == 0) return false;
+    const size_t i = xdes_page / page_size_;
+    if (i >= xdes_used_.size()) xdes_used_.resize(i + 1, false);  // once per page_size pages
+    if (xdes_used_[i]) return false;
+    xdes_used_[i] = true;
+    return true;
+  }
 
   // fil_ibd_create + fsp_header_init: a new .ibd of
   // InitialFilePerTableSize(policy) pages whose first extent is initialised
@@ -154,6 +168,7 @@ class Tablespace {
   std::string Verify() const;
 
  private:
+  std::vector<bool> xdes_used_;  // FirstUseOfXdesPage, by XDES page / page size
   static constexpr uint32_t kNil = kFilNull;
   // xdes_state_t (fsp0fsp.h). kFsegFrag exists in MySQL 8.0 only.
   enum class XdesState : uint8_t {

@@ -9,6 +9,10 @@
 //     smaller than the UUIDv4 table): physical reads appear for UUIDv4 once
 //     the table outgrows the pool, and stay near zero for auto-increment and
 //     UUIDv7;
+//   - a table that fits the pool is never read: its root pages (btr_create)
+//     and the XDES pages the file grows past (fsp_fill_free_list) are
+//     created in the pool, not read (0 reads at 4 KiB pages, where a
+//     descriptor page comes every 4,096 pages);
 //   - `innosim run --series` writes the CSV with its header and one row per
 //     10,000 rows; `--defaults-file` applies before `--set`.
 #include <unistd.h>
@@ -100,6 +104,19 @@ RunSpec Seed004Spec(const std::string& stream) {
   s.series_every = 10000;
   s.settings = {{"innodb_buffer_pool_size", "128M"}};
   return s;
+}
+
+TEST(FlushIntegrationTest, ATableInThePoolIsNeverRead) {
+  for (const char* profile : {"mysql-8.4", "mariadb-10.11"}) {
+    RunSpec s = Seed000Spec("uuidv4", 100000, 200000);
+    s.profile = profile;
+    s.settings.push_back({"innodb_page_size", "4096"});
+    absl::StatusOr<RunResult> r = innosim::Run(s);
+    ASSERT_TRUE(r.ok()) << r.status();
+    // Past several descriptor pages (one every 4,096 pages).
+    EXPECT_GT(r->report.primary.size, 2u * 4096) << profile;
+    EXPECT_EQ(r->flush.Innodb_buffer_pool_reads, 0u) << profile;
+  }
 }
 
 TEST(FlushIntegrationTest, Seed004ReadsAppearOnlyForUuidV4OnceTheTableOutgrowsThePool) {
