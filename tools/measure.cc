@@ -1201,6 +1201,8 @@ absl::Status RunSanityChecks(MeasureRun& run) {
 // innodb_max_purge_lag_wait=0 returns once the history list is empty
 // (MariaDB 10.5+, ha_innodb.cc innodb_max_purge_lag_wait_update), and is
 // put back right after. `doomed_rows`: how many rows at most.
+absl::Status DeleteDoomedAndPurge(MeasureRun& run, const std::string& pk, const std::string& doomed);
+
 absl::Status DeleteByRank(MeasureRun& run, const std::string& rank_condition, uint64_t doomed_rows) {
   const std::string pk = absl::StrCat("`", run.pk_column, "`");
   const std::string doomed = Qualified(run.options.database, "innosim_doomed");
@@ -1211,8 +1213,17 @@ absl::Status DeleteByRank(MeasureRun& run, const std::string& rank_condition, ui
        {absl::StrCat("SET SESSION max_heap_table_size=", heap), absl::StrCat("DROP TEMPORARY TABLE IF EXISTS ", doomed),
         absl::StrCat("CREATE TEMPORARY TABLE ", doomed, " (PRIMARY KEY (", pk, ")) ENGINE=MEMORY AS SELECT ", pk,
                      " FROM (SELECT ", pk, ", ROW_NUMBER() OVER (ORDER BY ", pk, ") AS innosim_rn FROM ", run.qualified,
-                     ") x WHERE ", rank_condition),
-        absl::StrCat("DELETE FROM ", run.qualified, " WHERE ", pk, " IN (SELECT ", pk, " FROM ", doomed, ") ORDER BY ",
+                     ") x WHERE ", rank_condition)}) {
+    if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;
+  }
+  return DeleteDoomedAndPurge(run, pk, doomed);
+}
+
+// The DELETE of the rows whose keys are in `doomed`, in key order (one
+// transaction), the temporary table dropped, then the wait for purge.
+absl::Status DeleteDoomedAndPurge(MeasureRun& run, const std::string& pk, const std::string& doomed) {
+  for (const std::string& sql :
+       {absl::StrCat("DELETE FROM ", run.qualified, " WHERE ", pk, " IN (SELECT ", pk, " FROM ", doomed, ") ORDER BY ",
                      pk),
         absl::StrCat("DROP TEMPORARY TABLE ", doomed)}) {
     if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;
@@ -1224,6 +1235,47 @@ absl::Status DeleteByRank(MeasureRun& run, const std::string& rank_condition, ui
                      s.message(), "); measure --phase delete needs MariaDB 10.5 or later", run.left));
   }
   return run.guard.Restore(mark);
+}
+
+// delete:phase:N: the rows phase N inserted (`keys`, made again from its
+// stream): a DELETE ... WHERE id IN (those keys), scanning PRIMARY in key
+// order, then purged. The keys go into a temporary MEMORY table with the
+// table's own PK column type (CREATE ... AS SELECT ... LIMIT 0), 1000 a
+// statement; rows an earlier delete took are simply not found.
+absl::Status DeletePhaseKeys(MeasureRun& run, KeyStream& keys, uint64_t rows) {
+  const std::string pk = absl::StrCat("`", run.pk_column, "`");
+  const std::string doomed = Qualified(run.options.database, "innosim_doomed");
+  const uint64_t heap = std::max<uint64_t>(16ull << 20, (rows + 1) * 256 + (16ull << 20));
+  for (const std::string& sql :
+       {absl::StrCat("SET SESSION max_heap_table_size=", heap), absl::StrCat("DROP TEMPORARY TABLE IF EXISTS ", doomed),
+        absl::StrCat("CREATE TEMPORARY TABLE ", doomed, " (PRIMARY KEY (", pk, ")) ENGINE=MEMORY AS SELECT ", pk,
+                     " FROM ", run.qualified, " LIMIT 0")}) {
+    if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;
+  }
+  const bool text = run.kind == TableKind::kUuidChar36 || run.kind == TableKind::kUuidVarchar36;
+  std::optional<int> version;
+  std::string sql;
+  for (uint64_t done = 0; done < rows;) {
+    const uint64_t n = std::min<uint64_t>(1000, rows - done);
+    sql = absl::StrCat("INSERT IGNORE INTO ", doomed, " (", pk, ") VALUES ");
+    for (uint64_t i = 0; i < n; ++i) {
+      Key k;
+      if (!keys.Next(&k)) {
+        return absl::InternalError(absl::StrCat("the stream of phase keys ended after ", done + i, " of ", rows,
+                                                " keys", run.left));
+      }
+      sql.append(i ? ",(" : "(");
+      if (text) {
+        absl::StrAppend(&sql, "'", FormatUuid(k), "'");
+      } else if (absl::Status s = AppendKey(run, k, done + i, &version, &sql); !s.ok()) {
+        return s;
+      }
+      sql.push_back(')');
+    }
+    if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;
+    done += n;
+  }
+  return DeleteDoomedAndPurge(run, pk, doomed);
 }
 
 // delete:every:K: the K-th, 2K-th, ... row in key order.
@@ -1301,6 +1353,10 @@ absl::Status RunPhases(MeasureRun& run, int64_t load_dirty_pages) {
         break;
       case PhaseSpec::Kind::kDeleteEvery:
         s = DeleteEveryKth(run, step.phase.every, inserted);
+        break;
+      case PhaseSpec::Kind::kDeletePhase:
+        s = step.stream == nullptr ? absl::InvalidArgumentError(absl::StrCat("phase ", step.phase.text, " has no keys"))
+                                   : DeletePhaseKeys(run, *step.stream, step.stream_rows);
         break;
       case PhaseSpec::Kind::kDeleteRange:
         // The table's rows now: the last phase's COUNT(*) (the load's at first).

@@ -131,8 +131,11 @@ struct WriterKeys {
 //                is 0; then put back)
 struct MeasurePhaseStep {
   PhaseSpec phase;
-  KeyStream* stream = nullptr;  // kInsert: the phase's keys (not owned)
-  WriterKeys writers;           // kInsert with several writers
+  // kInsert: the phase's keys; kDeletePhase: the keys phase N inserted,
+  // made again from the same stream (not owned).
+  KeyStream* stream = nullptr;
+  uint64_t stream_rows = 0;  // kDeletePhase: how many keys phase N inserted
+  WriterKeys writers;        // kInsert with several writers
 };
 
 struct MeasureOptions {

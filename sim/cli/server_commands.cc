@@ -329,6 +329,7 @@ bool MeasureRunsPhase(PhaseSpec::Kind kind) {
     case PhaseSpec::Kind::kInsert:
     case PhaseSpec::Kind::kDeleteEvery:
     case PhaseSpec::Kind::kDeleteRange:
+    case PhaseSpec::Kind::kDeletePhase:
     case PhaseSpec::Kind::kOptimize:
     case PhaseSpec::Kind::kCheckpoint:
       return true;
@@ -351,9 +352,10 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
     if (!MeasureRunsPhase(phase->kind)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--phase ", text, ": measure cannot run this phase on a server yet; it runs insert:STREAM:ROWS, "
-          "delete:every:K, delete:range:FROM:TO, optimize and checkpoint (innosim run --phase simulates the others)"));
+          "delete:every:K, delete:range:FROM:TO, delete:phase:N, optimize and checkpoint"));
     }
-    const bool deletes = phase->kind == PhaseSpec::Kind::kDeleteEvery || phase->kind == PhaseSpec::Kind::kDeleteRange;
+    const bool deletes = phase->kind == PhaseSpec::Kind::kDeleteEvery || phase->kind == PhaseSpec::Kind::kDeleteRange ||
+                         phase->kind == PhaseSpec::Kind::kDeletePhase;
     if (deletes && secondary_indexes) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--phase ", text, ": the simulation deletes only from tables without secondary indexes "
@@ -379,10 +381,31 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
   const int width = plan->stream->key_width();
   uint64_t done = plan->rows;
   uint64_t autoinc_rows = base.name == "autoinc" ? plan->rows : 0;
+  // The stream of each insert phase (index 1 = the load, 2 = the first
+  // --phase, ...), for delete:phase:N to make its keys again.
+  std::vector<std::optional<StreamSpec>> inserted(plan->spec.phases.size() + 2);
+  {
+    StreamSpec load = base;
+    if (absl::Status s = BindStreamToTable(plan->spec.table, &load); !s.ok()) return s;
+    inserted[1] = load;
+  }
   for (size_t n = 0; n < plan->spec.phases.size(); ++n) {
     const PhaseSpec& phase = plan->spec.phases[n];
     MeasurePhaseStep step;
     step.phase = phase;
+    if (phase.kind == PhaseSpec::Kind::kDeletePhase) {
+      // The same check as the simulation's (sim/runner.cc): an insert before it.
+      if (phase.of_phase >= n + 2 || !inserted[phase.of_phase]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--phase ", phase.text, " (phase ", n + 2, "): phase ", phase.of_phase,
+            " is not an insert before it: name one of the insert phases before it (1 = the load)"));
+      }
+      absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(*inserted[phase.of_phase]);
+      if (!ks.ok()) return Prefix(ks.status(), absl::StrCat("--phase ", phase.text, ": "));
+      plan->phase_streams.push_back(*std::move(ks));
+      step.stream = plan->phase_streams.back().get();
+      step.stream_rows = phase.of_phase == 1 ? plan->rows : plan->spec.phases[phase.of_phase - 2].rows;
+    }
     if (phase.kind == PhaseSpec::Kind::kInsert) {
       if (!IsKnownStreamName(phase.stream)) {
         return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
@@ -408,6 +431,7 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
         plan->phase_writers.push_back(std::make_unique<WriterSplit>(*std::move(split)));
         step.writers = plan->phase_writers.back()->keys();
       }
+      inserted[n + 2] = ps;
       plan->phase_streams.push_back(*std::move(ks));
       step.stream = plan->phase_streams.back().get();
       done += phase.rows;
