@@ -84,7 +84,7 @@ const VariableDef kVariables[] = {
     // Outside 10-100 the model refuses (the server would adjust it with a
     // warning): a fill factor is a percentage, and a value outside the range
     // is a typo, not a what-if.
-    {"innodb_fill_factor", Kind::kInteger, kBoth, kBoth, 10, 100, 10, 100, Low::kRefuse, &S::innodb_fill_factor},
+    {"innodb_fill_factor", Kind::kInteger, kBoth, kBoth, 10, 100, 10, 100, Low::kClamp, &S::innodb_fill_factor},
     // Below the server's minimum the model refuses: the server itself would
     // round up to its minimum, but a pool that small is never what a user
     // meant, and the tree needs frames for a whole mini-transaction.
