@@ -894,6 +894,12 @@ void BTree::BulkCommit(std::vector<BulkLevel>& lv, uint16_t level, uint32_t next
   }
 }
 
+bool BTree::Holds(const Key& key) {
+  const uint32_t leaf = SearchToLevel(key, 0);
+  const int pos = P(leaf).SearchLE(key);
+  return pos >= 0 && P(leaf).key(pos) == key;
+}
+
 absl::Status BTree::Purge(const Key& key) {
   if (sink_ != nullptr) return absl::FailedPreconditionError("purge is modelled structure only (no page events)");
   // btr_pcur_restore_position: the leaf holding the record.

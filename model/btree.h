@@ -117,6 +117,8 @@ class BTree {
   // NotFound if `key` is not in the index (the tree is unchanged then).
   // Structure only: FailedPrecondition with a sink.
   absl::Status Purge(const Key& key);
+  // Whether the index holds a record with `key` (a search to the leaf).
+  bool Holds(const Key& key);
   // Forgets the routes the speed devices remember (after purges, whose
   // merges and discards they do not follow). Changes no result.
   void ResetFastPath() { fast_.set_devices(fast_.devices()); }

@@ -125,12 +125,20 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
   return status();
 }
 
-absl::Status Engine::DeleteRow(const Key& pk) {
+absl::Status Engine::DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries) {
   if (sink_ != nullptr) {
     return absl::FailedPreconditionError("deletes are modelled structure only: run without the flush model (--no-flush)");
   }
-  if (!secondary_.empty()) {
-    return absl::FailedPreconditionError("deletes are modelled on tables without secondary indexes");
+  if (secondary_entries.size() != secondary_.size()) {
+    return absl::FailedPreconditionError(absl::StrCat("a delete needs the row's entry of each of the ",
+                                                      secondary_.size(), " secondary indexes"));
+  }
+  if (!primary_->Holds(pk)) return absl::NotFoundError("no such row");
+  // row_purge_del_mark: the secondary indexes first, in order, then the
+  // clustered index.
+  for (size_t i = 0; i < secondary_.size(); ++i) {
+    absl::Status s = secondary_[i]->Purge(secondary_entries[i]);
+    if (!s.ok() && !absl::IsNotFound(s)) return s;
   }
   if (absl::Status s = primary_->Purge(pk); !s.ok()) return s;
   --rows_;

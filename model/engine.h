@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "model/btree.h"
 #include "model/engine_profile.h"
 #include "model/flush_model.h"
@@ -148,11 +149,16 @@ class Engine {
   // Structure only: FailedPrecondition with a sink or a flush model.
   absl::Status Rebuild(uint32_t fill_factor);
 
-  // DELETE of the row with primary key `pk` and its purge, structure only
-  // (BTree::Purge on PRIMARY). NotFound if there is no such row;
-  // FailedPrecondition with a sink or with secondary indexes (their
-  // entries of the row are not known to the engine).
-  absl::Status DeleteRow(const Key& pk);
+  // DELETE of the row with primary key `pk` and its purge, structure only:
+  // row_purge_del_mark removes the row's entry from each secondary index
+  // (`secondary_entries[i]` of index i, as InsertSecondary took it;
+  // row_purge_remove_sec_if_poss), then the clustered record
+  // (row_purge_remove_clust_if_poss), each by BTree::Purge. NotFound if
+  // there is no such row (nothing is purged then); an entry a secondary
+  // index does not hold (a tie the encoder's 16 bytes could not break) is
+  // skipped. FailedPrecondition with a sink, or without one entry per
+  // secondary index.
+  absl::Status DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries = {});
   // Forgets the speed devices' routes after deletes (BTree::ResetFastPath).
   void EndDeletes();
 

@@ -1,6 +1,7 @@
 #include "sim/runner.h"
 
 #include <algorithm>
+#include <utility>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -213,8 +214,18 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   // `base` (secondary entries and errors count rows over the whole run).
   // With `keep`, each row's key is appended to it (reserved first: no
   // allocation per row).
+  // With secondary indexes and a delete phase, each row's key and row
+  // number (its secondary entries are Encode(row, key)), for purging the
+  // secondary entries of the rows a DELETE takes; a purged row's number
+  // becomes kPurged.
+  bool deletes = false;
+  for (const PhaseSpec& phase : spec.phases) deletes = deletes || IsDeletePhase(phase.kind);
+  constexpr uint64_t kPurged = ~uint64_t{0};
+  std::vector<std::pair<Key, uint64_t>> row_of;
+  const bool track_rows = deletes && !encoders.empty();
   auto insert = [&](KeyStream& source, uint64_t rows, uint64_t base, std::vector<Key>* keep) -> absl::Status {
     if (keep != nullptr) keep->reserve(rows);
+    if (track_rows) row_of.reserve(row_of.size() + rows);
     // Keys are read kLookahead rows ahead, and each announced to the engine
     // (Engine::PrefetchRow) that far before its insert; never past rows,
     // so a stream is read exactly as far as without the lookahead.
@@ -248,6 +259,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
                                                        "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
       }
       if (keep != nullptr) keep->push_back(key);
+      if (track_rows) row_of.emplace_back(key, base + i);
       // row_ins: the clustered index first, then each secondary index in order.
       for (size_t ix = 0; ix < encoders.size(); ++ix) {
         if (!engine.InsertSecondary(ix, encoders[ix].Encode(base + i, key)).ok()) ++result.secondary_ties;
@@ -309,8 +321,16 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
           phase_keys[phase.of_phase] = {};
           std::sort(doomed.begin(), doomed.end());
         }
+        if (track_rows) std::sort(row_of.begin(), row_of.end());
+        std::vector<Key> entries(encoders.size());
         for (const Key& k : doomed) {
-          absl::Status s = engine.DeleteRow(k);
+          if (track_rows) {
+            auto it = std::lower_bound(row_of.begin(), row_of.end(), std::pair<Key, uint64_t>{k, 0});
+            if (it == row_of.end() || !(it->first == k) || it->second == kPurged) continue;  // deleted before
+            for (size_t ix = 0; ix < encoders.size(); ++ix) entries[ix] = encoders[ix].Encode(it->second, k);
+            it->second = kPurged;
+          }
+          absl::Status s = engine.DeleteRow(k, entries);
           if (!s.ok() && !(phase.kind == PhaseSpec::Kind::kDeletePhase && absl::IsNotFound(s))) return s;
         }
         engine.EndDeletes();

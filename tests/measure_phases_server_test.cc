@@ -149,15 +149,38 @@ TEST_F(MeasurePhasesServerTest, DeleteOfAPhasesRowsAgreesWithinTwoPercent) {
   EXPECT_GT(j["phases"][2]["measured"]["index_page_merge_successful"].get<int64_t>(), 0);
 }
 
+// A DELETE on a table with a secondary index: purge removes each row's
+// entry there too; the server's merge counters are server-wide, so they
+// hold both indexes' merges against the table's sum. The index is on a
+// column both sides fill alike (c = the row number + 1); on seed 004's
+// idx_created, whose SYSDATE(3) values the simulation follows only on
+// average, the merge attempts came out +2.6% (docs/phases.md).
+TEST_F(MeasurePhasesServerTest, DeleteWithASecondaryIndexAgreesWithinTwoPercent) {
+  const Output o = Measure({"--stream", "uuidv4", "--rows", "100k", "--table",
+                            "CREATE TABLE t (id BINARY(16) NOT NULL, c BIGINT NOT NULL, payload CHAR(100) NOT NULL, "
+                            "PRIMARY KEY (id), KEY kc (c))",
+                            "--phase", "delete:every:2", "--table-name", "phases_secondary", "--json"});
+  ASSERT_EQ(o.exit_code, 0) << o.err << o.out.substr(0, 2000);
+  const nlohmann::json j = Parse(o);
+  ASSERT_TRUE(j.is_object()) << "no JSON object: " << o.out.substr(0, 2000);
+  ASSERT_EQ(j["phases"].size(), 2u);
+  const nlohmann::json& p = j["phases"][1];
+  const nlohmann::json& c = p["comparison"];
+  EXPECT_EQ(c["rows"]["simulated"], c["rows"]["measured"]);
+  ExpectRow("delete:every:2", c, "n_leaf_pages", 0.02);
+  ExpectRow("delete:every:2", c, "size", 0.02);
+  ExpectRow("delete:every:2", c, "index_page_merge_attempts", 0.02);
+  ExpectRow("delete:every:2", c, "index_page_merge_successful", 0.02);
+  EXPECT_GT(p["measured"]["index_page_merge_successful"].get<int64_t>(), 0);
+}
+
 TEST_F(MeasurePhasesServerTest, PhasesItCannotRunOrSimulateAreRefusedWithOneLine) {
   const std::vector<std::vector<std::string>> refused = {
       {"--phase", "optimise"},
       {"--phase", "checkpoint", "--phase", "optimize"},
-      {"--phase", "delete:every:2", "--table", "seed004"},
       {"--phase", "insert:uuidv9:10"},
       {"--phase", "insert:autoinc:10"},
       {"--phase", "delete:phase:2"},
-      {"--phase", "delete:range:0:50", "--table", "seed004"},
   };
   for (const std::vector<std::string>& phase : refused) {
     std::vector<std::string> args = {"--stream", "uuidv4", "--rows", "1000", "--table-name", "phases_refused"};

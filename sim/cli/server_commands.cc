@@ -343,7 +343,7 @@ bool MeasureRunsPhase(PhaseSpec::Kind kind) {
 // stream spec (its writers too) with the phase's stream, seed + the
 // phase's number (1 for the first --phase), a clock that starts where the
 // rows before it ended, autoinc going on from the table's counter.
-absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_writer, bool secondary_indexes) {
+absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_writer) {
   bool structure_only = false;
   bool checkpoint = false;
   for (const std::string& text : o.phases) {
@@ -356,11 +356,6 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
     }
     const bool deletes = phase->kind == PhaseSpec::Kind::kDeleteEvery || phase->kind == PhaseSpec::Kind::kDeleteRange ||
                          phase->kind == PhaseSpec::Kind::kDeletePhase;
-    if (deletes && secondary_indexes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--phase ", text, ": the simulation deletes only from tables without secondary indexes "
-          "(docs/phases.md): use --table seed000 or a table with a primary key alone"));
-    }
     structure_only = structure_only || deletes || phase->kind == PhaseSpec::Kind::kOptimize;
     checkpoint = checkpoint || phase->kind == PhaseSpec::Kind::kCheckpoint;
     plan->spec.phases.push_back(*std::move(phase));
@@ -503,8 +498,7 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
     if (!owned.ok()) return owned.status();
   }
   if (!o.phases.empty()) {
-    const bool secondary = plan.table && !plan.table->schema.def.secondary.empty();
-    if (absl::Status s = PlanPhases(o, &plan, per_writer, secondary); !s.ok()) return s;
+    if (absl::Status s = PlanPhases(o, &plan, per_writer); !s.ok()) return s;
   }
   if (o.private_server) {
     if (!o.host.empty() || o.port != 0 || !o.socket.empty() || !o.defaults_file.empty()) {
