@@ -1193,6 +1193,23 @@ absl::Status RunSanityChecks(MeasureRun& run) {
   return absl::OkStatus();
 }
 
+absl::Status DeleteDoomedAndPurge(MeasureRun& run, const std::string& pk, const std::string& doomed);
+
+// The session's temporary MEMORY table `doomed` of PK values, created by
+// `select` (a SELECT of the PK column). A MEMORY table holds at most
+// max_heap_table_size bytes (16 MiB by default): room is made for
+// `doomed_rows` keys (at most 64 bytes a row).
+absl::Status CreateDoomedTable(MeasureRun& run, const std::string& pk, const std::string& doomed, uint64_t doomed_rows,
+                               const std::string& select) {
+  const uint64_t heap = std::max<uint64_t>(16ull << 20, (doomed_rows + 1) * 256 + (16ull << 20));
+  for (const std::string& sql :
+       {absl::StrCat("SET SESSION max_heap_table_size=", heap), absl::StrCat("DROP TEMPORARY TABLE IF EXISTS ", doomed),
+        absl::StrCat("CREATE TEMPORARY TABLE ", doomed, " (PRIMARY KEY (", pk, ")) ENGINE=MEMORY AS ", select)}) {
+    if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
 // A phase's DELETE of the rows whose rank in key order (innosim_rn, from 1)
 // satisfies `rank_condition`, chosen by a scan of PRIMARY (ROW_NUMBER() OVER
 // (ORDER BY pk)) into a temporary MEMORY table, which touches no InnoDB
@@ -1201,20 +1218,15 @@ absl::Status RunSanityChecks(MeasureRun& run) {
 // innodb_max_purge_lag_wait=0 returns once the history list is empty
 // (MariaDB 10.5+, ha_innodb.cc innodb_max_purge_lag_wait_update), and is
 // put back right after. `doomed_rows`: how many rows at most.
-absl::Status DeleteDoomedAndPurge(MeasureRun& run, const std::string& pk, const std::string& doomed);
-
 absl::Status DeleteByRank(MeasureRun& run, const std::string& rank_condition, uint64_t doomed_rows) {
   const std::string pk = absl::StrCat("`", run.pk_column, "`");
   const std::string doomed = Qualified(run.options.database, "innosim_doomed");
-  // A MEMORY table holds at most max_heap_table_size bytes (16 MiB by
-  // default): room for this session's doomed keys (at most 64 bytes a row).
-  const uint64_t heap = std::max<uint64_t>(16ull << 20, (doomed_rows + 1) * 256 + (16ull << 20));
-  for (const std::string& sql :
-       {absl::StrCat("SET SESSION max_heap_table_size=", heap), absl::StrCat("DROP TEMPORARY TABLE IF EXISTS ", doomed),
-        absl::StrCat("CREATE TEMPORARY TABLE ", doomed, " (PRIMARY KEY (", pk, ")) ENGINE=MEMORY AS SELECT ", pk,
-                     " FROM (SELECT ", pk, ", ROW_NUMBER() OVER (ORDER BY ", pk, ") AS innosim_rn FROM ", run.qualified,
-                     ") x WHERE ", rank_condition)}) {
-    if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;
+  if (absl::Status s = CreateDoomedTable(run, pk, doomed, doomed_rows,
+                                         absl::StrCat("SELECT ", pk, " FROM (SELECT ", pk, ", ROW_NUMBER() OVER (ORDER BY ",
+                                                      pk, ") AS innosim_rn FROM ", run.qualified, ") x WHERE ",
+                                                      rank_condition));
+      !s.ok()) {
+    return s;
   }
   return DeleteDoomedAndPurge(run, pk, doomed);
 }
@@ -1245,12 +1257,10 @@ absl::Status DeleteDoomedAndPurge(MeasureRun& run, const std::string& pk, const 
 absl::Status DeletePhaseKeys(MeasureRun& run, KeyStream& keys, uint64_t rows) {
   const std::string pk = absl::StrCat("`", run.pk_column, "`");
   const std::string doomed = Qualified(run.options.database, "innosim_doomed");
-  const uint64_t heap = std::max<uint64_t>(16ull << 20, (rows + 1) * 256 + (16ull << 20));
-  for (const std::string& sql :
-       {absl::StrCat("SET SESSION max_heap_table_size=", heap), absl::StrCat("DROP TEMPORARY TABLE IF EXISTS ", doomed),
-        absl::StrCat("CREATE TEMPORARY TABLE ", doomed, " (PRIMARY KEY (", pk, ")) ENGINE=MEMORY AS SELECT ", pk,
-                     " FROM ", run.qualified, " LIMIT 0")}) {
-    if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;
+  if (absl::Status s =
+          CreateDoomedTable(run, pk, doomed, rows, absl::StrCat("SELECT ", pk, " FROM ", run.qualified, " LIMIT 0"));
+      !s.ok()) {
+    return s;
   }
   const bool text = run.kind == TableKind::kUuidChar36 || run.kind == TableKind::kUuidVarchar36;
   std::optional<int> version;
