@@ -81,9 +81,8 @@ const VariableDef kVariables[] = {
      kUnivPageSizeMax, Low::kRefuse, &S::innodb_page_size},
     {"innodb_segment_reserve_factor", Kind::kDecimal, kMy, kMy, 0.03, 40, 0, 0, Low::kClamp, nullptr,
      &S::innodb_segment_reserve_factor},
-    // Outside 10-100 the model refuses (the server would adjust it with a
-    // warning): a fill factor is a percentage, and a value outside the range
-    // is a typo, not a what-if.
+    // Outside 10-100 adjusted into the range with a warning, as the server
+    // does.
     {"innodb_fill_factor", Kind::kInteger, kBoth, kBoth, 10, 100, 10, 100, Low::kClamp, &S::innodb_fill_factor},
     // Below the server's minimum the model refuses: the server itself would
     // round up to its minimum, but a pool that small is never what a user
@@ -156,8 +155,10 @@ const VariableDef kVariables[] = {
     {"innodb_stats_auto_recalc", Kind::kText, kBoth, 0},
     {"innodb_monitor_enable", Kind::kText, kBoth, 0},
     {"max_connections", Kind::kText, kBoth, 0},
-    {"character_set_server", Kind::kText, kBoth, 0},
-    {"collation_server", Kind::kText, kBoth, 0},
+    // Kept as written; the table parser takes them as the default character
+    // set and collation of a CREATE TABLE that names none (TextOf).
+    {"character_set_server", Kind::kText, kBoth, kBoth},
+    {"collation_server", Kind::kText, kBoth, kBoth},
     {"innodb_numa_interleave", Kind::kText, kBoth, 0},
     {"innodb_checksum_algorithm", Kind::kText, kBoth, 0},
     {"sync_binlog", Kind::kText, kBoth, 0},
@@ -494,6 +495,13 @@ uint64_t ServerSettings::EffectiveRedoLogCapacity() const {
   return innodb_redo_log_capacity;
 }
 
+std::string ServerSettings::TextOf(std::string_view name) const {
+  for (const auto& [n, v] : unmodelled) {
+    if (n == name) return v;
+  }
+  return "";
+}
+
 std::string ServerSettings::OriginOf(std::string_view name) const {
   auto it = origins.find(std::string(name));
   return it == origins.end() ? std::string() : it->second;
@@ -576,7 +584,10 @@ std::vector<ServerSettings::Row> ServerSettings::Describe() const {
     if (v.u == nullptr || (v.servers & Bit(flavor)) == 0 || (v.modelled & Bit(flavor)) != 0) continue;
     out.push_back({std::string(v.name), absl::StrCat(this->*(v.u)), origin_of(v.name), false});
   }
-  for (const auto& [n, v] : unmodelled) out.push_back({n, v, origin_of(n), false});
+  for (const auto& [n, v] : unmodelled) {
+    const VariableDef* def = FindVariable(n);
+    out.push_back({n, v, origin_of(n), def != nullptr && (def->modelled & Bit(flavor)) != 0});
+  }
   return out;
 }
 

@@ -195,9 +195,13 @@ struct ServerSettings {
   std::map<std::string, std::string> origins;
   // origins[name], or "" when the variable kept its default.
   std::string OriginOf(std::string_view name) const;
-  // Variables the model keeps as written (no field, no effect): (canonical
-  // name, value), in the order they were first set.
+  // Variables the model keeps as written (no field): (canonical name,
+  // value), in the order they were first set. Most have no effect;
+  // character_set_server and collation_server are the default character
+  // set and collation of a table that names none (sim/table_parser.h).
   std::vector<std::pair<std::string, std::string>> unmodelled;
+  // The value of a variable kept as written, or "" when it was not set.
+  std::string TextOf(std::string_view name) const;
   // Clamps and ignored loose- variables, "origin: what happened".
   std::vector<std::string> warnings;
 };

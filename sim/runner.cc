@@ -47,11 +47,15 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width) {
+absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width, const ServerSettings* settings) {
   TableOptions options;
   options.payload_bytes = spec.payload_bytes;
   options.payload_given = spec.payload_bytes_given;
   options.profile = spec.profile;  // the server's default charset and collations
+  if (settings != nullptr) {  // ... unless the server's variables say otherwise
+    options.server_charset = settings->TextOf("character_set_server");
+    options.server_collation = settings->TextOf("collation_server");
+  }
   absl::StatusOr<TableSchema> schema = ResolveTable(spec.table, key_width, options);
   if (!schema.ok()) return schema.status();
   if (absl::Status s = CheckColumnSources(*schema, spec.columns); !s.ok()) return s;
@@ -192,7 +196,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   result.spec.page_size = profile.page_size;
   if (result.spec.label.empty()) result.spec.label = spec.stream.name;
   result.key_width = ks.key_width();
-  absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, result.key_width);
+  absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, result.key_width, settings);
   if (!schema.ok()) return schema.status();
   const TableDef& table = schema->def;
   result.table = TableSql(table);

@@ -131,7 +131,8 @@ std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs
 // The spec's table (--table) for keys of `key_width` bytes, with the spec's
 // payload length (--payload-bytes); errors as ResolveTable's, and
 // CheckColumnSources' for spec.columns.
-absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width);
+absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width,
+                                            const ServerSettings* settings = nullptr);
 
 // CREATE TABLE text of a TableDef.
 std::string TableSql(const TableDef& t);

@@ -223,7 +223,10 @@ struct PendingColumn {
 class Parser {
  public:
   Parser(std::vector<Token> tokens, const TableOptions& options)
-      : t_(std::move(tokens)), options_(options), table_charset_(ServerDefaultCharset(options.profile)) {}
+      : t_(std::move(tokens)),
+        options_(options),
+        table_charset_(options.server_charset.empty() ? ServerDefaultCharset(options.profile)
+                                                      : absl::AsciiStrToLower(options.server_charset)) {}
 
   absl::StatusOr<TableSchema> Parse() {
     if (!Accept("CREATE")) return Unsupported("the statement must start with CREATE TABLE");
@@ -587,8 +590,23 @@ class Parser {
   // as given, a charset's default collation, a collation's charset, or the
   // server's default (the profile's) when neither is given.
   absl::Status ResolveTableDefaults() {
+    if (!table_charset_given_ && table_collation_.empty() && !options_.server_charset.empty() &&
+        CharsetMaxLen(table_charset_) == 0) {
+      return Unsupported(absl::StrCat("character_set_server=", options_.server_charset,
+                                      " is not a character set the model knows (ascii, latin1, utf8mb3, utf8mb4): "
+                                      "name the table's CHARSET"));
+    }
     if (table_collation_.empty()) {
-      table_collation_ = DefaultCollation(table_charset_, options_.profile);
+      // A table that names neither takes the server's collation
+      // (collation_server, through the database's default) when it belongs
+      // to the server's character set; else the set's default collation.
+      const std::string server_collation = absl::AsciiStrToLower(options_.server_collation);
+      if (!table_charset_given_ && !server_collation.empty() &&
+          CharsetOfCollation(server_collation) == CanonicalCharsetName(table_charset_)) {
+        table_collation_ = server_collation;
+      } else {
+        table_collation_ = DefaultCollation(table_charset_, options_.profile);
+      }
       return absl::OkStatus();
     }
     const std::string cs = CharsetOfCollation(table_collation_);

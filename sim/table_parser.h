@@ -91,6 +91,11 @@ struct TableOptions {
   // (mysql-8.4: utf8mb4 / utf8mb4_0900_ai_ci; mariadb-10.11: latin1 /
   // latin1_swedish_ci, and utf8mb4_general_ci for utf8mb4).
   std::string profile = "mysql-8.4";
+  // The server's character_set_server / collation_server when set (a
+  // server's variables, --set, a my.cnf): the default of a table that names
+  // no character set, instead of the profile's. Empty: the profile's.
+  std::string server_charset;
+  std::string server_collation;
 };
 
 // The collations a text primary key may have on `profile`'s server: those

@@ -136,6 +136,32 @@ TEST(TableParserTest, WithoutCharsetTheProfilesServerDefaultApplies) {
   EXPECT_TRUE(ma4->def.columns[1].variable);
 }
 
+// character_set_server / collation_server (a server's variables, --set, a
+// my.cnf) replace the profile's default for a table that names no set.
+TEST(TableParserTest, TheServersCharacterSetVariablesReplaceTheProfilesDefault) {
+  const std::string sql = "CREATE TABLE t (id CHAR(36) NOT NULL PRIMARY KEY, c CHAR(10))";
+  TableOptions o;
+  o.profile = "mariadb-10.11";
+  o.server_charset = "utf8mb4";
+  absl::StatusOr<TableSchema> t = ParseCreateTable(sql, o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_TRUE(t->def.columns[1].variable);
+  EXPECT_NE(t->def.columns[0].type.find("COLLATE utf8mb4_general_ci"), std::string::npos) << t->def.columns[0].type;
+  o.server_collation = "utf8mb4_unicode_ci";
+  t = ParseCreateTable(sql, o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_NE(t->def.columns[0].type.find("COLLATE utf8mb4_unicode_ci"), std::string::npos) << t->def.columns[0].type;
+  // A table's own CHARSET still wins; a set the model does not know is named.
+  t = ParseCreateTable(sql + " DEFAULT CHARSET=latin1", o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_FALSE(t->def.columns[1].variable);
+  o.server_charset = "utf16";
+  o.server_collation = "";
+  t = ParseCreateTable(sql, o);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("character_set_server=utf16"), std::string::npos) << t.status();
+}
+
 TEST(TableParserTest, Indexes) {
   const TableSchema t = MustParse(
       "CREATE TABLE t (id BINARY(16) NOT NULL, a DATETIME(3) NOT NULL, b INT NOT NULL UNIQUE, c CHAR(5), "

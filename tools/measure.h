@@ -302,6 +302,9 @@ inline constexpr const char* kSimulationVariables[] = {
     "innodb_adaptive_flushing_lwm", "innodb_flushing_avg_loops",
     "innodb_lru_scan_depth",     "innodb_fill_factor",
     "innodb_segment_reserve_factor",
+    // The default character set and collation of a table that names none
+    // (a text key's length: sim/table_parser.h).
+    "character_set_server",      "collation_server",
 };
 
 // Runs the procedure above. `stream` is consumed from its current position.
