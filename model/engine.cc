@@ -133,7 +133,9 @@ absl::Status Engine::DeleteRow(const Key& pk, absl::Span<const Key> secondary_en
     return absl::FailedPreconditionError(absl::StrCat("a delete needs the row's entry of each of the ",
                                                       secondary_.size(), " secondary indexes"));
   }
-  if (!primary_->Holds(pk)) return absl::NotFoundError("no such row");
+  // A row that is not there must not cost its secondary entries (the
+  // clustered purge below finds that out itself when there are none).
+  if (!secondary_.empty() && !primary_->Holds(pk)) return absl::NotFoundError("no such row");
   // row_purge_del_mark: the secondary indexes first, in order, then the
   // clustered index.
   for (size_t i = 0; i < secondary_.size(); ++i) {

@@ -362,8 +362,6 @@ absl::Status ServerSettings::Set(std::string_view raw_name_v, std::string_view r
           return bad(absl::StrFormat("below %s's minimum of %.0f: give at least that", server, lo));
         }
         x = static_cast<uint64_t>(lo);
-      } else if (static_cast<double>(x) > hi && def->low == Low::kRefuse) {
-        return bad(absl::StrFormat("above %s's maximum of %.0f: give %s", server, hi, RangeText(lo, hi, true)));
       } else if (static_cast<double>(x) > hi) {
         x = static_cast<uint64_t>(hi);
       }
