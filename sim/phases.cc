@@ -22,6 +22,19 @@ bool ParsePercent(std::string_view text, uint32_t* out) {
 
 }  // namespace
 
+absl::Status CheckDeletePhaseTarget(const std::vector<PhaseSpec>& phases, size_t n) {
+  const PhaseSpec& phase = phases[n];
+  if (phase.kind != PhaseSpec::Kind::kDeletePhase) return absl::OkStatus();
+  const uint64_t self = n + 2;
+  if (phase.of_phase >= self ||
+      (phase.of_phase >= 2 && phases[phase.of_phase - 2].kind != PhaseSpec::Kind::kInsert)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--phase ", phase.text, " (phase ", self, "): phase ", phase.of_phase,
+        " is not an insert before it: name one of the insert phases before it (1 = the run's own --stream/--rows)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text) {
   PhaseSpec p;
   p.text = std::string(text);

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -48,6 +49,11 @@ struct PhaseSpec {
 // Parses one --phase value; InvalidArgument with one line saying how to
 // mend it.
 absl::StatusOr<PhaseSpec> ParsePhase(std::string_view text);
+
+// OK when phases[n], if a delete:phase:N, names an insert phase before it
+// (phases are numbered as the phase table prints them: 1 is the run's own
+// --stream/--rows insert, phases[i] is i + 2); else what to mend.
+absl::Status CheckDeletePhaseTarget(const std::vector<PhaseSpec>& phases, size_t n);
 
 // Whether the phase is a DELETE (and its purge): delete:every, delete:phase,
 // delete:range.

@@ -32,19 +32,41 @@ namespace {
 
 // PRIMARY's INNODB_METRICS counters, its page counts and the table's
 // lengths under InnoDB's names, as run --json and each phase report them.
-void PutIndexCounters(const EngineReport& report, nlohmann::ordered_json* j) {
-  const IndexReport& p = report.primary;
-  const IndexCounters& c = p.counters;
+// An index's five INNODB_METRICS index_page_* counters under their names.
+void PutMetricsCounters(const IndexCounters& c, nlohmann::ordered_json* j) {
   (*j)[counters::kIndexPageSplits.name] = c.index_page_splits;
   (*j)[counters::kIndexPageReorgAttempts.name] = c.index_page_reorg_attempts;
   (*j)[counters::kIndexPageReorgSuccessful.name] = c.index_page_reorg_successful;
   (*j)[counters::kIndexPageMergeAttempts.name] = c.index_page_merge_attempts;
   (*j)[counters::kIndexPageMergeSuccessful.name] = c.index_page_merge_successful;
+}
+
+void PutIndexCounters(const EngineReport& report, nlohmann::ordered_json* j) {
+  const IndexReport& p = report.primary;
+  PutMetricsCounters(p.counters, j);
   (*j)[counters::kNLeafPages.name] = p.n_leaf_pages;
   (*j)[counters::kSize.name] = p.size;
   (*j)[counters::kDataLength.name] = report.data_length;
   (*j)[counters::kIndexLength.name] = report.index_length;
   (*j)[counters::kDataFree.name] = report.data_free;
+}
+
+// The secondary indexes, one object each, as run --json (with INDEX_LENGTH,
+// from `page_size`) and each phase (without) report them.
+nlohmann::ordered_json SecondaryJson(const std::vector<IndexReport>& secondary, std::optional<uint32_t> page_size) {
+  nlohmann::ordered_json sec = nlohmann::ordered_json::array();
+  for (const IndexReport& ix : secondary) {
+    nlohmann::ordered_json o;
+    o["name"] = ix.name;
+    if (page_size) o[counters::kIndexLength.name] = ix.size * *page_size;
+    o[counters::kSize.name] = ix.size;
+    o[counters::kNLeafPages.name] = ix.n_leaf_pages;
+    o["height"] = ix.height;
+    o["leaf_fill"] = ix.leaf_fill;
+    PutMetricsCounters(ix.counters, &o);
+    sec.push_back(std::move(o));
+  }
+  return sec;
 }
 
 // The splits by kind and the per-level census of an index, as run --json
@@ -109,23 +131,7 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
   }
   j["splits"] = SplitsJson(c);
   j["levels"] = LevelsJson(p);
-  if (!r.report.secondary.empty()) {
-    nlohmann::ordered_json sec = nlohmann::ordered_json::array();
-    for (const IndexReport& ix : r.report.secondary) {
-      sec.push_back({{"name", ix.name},
-                     {counters::kIndexLength.name, ix.size * r.spec.page_size},
-                     {counters::kSize.name, ix.size},
-                     {counters::kNLeafPages.name, ix.n_leaf_pages},
-                     {"height", ix.height},
-                     {"leaf_fill", ix.leaf_fill},
-                     {counters::kIndexPageSplits.name, ix.counters.index_page_splits},
-                     {counters::kIndexPageReorgAttempts.name, ix.counters.index_page_reorg_attempts},
-                     {counters::kIndexPageReorgSuccessful.name, ix.counters.index_page_reorg_successful},
-                     {counters::kIndexPageMergeAttempts.name, ix.counters.index_page_merge_attempts},
-                     {counters::kIndexPageMergeSuccessful.name, ix.counters.index_page_merge_successful}});
-    }
-    j["secondary"] = sec;
-  }
+  if (!r.report.secondary.empty()) j["secondary"] = SecondaryJson(r.report.secondary, r.spec.page_size);
   if (!r.settings_used.empty()) {
     // name -> value as SHOW VARIABLES has it; where each came from; and the
     // variables accepted without an effect in the model.
@@ -170,22 +176,7 @@ nlohmann::ordered_json PhasesToJson(const RunResult& r) {
     }
     j["splits"] = SplitsJson(c);
     j["levels"] = LevelsJson(p);
-    if (!ph.report.secondary.empty()) {
-      nlohmann::ordered_json sec = nlohmann::ordered_json::array();
-      for (const IndexReport& ix : ph.report.secondary) {
-        sec.push_back({{"name", ix.name},
-                       {counters::kSize.name, ix.size},
-                       {counters::kNLeafPages.name, ix.n_leaf_pages},
-                       {"height", ix.height},
-                       {"leaf_fill", ix.leaf_fill},
-                       {counters::kIndexPageSplits.name, ix.counters.index_page_splits},
-                     {counters::kIndexPageReorgAttempts.name, ix.counters.index_page_reorg_attempts},
-                     {counters::kIndexPageReorgSuccessful.name, ix.counters.index_page_reorg_successful},
-                     {counters::kIndexPageMergeAttempts.name, ix.counters.index_page_merge_attempts},
-                     {counters::kIndexPageMergeSuccessful.name, ix.counters.index_page_merge_successful}});
-      }
-      j["secondary"] = sec;
-    }
+    if (!ph.report.secondary.empty()) j["secondary"] = SecondaryJson(ph.report.secondary, std::nullopt);
     phases.push_back(j);
   }
   return phases;
@@ -225,15 +216,19 @@ IndexCounters TableIndexCounters(const EngineReport& report) {
   return t;
 }
 
-std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter) {
-  const IndexReport& p = r.report.primary;
-  const IndexCounters& c = p.counters;
-  const std::string_view name = counter.name;
+std::optional<uint64_t> MetricsCounter(const IndexCounters& c, std::string_view name) {
   if (name == counters::kIndexPageSplits.name) return c.index_page_splits;
   if (name == counters::kIndexPageReorgAttempts.name) return c.index_page_reorg_attempts;
   if (name == counters::kIndexPageReorgSuccessful.name) return c.index_page_reorg_successful;
   if (name == counters::kIndexPageMergeAttempts.name) return c.index_page_merge_attempts;
   if (name == counters::kIndexPageMergeSuccessful.name) return c.index_page_merge_successful;
+  return std::nullopt;
+}
+
+std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter) {
+  const IndexReport& p = r.report.primary;
+  const std::string_view name = counter.name;
+  if (std::optional<uint64_t> v = MetricsCounter(p.counters, name)) return v;
   if (name == counters::kNLeafPages.name) return p.n_leaf_pages;
   if (name == counters::kSize.name) return p.size;
   if (name == counters::kDataLength.name) return r.report.data_length;

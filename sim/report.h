@@ -34,6 +34,9 @@ double DataLengthFillSeed000(const RunResult& r);
 // The value RunToJson reports under counter.name; unset where it reports
 // none (the flush counters of a run without the flush model).
 std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter& counter);
+// One of an index's INNODB_METRICS index_page_* counters by its name, or
+// unset for another name.
+std::optional<uint64_t> MetricsCounter(const IndexCounters& c, std::string_view name);
 // The INNODB_METRICS index_page_* counters of the whole table: PRIMARY's
 // plus every secondary index's, as a server counts them (server-wide, every
 // index), for holding against a server's deltas over a load.

@@ -170,15 +170,8 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   // i + 2). Those phases keep their keys as they insert them.
   std::vector<bool> keep_keys(spec.phases.size() + 2, false);
   for (size_t n = 0; n < spec.phases.size(); ++n) {
-    const PhaseSpec& phase = spec.phases[n];
-    if (phase.kind != PhaseSpec::Kind::kDeletePhase) continue;
-    const uint64_t self = n + 2;
-    if (phase.of_phase >= self || (phase.of_phase >= 2 && spec.phases[phase.of_phase - 2].kind != PhaseSpec::Kind::kInsert)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--phase ", phase.text, " (phase ", self, "): phase ", phase.of_phase,
-          " is not an insert before it: name one of the insert phases before it (1 = the run's own --stream/--rows)"));
-    }
-    keep_keys[phase.of_phase] = true;
+    if (absl::Status s = CheckDeletePhaseTarget(spec.phases, n); !s.ok()) return s;
+    if (spec.phases[n].kind == PhaseSpec::Kind::kDeletePhase) keep_keys[spec.phases[n].of_phase] = true;
   }
   // The keys of each kept phase, in the order they were inserted.
   std::vector<std::vector<Key>> phase_keys(spec.phases.size() + 2);

@@ -574,13 +574,15 @@ absl::Status ReadCountersBefore(MeasureRun& run) {
   return ReadStatus(run.conn, &run.before.status, &run.rows_inserted_name);
 }
 
-// The PK value of a row: X'hex' for 16-byte keys, 'text' for a spec table's
-// text key, the id for 8-byte ones. `version` takes the first UUID key's
-// version nibble when unset (each loading thread has its own).
+// The PK value of a row as an SQL literal: X'hex' for a BINARY(16) key,
+// the UUID text for a CHAR(36)/VARCHAR(36) one, the id for an integer key
+// (an INT key's stored form, big-endian with the sign bit flipped, turned
+// back into its value). `version` takes the first UUID key's version nibble
+// when unset (each loading thread has its own).
 absl::Status AppendKey(const MeasureRun& run, const Key& key, uint64_t done, std::optional<int>* version,
                        std::string* sql) {
-  if (run.kind == TableKind::kUuidChar36) {  // a spec table's text key
-    const std::string text = FormatUuid(key);
+  if (run.kind == TableKind::kUuidChar36 || run.kind == TableKind::kUuidVarchar36) {
+    const std::string text = FormatUuid(key);  // lowercase 8-4-4-4-12
     if (!*version) *version = text[14] - '0';
     absl::StrAppend(sql, "'", text, "'");
     return absl::OkStatus();
@@ -592,6 +594,15 @@ absl::Status AppendKey(const MeasureRun& run, const Key& key, uint64_t done, std
     sql->append("X'");
     AppendHex(sql, bytes, 16);
     sql->append("'");
+    return absl::OkStatus();
+  }
+  if (run.kind == TableKind::kAutoincInt) {
+    const int64_t id = static_cast<int32_t>(static_cast<uint32_t>(key.hi >> 32) ^ 0x80000000u);
+    if (id <= 0) {
+      return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", id,
+                                                     " is not a positive INT", run.left));
+    }
+    absl::StrAppend(sql, id);
     return absl::OkStatus();
   }
   if (key.hi == 0 || key.hi > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
@@ -650,36 +661,17 @@ absl::Status AppendSpecRow(const MeasureRun& run, const Key& key, uint64_t done,
   return absl::OkStatus();
 }
 
-// One row of the multi-row INSERT: (X'hex' | id,) 'payload', created.
+// One row of the multi-row INSERT: (X'hex' | 'text' | id,) 'payload', created.
 absl::Status AppendRow(const MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index,
                        std::optional<int>* version, std::string* sql) {
   if (run.spec != nullptr) return AppendSpecRow(run, key, done, row_index, version, sql);
   sql->push_back('(');
-  if (run.kind == TableKind::kUuidBinary16) {
-    uint8_t bytes[16];
-    key.ToBytes(bytes, 16);
-    if (!*version) *version = bytes[6] >> 4;
-    sql->append("X'");
-    AppendHex(sql, bytes, 16);
-    sql->append("',");
-  } else if (run.kind == TableKind::kUuidChar36 || run.kind == TableKind::kUuidVarchar36) {
-    const std::string text = FormatUuid(key);  // lowercase 8-4-4-4-12
-    if (!*version) *version = text[14] - '0';
-    absl::StrAppend(sql, "'", text, "',");
-  } else if (run.options.autoinc_explicit_ids && run.kind == TableKind::kAutoincInt) {
-    // The INT key is InnoDB's stored form: big-endian, sign bit flipped.
-    const int64_t id = static_cast<int32_t>(static_cast<uint32_t>(key.hi >> 32) ^ 0x80000000u);
-    if (id <= 0) {
-      return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", id,
-                                                     " is not a positive INT", run.left));
-    }
-    absl::StrAppend(sql, id, ",");
-  } else if (run.options.autoinc_explicit_ids) {
-    if (key.hi == 0 || key.hi > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", key.hi,
-                                                     " does not fit a positive BIGINT", run.left));
-    }
-    absl::StrAppend(sql, key.hi, ",");
+  // An integer key goes in only with explicit ids (else the server assigns it).
+  const bool uuid = run.kind == TableKind::kUuidBinary16 || run.kind == TableKind::kUuidChar36 ||
+                    run.kind == TableKind::kUuidVarchar36;
+  if (uuid || run.options.autoinc_explicit_ids) {
+    if (absl::Status s = AppendKey(run, key, done, version, sql); !s.ok()) return s;
+    sql->push_back(',');
   }
   absl::StrAppend(sql, "'", run.payload, "',", row_index, ")");
   return absl::OkStatus();
@@ -1262,7 +1254,6 @@ absl::Status DeletePhaseKeys(MeasureRun& run, KeyStream& keys, uint64_t rows) {
       !s.ok()) {
     return s;
   }
-  const bool text = run.kind == TableKind::kUuidChar36 || run.kind == TableKind::kUuidVarchar36;
   std::optional<int> version;
   std::string sql;
   for (uint64_t done = 0; done < rows;) {
@@ -1275,11 +1266,7 @@ absl::Status DeletePhaseKeys(MeasureRun& run, KeyStream& keys, uint64_t rows) {
                                                 " keys", run.left));
       }
       sql.append(i ? ",(" : "(");
-      if (text) {
-        absl::StrAppend(&sql, "'", FormatUuid(k), "'");
-      } else if (absl::Status s = AppendKey(run, k, done + i, &version, &sql); !s.ok()) {
-        return s;
-      }
+      if (absl::Status s = AppendKey(run, k, done + i, &version, &sql); !s.ok()) return s;
       sql.push_back(')');
     }
     if (absl::Status s = run.conn.Execute(sql); !s.ok()) return s;

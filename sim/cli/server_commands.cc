@@ -378,7 +378,7 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
   uint64_t autoinc_rows = base.name == "autoinc" ? plan->rows : 0;
   // The stream of each insert phase (index 1 = the load, 2 = the first
   // --phase, ...), for delete:phase:N to make its keys again.
-  std::vector<std::optional<StreamSpec>> inserted(plan->spec.phases.size() + 2);
+  std::vector<StreamSpec> inserted(plan->spec.phases.size() + 2);
   {
     StreamSpec load = base;
     if (absl::Status s = BindStreamToTable(plan->spec.table, &load); !s.ok()) return s;
@@ -389,13 +389,8 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
     MeasurePhaseStep step;
     step.phase = phase;
     if (phase.kind == PhaseSpec::Kind::kDeletePhase) {
-      // The same check as the simulation's (sim/runner.cc): an insert before it.
-      if (phase.of_phase >= n + 2 || !inserted[phase.of_phase]) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--phase ", phase.text, " (phase ", n + 2, "): phase ", phase.of_phase,
-            " is not an insert before it: name one of the insert phases before it (1 = the load)"));
-      }
-      absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(*inserted[phase.of_phase]);
+      if (absl::Status s = CheckDeletePhaseTarget(plan->spec.phases, n); !s.ok()) return s;
+      absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(inserted[phase.of_phase]);
       if (!ks.ok()) return Prefix(ks.status(), absl::StrCat("--phase ", phase.text, ": "));
       plan->phase_streams.push_back(*std::move(ks));
       step.stream = plan->phase_streams.back().get();
@@ -406,11 +401,7 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
         return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
                                                        "'", DidYouMean(phase.stream, GeneratorStreamNames())));
       }
-      StreamSpec ps = base;
-      ps.name = phase.stream;
-      ps.seed = base.seed + n + 1;
-      ps.start_ms = base.start_ms + done / std::max<uint64_t>(1, base.rows_per_ms);
-      ps.autoinc_start = autoinc_rows;
+      StreamSpec ps = PhaseStreamSpec(plan->spec, n, done, autoinc_rows);
       if (phase.stream == "autoinc") autoinc_rows += phase.rows;
       if (absl::Status s = BindStreamToTable(plan->spec.table, &ps); !s.ok()) return s;
       absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(ps);
@@ -754,13 +745,8 @@ std::vector<CounterComparison> CompareCounters(const RunResult& sim, const Measu
   // secondary indexes' splits and merges too.
   const IndexCounters table = TableIndexCounters(sim.report);
   for (const InnodbCounter& def : kInnodbCounters) {
-    std::optional<uint64_t> sv = SimulatedCounter(sim, def);
-    const std::string_view name = def.name;
-    if (name == counters::kIndexPageSplits.name) sv = table.index_page_splits;
-    if (name == counters::kIndexPageReorgAttempts.name) sv = table.index_page_reorg_attempts;
-    if (name == counters::kIndexPageReorgSuccessful.name) sv = table.index_page_reorg_successful;
-    if (name == counters::kIndexPageMergeAttempts.name) sv = table.index_page_merge_attempts;
-    if (name == counters::kIndexPageMergeSuccessful.name) sv = table.index_page_merge_successful;
+    std::optional<uint64_t> sv = MetricsCounter(table, def.name);
+    if (!sv) sv = SimulatedCounter(sim, def);
     const std::optional<int64_t> mv = MeasuredCounter(measured, def);
     if (!sv || !mv) continue;
     const double error = RelativeError(static_cast<double>(*sv), static_cast<double>(*mv));
