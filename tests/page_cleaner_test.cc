@@ -7,6 +7,21 @@
 namespace innosim {
 namespace {
 
+// A buffer pool of `s`'s innodb_buffer_pool_size (MariaDB's LRU rules on
+// the mariadb-10.11 flavor), its redo log and its page cleaner.
+struct Cleaner {
+  static BufferPool::Options PoolOptions(const ServerSettings& s) {
+    BufferPool::Options o;
+    o.n_frames = s.BufferPoolPages();
+    o.mariadb = s.flavor == ServerFlavor::kMariaDb1011;
+    return o;
+  }
+  explicit Cleaner(const ServerSettings& s) : pool(PoolOptions(s)), log(s), cleaner(s, &pool, &log) {}
+  BufferPool pool;
+  RedoLog log;
+  PageCleaner cleaner;
+};
+
 TEST(PageCleanerTest, PctForDirtyHandComputed) {
   // get_pct_for_dirty with MySQL 8.4 defaults (max 90, lwm 10).
   EXPECT_EQ(PageCleaner::MySqlPctForDirty(0.0, 90, 10), 0u);
@@ -67,11 +82,10 @@ TEST(PageCleanerTest, MariaDbPctForLsnUsesMaxModifiedAgeAsync) {
 TEST(PageCleanerTest, SetAverageEveryFlushingAvgLoops) {
   ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMySql84);
   s.innodb_buffer_pool_size = 64ull << 20;
-  BufferPool::Options o;
-  o.n_frames = s.BufferPoolPages();
-  BufferPool pool(o);
-  RedoLog log(s);
-  PageCleaner cleaner(s, &pool, &log);
+  Cleaner c(s);
+  BufferPool& pool = c.pool;
+  RedoLog& log = c.log;
+  PageCleaner& cleaner = c.cleaner;
   const uint64_t per_second = 496 * 2000;  // data bytes per second
   for (int t = 1; t <= 29; ++t) {
     pool.MarkDirty(1, static_cast<uint32_t>(t), log.lsn(), t * 1000);
@@ -93,11 +107,10 @@ TEST(PageCleanerTest, SyncFlushIsNotCappedByIoCapacityMax) {
   s.innodb_buffer_pool_size = 1ull << 30;
   s.innodb_io_capacity = 200;
   s.innodb_io_capacity_max = 400;
-  BufferPool::Options o;
-  o.n_frames = s.BufferPoolPages();
-  BufferPool pool(o);
-  RedoLog log(s);
-  PageCleaner cleaner(s, &pool, &log);
+  Cleaner c(s);
+  BufferPool& pool = c.pool;
+  RedoLog& log = c.log;
+  PageCleaner& cleaner = c.cleaner;
   // 20000 pages dirtied one after another, 8 KiB of redo each: 160 MB.
   for (uint32_t p = 0; p < 20000; ++p) {
     pool.MarkDirty(1, p, log.lsn(), 0);
@@ -124,12 +137,10 @@ uint64_t MariaDbSecondRecommendation(double lwm) {
   // innodb_max_dirty_pages_pct (page_cleaner_wakeup): 5% lets the 7.7% below
   // wake it, so that the pass computes its recommendation.
   s.innodb_max_dirty_pages_pct = 5;
-  BufferPool::Options o;
-  o.n_frames = s.BufferPoolPages();
-  o.mariadb = true;
-  BufferPool pool(o);
-  RedoLog log(s);
-  PageCleaner cleaner(s, &pool, &log);
+  Cleaner c(s);
+  BufferPool& pool = c.pool;
+  RedoLog& log = c.log;
+  PageCleaner& cleaner = c.cleaner;
   // 5000 pages (7.7% of the pool) dirtied over 50 MB of redo: past
   // adaptive_flushing_lwm (10% of the 90.6 MB capacity), short of the async
   // limit (70.7 MB).
@@ -167,12 +178,10 @@ uint64_t MariaDbPagesAfterOnePass(double lwm) {
   ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
   s.innodb_buffer_pool_size = 1ull << 30;
   s.innodb_max_dirty_pages_pct_lwm = lwm;
-  BufferPool::Options o;
-  o.n_frames = s.BufferPoolPages();
-  o.mariadb = true;
-  BufferPool pool(o);
-  RedoLog log(s);
-  PageCleaner cleaner(s, &pool, &log);
+  Cleaner c(s);
+  BufferPool& pool = c.pool;
+  RedoLog& log = c.log;
+  PageCleaner& cleaner = c.cleaner;
   for (uint32_t p = 0; p < 5000; ++p) {  // 7.7% dirty, 50 MB of redo
     pool.MarkDirty(1, p, log.lsn() + 1, 0);
     pool.CommitMtr();
@@ -194,12 +203,10 @@ TEST(PageCleanerTest, MariaDbIdleCleanerSleepsWithoutTheLwm) {
 TEST(PageCleanerTest, MariaDbAsyncFlushStopsAtTheAgeTarget) {
   ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
   s.innodb_buffer_pool_size = 1ull << 30;
-  BufferPool::Options o;
-  o.n_frames = s.BufferPoolPages();
-  o.mariadb = true;
-  BufferPool pool(o);
-  RedoLog log(s);
-  PageCleaner cleaner(s, &pool, &log);
+  Cleaner c(s);
+  BufferPool& pool = c.pool;
+  RedoLog& log = c.log;
+  PageCleaner& cleaner = c.cleaner;
   const uint64_t async_age = log.mariadb().max_modified_age_async;
   // One page dirtied per 10,000 bytes of redo until the age is 1 MB past
   // the async limit: about 100 pages lie before the target.

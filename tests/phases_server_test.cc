@@ -78,6 +78,19 @@ void Expect(const char* when, const char* name, int64_t simulated, int64_t measu
   EXPECT_LE(std::fabs(e), 0.02) << when << " " << name << ": simulated " << simulated << ", measured " << measured;
 }
 
+// PRIMARY's n_leaf_pages and size from mysql.innodb_index_stats, as the
+// caller's ANALYZE TABLE left them.
+void ReadPrimaryStats(ServerConnection& c, const MeasureOptions& mo, Figures* out) {
+  absl::StatusOr<std::map<std::string, std::string>> stats = c.QueryMap(absl::StrFormat(
+      "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='%s' AND table_name='%s' "
+      "AND index_name='PRIMARY' AND stat_name IN ('size', 'n_leaf_pages')",
+      mo.database, mo.table));
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  ASSERT_EQ(stats->size(), 2u);
+  out->n_leaf_pages = std::stoll(stats->at("n_leaf_pages"));
+  out->size = std::stoll(stats->at("size"));
+}
+
 TEST_F(PhasesServerTest, OptimizeTableOfRandomUuidsAgreesWithinTwoPercent) {
   RunSpec spec;
   spec.stream.name = "uuidv4";
@@ -99,14 +112,7 @@ TEST_F(PhasesServerTest, OptimizeTableOfRandomUuidsAgreesWithinTwoPercent) {
   ASSERT_TRUE(opt.ok()) << opt.status();
   ASSERT_TRUE((*conn)->Query("ANALYZE TABLE " + qualified).ok());
   Figures after;
-  absl::StatusOr<std::map<std::string, std::string>> stats = (*conn)->QueryMap(absl::StrFormat(
-      "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='%s' AND table_name='%s' "
-      "AND index_name='PRIMARY' AND stat_name IN ('size', 'n_leaf_pages')",
-      mo.database, mo.table));
-  ASSERT_TRUE(stats.ok()) << stats.status();
-  ASSERT_EQ(stats->size(), 2u);
-  after.n_leaf_pages = std::stoll(stats->at("n_leaf_pages"));
-  after.size = std::stoll(stats->at("size"));
+  ASSERT_NO_FATAL_FAILURE(ReadPrimaryStats(**conn, mo, &after));
   absl::StatusOr<int64_t> dl = (*conn)->QueryInt(absl::StrFormat(
       "SELECT DATA_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA='%s' AND TABLE_NAME='%s'", mo.database,
       mo.table));
@@ -246,12 +252,8 @@ TEST_F(PhasesServerTest, DeleteEverySecondRowAndPurgeAgreeWithinTwoPercent) {
     const int64_t attempts = metric("index_page_merge_attempts") - attempts0;
     const int64_t merges = metric("index_page_merge_successful") - merges0;
     ASSERT_TRUE(c.Query("ANALYZE TABLE " + t).ok());
-    absl::StatusOr<std::map<std::string, std::string>> stats = c.QueryMap(absl::StrFormat(
-        "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='%s' AND table_name='%s' "
-        "AND index_name='PRIMARY' AND stat_name IN ('size', 'n_leaf_pages')",
-        mo.database, mo.table));
-    ASSERT_TRUE(stats.ok()) << stats.status();
-    ASSERT_EQ(stats->size(), 2u);
+    Figures stats;
+    ASSERT_NO_FATAL_FAILURE(ReadPrimaryStats(c, mo, &stats));
     absl::StatusOr<int64_t> left = c.QueryInt("SELECT COUNT(*) FROM " + t);
     ASSERT_TRUE(left.ok());
 
@@ -262,8 +264,8 @@ TEST_F(PhasesServerTest, DeleteEverySecondRowAndPurgeAgreeWithinTwoPercent) {
     EXPECT_EQ(static_cast<int64_t>(a.rows), *left);
     std::printf("%s, %d rows, MariaDB %s,%s DELETE of every second row in key order, purged (simulated/measured):\n",
                 name, static_cast<int>(spec.rows), m->version.c_str(), optimize ? " OPTIMIZE TABLE," : "");
-    Expect("after purge", "n_leaf_pages", a.primary.n_leaf_pages, std::stoll(stats->at("n_leaf_pages")));
-    Expect("after purge", "size", a.primary.size, std::stoll(stats->at("size")));
+    Expect("after purge", "n_leaf_pages", a.primary.n_leaf_pages, stats.n_leaf_pages);
+    Expect("after purge", "size", a.primary.size, stats.size);
     // The counters are cumulative over the phases; the inserts and the
     // rebuild merge nothing on these loads.
     const IndexCounters& before = sim->phases[sim->phases.size() - 2].report.primary.counters;
@@ -304,15 +306,9 @@ TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTw
   const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
   auto metric = [&](const char* n) { return loaded.Metric(n); };
   absl::Status st;
-  auto primary = [&](std::map<std::string, int64_t>* out) {
+  auto primary = [&](Figures* out) {
     ASSERT_TRUE(c.Query("ANALYZE TABLE " + t).ok());
-    absl::StatusOr<std::map<std::string, std::string>> stats = c.QueryMap(absl::StrFormat(
-        "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='%s' AND table_name='%s' "
-        "AND index_name='PRIMARY' AND stat_name IN ('size', 'n_leaf_pages')",
-        mo.database, mo.table));
-    ASSERT_TRUE(stats.ok()) << stats.status();
-    ASSERT_EQ(stats->size(), 2u);
-    for (const auto& [k, v] : *stats) (*out)[k] = std::stoll(v);
+    ReadPrimaryStats(c, mo, out);
   };
 
   // The second phase's keys, as Run() makes them.
@@ -332,7 +328,7 @@ TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTw
     ASSERT_TRUE(st.ok()) << st;
     done += n;
   }
-  std::map<std::string, int64_t> after_insert;
+  Figures after_insert;
   ASSERT_NO_FATAL_FAILURE(primary(&after_insert));
 
   const int64_t attempts0 = metric("index_page_merge_attempts");
@@ -344,7 +340,7 @@ TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTw
   ASSERT_TRUE(st.ok()) << st;
   const int64_t attempts = metric("index_page_merge_attempts") - attempts0;
   const int64_t merges = metric("index_page_merge_successful") - merges0;
-  std::map<std::string, int64_t> after_purge;
+  Figures after_purge;
   ASSERT_NO_FATAL_FAILURE(primary(&after_purge));
   absl::StatusOr<int64_t> left = c.QueryInt("SELECT COUNT(*) FROM " + t);
   ASSERT_TRUE(left.ok()) << left.status();
@@ -356,7 +352,7 @@ TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTw
   absl::StatusOr<std::vector<ServerConnection::Row>> opt = c.Query("OPTIMIZE TABLE " + t);
   EXPECT_TRUE(c.Execute(absl::StrFormat("SET GLOBAL innodb_fill_factor = %d", *fill)).ok());
   ASSERT_TRUE(opt.ok()) << opt.status();
-  std::map<std::string, int64_t> after_optimize;
+  Figures after_optimize;
   ASSERT_NO_FATAL_FAILURE(primary(&after_optimize));
 
   absl::StatusOr<RunResult> sim = innosim::Run(spec);
@@ -370,17 +366,17 @@ TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTw
               "at innodb_fill_factor=80, MariaDB %s (simulated/measured):\n",
               static_cast<int>(spec.rows), static_cast<int>(new_rows), m->version.c_str());
   Expect("after the load", "n_leaf_pages", sim->phases[0].report.primary.n_leaf_pages, m->measured.n_leaf_pages);
-  Expect("after v7 rows", "n_leaf_pages", inserted.primary.n_leaf_pages, after_insert["n_leaf_pages"]);
-  Expect("after v7 rows", "size", inserted.primary.size, after_insert["size"]);
-  Expect("after purge", "n_leaf_pages", purged.primary.n_leaf_pages, after_purge["n_leaf_pages"]);
-  Expect("after purge", "size", purged.primary.size, after_purge["size"]);
+  Expect("after v7 rows", "n_leaf_pages", inserted.primary.n_leaf_pages, after_insert.n_leaf_pages);
+  Expect("after v7 rows", "size", inserted.primary.size, after_insert.size);
+  Expect("after purge", "n_leaf_pages", purged.primary.n_leaf_pages, after_purge.n_leaf_pages);
+  Expect("after purge", "size", purged.primary.size, after_purge.size);
   const IndexCounters& before = inserted.primary.counters;
   Expect("purge", "merge_attempts", purged.primary.counters.index_page_merge_attempts - before.index_page_merge_attempts,
          attempts);
   Expect("purge", "merge_successful",
          purged.primary.counters.index_page_merge_successful - before.index_page_merge_successful, merges);
-  Expect("after OPTIMIZE", "n_leaf_pages", optimized.primary.n_leaf_pages, after_optimize["n_leaf_pages"]);
-  Expect("after OPTIMIZE", "size", optimized.primary.size, after_optimize["size"]);
+  Expect("after OPTIMIZE", "n_leaf_pages", optimized.primary.n_leaf_pages, after_optimize.n_leaf_pages);
+  Expect("after OPTIMIZE", "size", optimized.primary.size, after_optimize.size);
   EXPECT_TRUE(c.Execute("DROP TABLE " + t).ok());
 }
 
@@ -433,12 +429,8 @@ TEST_F(PhasesServerTest, DeleteOfAKeyRangeAndPurgeAgreeWithinTwoPercent) {
     const bool analyzed = c.Query("ANALYZE TABLE " + t).ok();
     EXPECT_TRUE(c.Execute(absl::StrFormat("SET GLOBAL innodb_stats_persistent_sample_pages = %d", *sample)).ok());
     ASSERT_TRUE(analyzed);
-    absl::StatusOr<std::map<std::string, std::string>> stats = c.QueryMap(absl::StrFormat(
-        "SELECT stat_name, stat_value FROM mysql.innodb_index_stats WHERE database_name='%s' AND table_name='%s' "
-        "AND index_name='PRIMARY' AND stat_name IN ('size', 'n_leaf_pages')",
-        mo.database, mo.table));
-    ASSERT_TRUE(stats.ok()) << stats.status();
-    ASSERT_EQ(stats->size(), 2u);
+    Figures stats;
+    ASSERT_NO_FATAL_FAILURE(ReadPrimaryStats(c, mo, &stats));
     absl::StatusOr<int64_t> left = c.QueryInt("SELECT COUNT(*) FROM " + t);
     ASSERT_TRUE(left.ok()) << left.status();
 
@@ -454,8 +446,8 @@ TEST_F(PhasesServerTest, DeleteOfAKeyRangeAndPurgeAgreeWithinTwoPercent) {
     std::printf("uuidv4, %d rows, MariaDB %s, OPTIMIZE TABLE, DELETE of the first %d%% in key order, purged "
                 "(simulated/measured; simulated height %u -> %u):\n",
                 static_cast<int>(spec.rows), m->version.c_str(), to, b.primary.height, a.primary.height);
-    Expect("after purge", "n_leaf_pages", a.primary.n_leaf_pages, std::stoll(stats->at("n_leaf_pages")));
-    Expect("after purge", "size", a.primary.size, std::stoll(stats->at("size")));
+    Expect("after purge", "n_leaf_pages", a.primary.n_leaf_pages, stats.n_leaf_pages);
+    Expect("after purge", "size", a.primary.size, stats.size);
     Expect("purge", "merge_attempts",
            a.primary.counters.index_page_merge_attempts - b.primary.counters.index_page_merge_attempts, attempts);
     Expect("purge", "merge_successful",
