@@ -107,8 +107,7 @@ struct WriterOptions {
 };
 
 // --phase (repeatable): the steps after the --stream/--rows insert
-// (sim/phases.h, docs/phases.md). Shared by run and sweep; Apply checks each
-// against the spec's flush model before any row is simulated.
+// (sim/phases.h, docs/phases.md). Shared by run and sweep.
 struct PhaseOptions {
   std::vector<std::string> phases;
 
@@ -121,21 +120,13 @@ struct PhaseOptions {
                     "flush model; every counter is reported after each (docs/phases.md)");
   }
 
+  // Parses each phase into the spec; Run() checks them against the flush
+  // model (optimize and delete structure only, checkpoint with it) before
+  // any row is simulated.
   absl::Status Apply(RunSpec* spec) const {
     for (const std::string& text : phases) {
       absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
       if (!phase.ok()) return phase.status();
-      const bool structure_only =
-          phase->kind == PhaseSpec::Kind::kOptimize || phase->kind == PhaseSpec::Kind::kDeleteEvery ||
-          phase->kind == PhaseSpec::Kind::kDeletePhase || phase->kind == PhaseSpec::Kind::kDeleteRange;
-      if (structure_only && spec->flush) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--phase ", text, " is modelled structure only (its page writes are not): add --no-flush"));
-      }
-      if (phase->kind == PhaseSpec::Kind::kCheckpoint && !spec->flush) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--phase ", text, " writes the flush model's dirty pages: drop --no-flush"));
-      }
       spec->phases.push_back(*std::move(phase));
     }
     return absl::OkStatus();
