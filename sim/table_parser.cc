@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "model/server_settings.h"
 
 namespace innosim {
 namespace {
@@ -191,7 +192,10 @@ std::string CharsetOfCollation(const std::string& collation) {
   return FindCharset(cs) != nullptr ? cs : "";
 }
 
-bool IsMariaDbProfile(const std::string& profile) { return absl::StartsWith(profile, "mariadb"); }
+// The profile's server is MariaDB (model/server_settings.h's flavor names).
+bool IsMariaDbProfile(std::string_view profile) {
+  return ServerFlavorByName(profile) == ServerFlavor::kMariaDb1011;
+}
 
 // The server's default character set, what a CREATE TABLE without CHARACTER
 // SET gets (through the database's default, character_set_database, which
@@ -788,7 +792,7 @@ class Parser {
 }  // namespace
 
 std::vector<std::string> TextKeyCollations(std::string_view profile) {
-  const bool mariadb = IsMariaDbProfile(std::string(profile));
+  const bool mariadb = IsMariaDbProfile(profile);
   std::vector<std::string> names;
   for (const CollationInfo& k : kTextKeyCollations) {
     if (mariadb ? k.mariadb : k.mysql) names.push_back(k.name);
