@@ -444,13 +444,12 @@ uint32_t BTree::LiftPageUp(uint32_t page_no) {
   // Every page above this one, searched before the tree changes (it cannot
   // be searched once the first level is replaced): the father, then its
   // ancestors up to the root (btr_lift_page_up's blocks[]).
-  constexpr int kMaxAncestors = 16;  // the model's trees are at most 16 levels (Path)
-  uint32_t blocks[kMaxAncestors];
+  uint32_t blocks[kMaxHeight];
   int n_blocks = 0;
   uint32_t father = 0;
   int pos = 0;
   GetFather(page_no, &father, &pos);
-  for (uint32_t b = father; b != root_ && n_blocks < kMaxAncestors;) {
+  for (uint32_t b = father; b != root_ && n_blocks < kMaxHeight;) {
     uint32_t up = 0;
     int up_pos = 0;
     GetFather(b, &up, &up_pos);

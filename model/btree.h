@@ -154,8 +154,12 @@ class BTree {
   std::string Verify() const;
 
  private:
+  // The most levels a tree of the model has: 16 levels of the smallest
+  // pages already hold more rows than any run (a modelling bound, not an
+  // InnoDB one: BTR_MAX_LEVELS in include/btr0btr.h is 100).
+  static constexpr int kMaxHeight = 16;
   struct Path {
-    uint32_t pages[16];
+    uint32_t pages[kMaxHeight];
     int height = 0;
   };
 
