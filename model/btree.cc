@@ -16,6 +16,9 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
       store_(store),
       sizes_(sizes),
       clustered_(clustered),
+      // A clustered index's keys are a key stream's, at most 16 bytes; a
+      // secondary entry (its columns, then the PK) may be longer.
+      wide_keys_(!clustered && sizes.key_bytes > Key::kHeadBytes),
       space_id_(space_id),
       sink_(sink),
       page_size_(space->page_size()),
@@ -31,7 +34,7 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
   leaf_seg_ = segs.leaf;
   root_ = segs.root_page;
   store_->Grow(root_);
-  P(root_).Create(root_, 0, sizes_.leaf, page_size_, store_->pool());
+  P(root_).Create(root_, 0, sizes_.leaf, page_size_, store_->pool(), wide_keys_);
   counters_.pages_allocated = 1;
 }
 
@@ -254,7 +257,7 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
   const Tablespace::SegmentId seg = level == 0 ? leaf_seg_ : top_seg_;
   const uint64_t reserved_before = logging() ? space_->Usage(seg).reserved : 0;
   const uint32_t page_no = space_->AllocPage(seg, hint, dir, true);
-  store_->Grow(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool());
+  store_->Grow(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool(), wide_keys_);
   ++counters_.pages_allocated;
   fast_.PageAllocated();
   if (trace_ != nullptr) {
@@ -860,7 +863,7 @@ void BTree::BulkInsert(std::vector<BulkLevel>& lv, const Key& key, uint32_t chil
     const uint32_t pn = BulkAllocPage(level);
     lv.emplace_back();
     lv[level].page_no = pn;
-    lv[level].scratch.Create(kFilNull, level, RecSizeAt(level), page_size_, store_->pool());
+    lv[level].scratch.Create(kFilNull, level, RecSizeAt(level), page_size_, store_->pool(), wide_keys_);
     left_most = true;
   }
   if (!BulkSpaceAvailable(static_cast<uint32_t>(lv[level].scratch.n_recs()), RecSizeAt(level), page_size_,

@@ -145,6 +145,8 @@ class BTree {
   uint64_t size() const;
   uint64_t n_leaf_pages() const;
   const RecordSizes& record_sizes() const { return sizes_; }
+  // Whether its pages keep key tails (keys past 16 bytes; model/key.h).
+  bool wide_keys() const { return wide_keys_; }
 
   // Walks each level from its leftmost page along FIL_PAGE_NEXT.
   std::vector<LevelCensus> Census() const;
@@ -292,6 +294,8 @@ class BTree {
   PageStore* store_;
   RecordSizes sizes_;
   bool clustered_;
+  // Pages keep key tails (entries longer than 16 bytes; model/key.h).
+  bool wide_keys_;
   uint32_t space_id_;
   PageEventSink* sink_;
   uint64_t mtr_redo_ = 0;

@@ -202,6 +202,12 @@ void Engine::CommitTrx() {
 }
 
 absl::Status Engine::InsertSecondary(size_t index, const Key& entry) {
+  // An index of keys up to 16 bytes keeps no tails (model/key.h): a longer
+  // entry would be cut, so it is refused instead.
+  if (!secondary_[index]->wide_keys() && entry.tail() != KeyHalf{}) {
+    return absl::InvalidArgumentError(absl::StrCat("entry of ", table_.secondary[index].name,
+                                                   " longer than the index's ", Key::kHeadBytes, "-byte keys"));
+  }
   return secondary_[index]->Insert(entry);
 }
 

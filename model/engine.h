@@ -155,7 +155,7 @@ class Engine {
   // row_purge_remove_sec_if_poss), then the clustered record
   // (row_purge_remove_clust_if_poss), each by BTree::Purge. NotFound if
   // there is no such row (nothing is purged then); an entry a secondary
-  // index does not hold (a tie the encoder's 16 bytes could not break) is
+  // index does not hold (a tie the compact encoding of an entry past 32 bytes could not break) is
   // skipped. FailedPrecondition with a sink, or without one entry per
   // secondary index.
   absl::Status DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries = {});

@@ -23,27 +23,30 @@ constexpr uint32_t kCapacityStep = 32;
 }  // namespace
 
 size_t IndexPage::BlockBytes(uint32_t cap) const {
-  size_t bytes = size_t{cap} * sizeof(Key) + size_t{OwnerBits::Words(cap)} * sizeof(uint64_t);
+  size_t bytes = size_t{cap} * sizeof(KeyHalf) * (wide_keys_ ? 2 : 1) + size_t{OwnerBits::Words(cap)} * sizeof(uint64_t);
   if (level_ > 0) bytes += size_t{cap} * sizeof(uint32_t);
   return bytes;
 }
 
 void IndexPage::Reallocate(uint32_t cap, PagePool& pool) {
   auto* block = static_cast<std::byte*>(pool.Allocate(BlockBytes(cap)));
-  // Keys first (16-byte aligned), then the owner words, then the children:
-  // every part stays aligned whatever cap is.
-  auto* keys = reinterpret_cast<Key*>(block);
-  auto* owners = reinterpret_cast<uint64_t*>(block + size_t{cap} * sizeof(Key));
+  // Heads first (16-byte aligned), then the tails, the owner words and the
+  // children: every part stays aligned whatever cap is.
+  auto* heads = reinterpret_cast<KeyHalf*>(block);
+  KeyHalf* tails = wide_keys_ ? heads + cap : nullptr;
+  auto* owners = reinterpret_cast<uint64_t*>(heads + size_t{cap} * (wide_keys_ ? 2 : 1));
   const uint32_t words = OwnerBits::Words(cap);
   uint32_t* children = level_ > 0 ? reinterpret_cast<uint32_t*>(owners + words) : nullptr;
   std::memset(owners, 0, sizeof(uint64_t) * words);
-  if (keys_ != nullptr) {
-    std::memcpy(keys, keys_, sizeof(Key) * n_recs_);
+  if (heads_ != nullptr) {
+    std::memcpy(heads, heads_, sizeof(KeyHalf) * n_recs_);
+    if (tails != nullptr) std::memcpy(tails, tails_, sizeof(KeyHalf) * n_recs_);
     if (children != nullptr) std::memcpy(children, children_, sizeof(uint32_t) * n_recs_);
     std::memcpy(owners, owners_.words(), sizeof(uint64_t) * OwnerBits::Words(static_cast<uint32_t>(n_recs_)));
-    pool.Free(keys_, BlockBytes(cap_));
+    pool.Free(heads_, BlockBytes(cap_));
   }
-  keys_ = keys;
+  heads_ = heads;
+  tails_ = tails;
   children_ = children;
   owners_ = OwnerBits(owners);
   cap_ = cap;
@@ -66,7 +69,7 @@ void IndexPage::ShrinkToFit(PagePool& pool) {
 }
 
 void IndexPage::Compact(PagePool& pool) {
-  if (keys_ == nullptr) return;
+  if (heads_ == nullptr) return;
   // The smallest capacity that holds the records, widened to what fills
   // the pool's 64-byte granules it occupies anyway.
   uint32_t cap = std::max(static_cast<uint32_t>(n_recs_), uint32_t{1});
@@ -76,8 +79,9 @@ void IndexPage::Compact(PagePool& pool) {
 }
 
 void IndexPage::Release(PagePool& pool) {
-  if (keys_ != nullptr) pool.Free(keys_, BlockBytes(cap_));
-  keys_ = nullptr;
+  if (heads_ != nullptr) pool.Free(heads_, BlockBytes(cap_));
+  heads_ = nullptr;
+  tails_ = nullptr;
   children_ = nullptr;
   owners_ = OwnerBits();
   cap_ = 0;
@@ -86,9 +90,10 @@ void IndexPage::Release(PagePool& pool) {
   page_size_ = 0;
 }
 
-void IndexPage::Create(uint32_t page_no, uint16_t level, uint32_t rec_size, uint32_t page_size,
-                       PagePool& pool) {
+void IndexPage::Create(uint32_t page_no, uint16_t level, uint32_t rec_size, uint32_t page_size, PagePool& pool,
+                       bool wide_keys) {
   Release(pool);
+  wide_keys_ = wide_keys;
   page_no_ = page_no;
   prev_ = kFilNull;
   next_ = kFilNull;
@@ -97,9 +102,10 @@ void IndexPage::Create(uint32_t page_no, uint16_t level, uint32_t rec_size, uint
 }
 
 void IndexPage::Empty(uint16_t level, uint32_t rec_size, PagePool& pool) {
-  if (keys_ != nullptr && level != level_) {
-    pool.Free(keys_, BlockBytes(cap_));
-    keys_ = nullptr;
+  if (heads_ != nullptr && level != level_) {
+    pool.Free(heads_, BlockBytes(cap_));
+    heads_ = nullptr;
+    tails_ = nullptr;
     children_ = nullptr;
     owners_ = OwnerBits();
     cap_ = 0;
@@ -119,8 +125,8 @@ void IndexPage::Empty(uint16_t level, uint32_t rec_size, PagePool& pool) {
   n_direction_ = 0;
   if (pool.full_blocks()) {
     const uint32_t max = MaxRecords(page_size_, rec_size_);
-    if (keys_ == nullptr || cap_ < max) Reallocate(max, pool);
-  } else if (keys_ == nullptr || cap_ > kCapacityStep) {
+    if (heads_ == nullptr || cap_ < max) Reallocate(max, pool);
+  } else if (heads_ == nullptr || cap_ > kCapacityStep) {
     Reallocate(kCapacityStep, pool);
   }
   n_slots_ = static_cast<uint16_t>(owners_.Layout(0, 1, OwnerBits::Words(cap_)));
@@ -129,15 +135,19 @@ void IndexPage::Empty(uint16_t level, uint32_t rec_size, PagePool& pool) {
 int IndexPage::SearchLE(const Key& k) const {
   // page_cur_try_search_shortcut: a key that falls right after
   // PAGE_LAST_INSERT needs no binary search (what makes appends cheap).
-  if (last_insert_ >= 0 && !(k < keys_[last_insert_]) &&
-      (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {
+  if (last_insert_ >= 0 && !RecAbove(last_insert_, k) && (last_insert_ + 1 == n_recs_ || RecAbove(last_insert_ + 1, k))) {
     return last_insert_;
   }
   // Non-leaf pages are searched with an ordinary binary search: they are the
   // ones a random key finds out of cache, and a predicted branch lets the
   // CPU load ahead where a branch-free probe would wait for every load.
-  const Key* begin = keys_;
-  return static_cast<int>(std::upper_bound(begin, begin + n_recs_, k) - begin) - 1;
+  const KeyHalf head = k.head();
+  auto at = static_cast<int>(std::upper_bound(heads_, heads_ + n_recs_, head) - heads_);
+  // Among keys whose heads equal k's, those with greater tails are above k.
+  if (tails_ != nullptr) {
+    while (at > 0 && heads_[at - 1] == head && k.tail() < tails_[at - 1]) --at;
+  }
+  return at - 1;
 }
 
 uint32_t IndexPage::slot_n_owned(uint32_t slot) const { return owners_.NOwned(slot, static_cast<uint32_t>(n_recs_)); }
@@ -150,8 +160,7 @@ void IndexPage::CopyEndToCreated(const IndexPage& src, int from, PagePool& pool)
   const int count = src.n_recs_ - from;
   if (count <= 0) return;
   Reserve(count, pool);
-  std::memcpy(keys_, src.keys_ + from, sizeof(Key) * count);
-  if (level_ > 0) std::memcpy(children_, src.children_ + from, sizeof(uint32_t) * count);
+  CopyRecordsFrom(src, from, count);
   n_recs_ = count;
   heap_top_ = kPageNewSupremumEnd + static_cast<uint32_t>(count) * rec_size_;
   n_heap_ = 2 + static_cast<uint32_t>(count);
@@ -171,7 +180,7 @@ void IndexPage::AppendStartFrom(const IndexPage& src, int to, PagePool& pool) {
   }
   Reserve(n_recs_ + to, pool);
   for (int i = 0; i < to; ++i) {
-    const bool ok = InsertAfter(n_recs_ - 1, src.keys_[i], src.level_ > 0 ? src.children_[i] : 0, pool);
+    const bool ok = InsertAfter(n_recs_ - 1, src.key(i), src.level_ > 0 ? src.children_[i] : 0, pool);
     (void)ok;  // callers check the room first (btr_can_merge_with_page / split halves)
   }
 }
@@ -183,10 +192,22 @@ void IndexPage::AppendToEmpty(const IndexPage& src, int to, PagePool& pool) {
   // the records); and the supremum's slot growing to 9, then splitting into
   // 4 below and 5 kept, every 4 records after the 8th.
   Reserve(to, pool);
-  const auto m = static_cast<uint32_t>(to);
-  std::memcpy(keys_, src.keys_, sizeof(Key) * m);
-  if (level_ > 0) std::memcpy(children_, src.children_, sizeof(uint32_t) * m);
-  AppendedToEmpty(m);
+  CopyRecordsFrom(src, 0, to);
+  AppendedToEmpty(static_cast<uint32_t>(to));
+}
+
+void IndexPage::CopyRecordsFrom(const IndexPage& src, int from, int count) {
+  const auto n = static_cast<size_t>(count);
+  std::memcpy(heads_, src.heads_ + from, sizeof(KeyHalf) * n);
+  // A tree's pages are all wide or all narrow; a narrow source has zero tails.
+  if (tails_ != nullptr) {
+    if (src.tails_ != nullptr) {
+      std::memcpy(tails_, src.tails_ + from, sizeof(KeyHalf) * n);
+    } else {
+      std::fill_n(tails_, n, KeyHalf{});
+    }
+  }
+  if (level_ > 0) std::memcpy(children_, src.children_ + from, sizeof(uint32_t) * n);
 }
 
 void IndexPage::AppendedToEmpty(uint32_t m) {
@@ -202,7 +223,7 @@ void IndexPage::AppendedToEmpty(uint32_t m) {
 void IndexPage::PrependAllFrom(const IndexPage& src, PagePool& pool) {
   Reserve(n_recs_ + src.n_recs_, pool);
   for (int i = 0; i < src.n_recs_; ++i) {
-    InsertAfter(i - 1, src.keys_[i], src.level_ > 0 ? src.children_[i] : 0, pool);
+    InsertAfter(i - 1, src.key(i), src.level_ > 0 ? src.children_[i] : 0, pool);
   }
 }
 
@@ -237,8 +258,7 @@ void IndexPage::DeleteRecDirectory(int pos) {
 void IndexPage::DeleteRec(int pos) {
   const int after = n_recs_ - pos - 1;
   DeleteRecDirectory(pos);
-  std::memmove(keys_ + pos, keys_ + pos + 1, sizeof(Key) * after);
-  if (level_ > 0) std::memmove(children_ + pos, children_ + pos + 1, sizeof(uint32_t) * after);
+  MoveRecords(pos, pos + 1, after);
 }
 
 void IndexPage::DeleteStart(int to, PagePool& pool) {
@@ -260,8 +280,7 @@ void IndexPage::DeleteStart(int to, PagePool& pool) {
   } else {
     for (int i = 0; i < to; ++i) DeleteRecDirectory(0);
   }
-  std::memmove(keys_, keys_ + to, sizeof(Key) * n_recs_);
-  if (level_ > 0) std::memmove(children_, children_ + to, sizeof(uint32_t) * n_recs_);
+  MoveRecords(0, to, n_recs_);
   ShrinkToFit(pool);
 }
 
@@ -301,7 +320,7 @@ std::string IndexPage::Verify() const {
   }
   const bool min_rec = level_ > 0 && prev_ == kFilNull;
   for (int i = min_rec ? 2 : 1; i < n_recs_; ++i) {
-    if (!(keys_[i - 1] < keys_[i])) return absl::StrFormat("page %u: keys out of order at %d", page_no_, i);
+    if (!(key(i - 1) < key(i))) return absl::StrFormat("page %u: keys out of order at %d", page_no_, i);
   }
   if (last_insert_ >= n_recs_) return absl::StrFormat("page %u: PAGE_LAST_INSERT out of range", page_no_);
   const std::string dir = owners_.Verify(static_cast<uint32_t>(n_recs_), n_slots_, OwnerBits::Words(cap_));

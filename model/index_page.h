@@ -6,6 +6,9 @@
 // PAGE_LAST_INSERT, PAGE_DIRECTION, PAGE_N_DIRECTION, PAGE_N_RECS,
 // PAGE_LEVEL, PAGE_N_DIR_SLOTS), the sibling links, the directory, and the
 // records' keys in key order (plus child page numbers on non-leaf pages).
+// Keys are kept as heads (their first 16 bytes) and, on the pages of an
+// index whose keys are longer (`wide_keys` at Create), tails: a narrow
+// index's search and moves touch 16 bytes a record.
 // Record bytes other than the key are not stored: every record of a page has
 // the same size (see record_format.h), so the free list is a count and any
 // freed record is reused byte for byte.
@@ -63,9 +66,10 @@ class IndexPage {
   IndexPage() = default;
 
   // page_create + btr_page_create: an empty page of `level` whose records
-  // are `rec_size` bytes. Releases any records it held.
-  void Create(uint32_t page_no, uint16_t level, uint32_t rec_size, uint32_t page_size,
-              PagePool& pool);
+  // are `rec_size` bytes, holding keys up to 16 bytes or, with `wide_keys`,
+  // up to Key::kMaxBytes. Releases any records it held.
+  void Create(uint32_t page_no, uint16_t level, uint32_t rec_size, uint32_t page_size, PagePool& pool,
+              bool wide_keys = false);
   // Returns the record storage to the pool (page freed).
   void Release(PagePool& pool);
   // Shrinks the record storage to the records held (a page that has gone
@@ -124,8 +128,8 @@ class IndexPage {
   // that may not be in its cache (random inserts): the search's dependent
   // loads then overlap. A performance hint only.
   void PrefetchKeys() const {
-    const char* p = reinterpret_cast<const char*>(keys_);
-    const char* end = p + sizeof(Key) * static_cast<size_t>(n_recs_);
+    const char* p = reinterpret_cast<const char*>(heads_);
+    const char* end = p + sizeof(KeyHalf) * static_cast<size_t>(n_recs_);
     for (; p < end; p += 64) __builtin_prefetch(p);
   }
   // Ordinal of the last record with key <= k, -1 if none (PAGE_CUR_LE).
@@ -138,13 +142,18 @@ class IndexPage {
   // for keys that land at random in a page, whether the shortcut applies is
   // a branch no predictor can learn, decided just as the search starts.
   int SearchInsertCursor(const Key& k, bool* duplicate, bool try_shortcut = true) const {
-    if (try_shortcut && last_insert_ >= 0 && keys_[last_insert_] < k &&
-        (last_insert_ + 1 == n_recs_ || k < keys_[last_insert_ + 1])) {
+    if (try_shortcut && last_insert_ >= 0 && RecBelow(last_insert_, k) &&
+        (last_insert_ + 1 == n_recs_ || RecAbove(last_insert_ + 1, k))) {
       *duplicate = false;
       return last_insert_;
     }
-    const uint32_t at = BranchlessLowerBound(keys_, static_cast<uint32_t>(n_recs_), k);
-    *duplicate = at < static_cast<uint32_t>(n_recs_) && keys_[at] == k;
+    const uint32_t n = static_cast<uint32_t>(n_recs_);
+    uint32_t at = BranchlessLowerBound(heads_, n, k.head());
+    // Among keys whose heads equal k's, the tails decide.
+    if (tails_ != nullptr) {
+      while (at < n && heads_[at] == k.head() && tails_[at] < k.tail()) ++at;
+    }
+    *duplicate = at < n && !RecBelow(static_cast<int>(at), k) && !RecAbove(static_cast<int>(at), k);
     return static_cast<int>(at) - 1;
   }
 
@@ -167,7 +176,7 @@ class IndexPage {
   // Every slot's n_owned, in slot order (one pass, where slot_n_owned
   // walks to its slot).
   std::vector<uint32_t> slots_n_owned() const { return owners_.AllNOwned(static_cast<uint32_t>(n_recs_)); }
-  const Key& key(int i) const { return keys_[i]; }
+  Key key(int i) const { return tails_ != nullptr ? Key::Join(heads_[i], tails_[i]) : Key::Join(heads_[i]); }
   uint32_t child(int i) const { return children_[i]; }
   void set_child(int i, uint32_t c) { children_[i] = c; }
   // btr_page_set_level on a page that keeps its records (btr_lift_page_up
@@ -178,8 +187,11 @@ class IndexPage {
   // btr_set_min_rec_mark: the first node pointer of the leftmost page of a
   // non-leaf level compares below every key; it is stored as the smallest
   // key so that the page stays sorted.
-  void SetMinRecMark() { keys_[0] = Key{}; }
-  const Key* keys() const { return keys_; }
+  void SetMinRecMark() {
+    heads_[0] = KeyHalf{};
+    if (tails_ != nullptr) tails_[0] = KeyHalf{};
+  }
+  bool wide_keys() const { return wide_keys_; }
   uint32_t prev() const { return prev_; }
   uint32_t next() const { return next_; }
   void set_prev(uint32_t p) { prev_ = p; }
@@ -187,15 +199,15 @@ class IndexPage {
   uint32_t page_size() const { return page_size_; }
   // Records the storage has room for (a simulator figure, not InnoDB's).
   uint32_t capacity() const { return cap_; }
-  bool in_use() const { return keys_ != nullptr || page_size_ != 0; }
+  bool in_use() const { return heads_ != nullptr || page_size_ != 0; }
 
   // Checks the page's own invariants; "" if all hold, else what is wrong.
   // (Key order is checked from the record after a min-rec-marked one.)
   std::string Verify() const;
 
  private:
-  // Record storage: keys[cap], owner words[OwnerBits::Words(cap)], then
-  // children[cap] (non-leaf only).
+  // Record storage: heads[cap], tails[cap] (wide keys only), owner
+  // words[OwnerBits::Words(cap)], then children[cap] (non-leaf only).
   void Reserve(int n, PagePool& pool) {
     if (static_cast<uint32_t>(n) > cap_) Grow(n, pool);
   }
@@ -214,8 +226,18 @@ class IndexPage {
   // The direction bookkeeping of page_cur_insert_rec_low for an insert at
   // ordinal `pos` (after cursor pos - 1), before n_recs is incremented.
   inline void UpdateDirection(int pos);
+  // key(i) < k and k < key(i). A narrow page's keys and the keys searched
+  // in it have zero tails, so their heads decide.
+  bool RecBelow(int i, const Key& k) const { return tails_ == nullptr ? heads_[i] < k.head() : key(i) < k; }
+  bool RecAbove(int i, const Key& k) const { return tails_ == nullptr ? k.head() < heads_[i] : k < key(i); }
+  // Moves `count` records' keys (and children on non-leaf pages) from
+  // ordinal `from` to `to` within this page (memmove).
+  void MoveRecords(int to, int from, int count);
+  // Copies src's records [from, from + count) to ordinals [0, count).
+  void CopyRecordsFrom(const IndexPage& src, int from, int count);
 
-  Key* keys_ = nullptr;
+  KeyHalf* heads_ = nullptr;
+  KeyHalf* tails_ = nullptr;
   uint32_t* children_ = nullptr;
   OwnerBits owners_;  // the directory (model/fast/owner_bits.h)
   uint32_t cap_ = 0;
@@ -235,6 +257,7 @@ class IndexPage {
   uint16_t n_slots_ = 0;
   uint16_t level_ = 0;
   PageDirection direction_ = PageDirection::kNoDirection;
+  bool wide_keys_ = false;
 };
 
 [[gnu::always_inline]] inline void IndexPage::UpdateDirection(int pos) {
@@ -256,6 +279,13 @@ class IndexPage {
   last_insert_ = pos;
 }
 
+inline void IndexPage::MoveRecords(int to, int from, int count) {
+  const auto n = static_cast<size_t>(count);
+  std::memmove(heads_ + to, heads_ + from, sizeof(KeyHalf) * n);
+  if (tails_ != nullptr) std::memmove(tails_ + to, tails_ + from, sizeof(KeyHalf) * n);
+  if (level_ > 0) std::memmove(children_ + to, children_ + from, sizeof(uint32_t) * n);
+}
+
 [[gnu::always_inline]] inline bool IndexPage::InsertAfterInline(int cursor, const Key& key, uint32_t child,
                                                               PagePool& pool) {
   // Step 1: the head of PAGE_FREE if it is large enough (every record here
@@ -271,11 +301,9 @@ class IndexPage {
   }
   Reserve(n_recs_ + 1, pool);
   const int pos = cursor + 1;
-  if (pos < n_recs_) {  // an append (the common case of ordered keys) moves nothing
-    std::memmove(keys_ + pos + 1, keys_ + pos, sizeof(Key) * (n_recs_ - pos));
-    if (level_ > 0) std::memmove(children_ + pos + 1, children_ + pos, sizeof(uint32_t) * (n_recs_ - pos));
-  }
-  keys_[pos] = key;
+  if (pos < n_recs_) MoveRecords(pos + 1, pos, n_recs_ - pos);  // an append moves nothing
+  heads_[pos] = key.head();
+  if (tails_ != nullptr) tails_[pos] = key.tail();
   if (level_ > 0) children_[pos] = child;
   UpdateDirection(pos);
   // Steps 7-8: the new record (list position pos + 1) owns nothing; the

@@ -1,12 +1,19 @@
-// Key: a primary-key value as InnoDB compares it.
+// Key: an index key (a primary key, or a secondary entry: its columns, then
+// the primary key) as InnoDB compares it.
 //
-// BINARY(16) and BIGINT UNSIGNED (and the sign-flipped storage of signed
-// BIGINT) compare as unsigned big-endian byte strings in InnoDB
-// (cmp_data in rem/rem0cmp.cc). A Key holds up to 16 such bytes as two
-// integers, left-aligned: byte 0 of the column is the top byte of `hi`, so a
-// comparison is two integer compares instead of a byte loop. An 8-byte key
-// lives entirely in `hi` with `lo == 0`. Keys of one index all have the same
-// width, so left alignment keeps the order of the original bytes.
+// BINARY(n), the integer types (stored big-endian, signed ones with the sign
+// bit flipped) and the temporal types compare as unsigned big-endian byte
+// strings in InnoDB (cmp_data in rem/rem0cmp.cc). A Key holds up to 32 such
+// bytes as four integers, left-aligned: byte 0 is the top byte of `hi`, so a
+// comparison is integer compares instead of a byte loop. An 8-byte key
+// lives entirely in `hi`. Keys of one index all have the same width, so left
+// alignment keeps the order of the original bytes.
+//
+// The first 16 bytes are the key's head, the rest its tail (KeyHalf each).
+// Primary keys fit in the head; a secondary entry such as seed 004's
+// DATETIME(3) + BINARY(16) (23 bytes) needs the tail. Index pages store
+// heads and tails apart (model/index_page.h), so an index whose keys fit in
+// 16 bytes keeps 16 bytes a record.
 //
 // Value type; no thread-safety concerns.
 #ifndef INNOSIM_MODEL_KEY_H_
@@ -19,23 +26,36 @@
 
 namespace innosim {
 
-struct Key {
+// 16 bytes of a key, big-endian in two integers.
+struct KeyHalf {
   uint64_t hi = 0;
   uint64_t lo = 0;
 
+  friend constexpr auto operator<=>(const KeyHalf&, const KeyHalf&) = default;
+};
+
+struct Key {
+  uint64_t hi = 0;
+  uint64_t lo = 0;
+  uint64_t tail_hi = 0;
+  uint64_t tail_lo = 0;
+
   friend constexpr auto operator<=>(const Key&, const Key&) = default;
 
-  // Reads `width` (1..16) big-endian bytes.
+  // Bytes a Key holds; a head holds the first 16.
+  static constexpr size_t kMaxBytes = 32;
+  static constexpr size_t kHeadBytes = 16;
+
+  static constexpr Key Join(const KeyHalf& head, const KeyHalf& tail = {}) {
+    return Key{head.hi, head.lo, tail.hi, tail.lo};
+  }
+  constexpr KeyHalf head() const { return KeyHalf{hi, lo}; }
+  constexpr KeyHalf tail() const { return KeyHalf{tail_hi, tail_lo}; }
+
+  // Reads `width` (1..kMaxBytes) big-endian bytes.
   static Key FromBytes(const uint8_t* bytes, size_t width) {
     Key k;
-    for (size_t i = 0; i < width && i < 16; ++i) {
-      const uint64_t b = bytes[i];
-      if (i < 8) {
-        k.hi |= b << (56 - 8 * i);
-      } else {
-        k.lo |= b << (56 - 8 * (i - 8));
-      }
-    }
+    for (size_t i = 0; i < width && i < kMaxBytes; ++i) k.word(i / 8) |= uint64_t{bytes[i]} << (56 - 8 * (i % 8));
     return k;
   }
 
@@ -44,16 +64,18 @@ struct Key {
 
   // Writes the first `width` bytes big-endian into `out`.
   void ToBytes(uint8_t* out, size_t width) const {
-    for (size_t i = 0; i < width && i < 16; ++i) {
-      out[i] = static_cast<uint8_t>(i < 8 ? hi >> (56 - 8 * i) : lo >> (56 - 8 * (i - 8)));
-    }
+    for (size_t i = 0; i < width && i < kMaxBytes; ++i) out[i] = static_cast<uint8_t>(word(i / 8) >> (56 - 8 * (i % 8)));
   }
 
-  std::array<uint8_t, 16> Bytes() const {
-    std::array<uint8_t, 16> b{};
-    ToBytes(b.data(), 16);
+  std::array<uint8_t, kMaxBytes> Bytes() const {
+    std::array<uint8_t, kMaxBytes> b{};
+    ToBytes(b.data(), kMaxBytes);
     return b;
   }
+
+  // Word w (0..3) of the big-endian bytes: hi, lo, tail_hi, tail_lo.
+  uint64_t word(size_t w) const { return w == 0 ? hi : w == 1 ? lo : w == 2 ? tail_hi : tail_lo; }
+  uint64_t& word(size_t w) { return w == 0 ? hi : w == 1 ? lo : w == 2 ? tail_hi : tail_lo; }
 };
 
 }  // namespace innosim

@@ -65,15 +65,13 @@ uint32_t RedoFormat::VarintSize(uint64_t n) {
 }
 
 uint32_t RedoFormat::KeyCommonPrefix(const Key& a, const Key& b, uint32_t width) {
-  uint32_t bits;
-  if (a.hi != b.hi) {
-    bits = static_cast<uint32_t>(std::countl_zero(a.hi ^ b.hi));
-  } else if (a.lo != b.lo) {
-    bits = 64 + static_cast<uint32_t>(std::countl_zero(a.lo ^ b.lo));
-  } else {
-    return width;
+  for (size_t w = 0; w < Key::kMaxBytes / 8; ++w) {
+    if (a.word(w) != b.word(w)) {
+      const auto bits = static_cast<uint32_t>(64 * w + std::countl_zero(a.word(w) ^ b.word(w)));
+      return std::min(bits / 8, width);
+    }
   }
-  return std::min(bits / 8, width);
+  return width;
 }
 
 uint32_t RedoFormat::RecordHeader(uint32_t page_no) const {

@@ -82,7 +82,8 @@ struct RunResult {
   std::vector<std::string> warnings;  // e.g. unknown variables
   std::vector<SeriesPoint> series;
   // Secondary entries that tied with an existing one after the compact
-  // 16-byte encoding (sim/secondary_keys.h) and were not inserted.
+  // encoding of entries past 32 bytes (sim/secondary_keys.h) and were not
+  // inserted.
   uint64_t secondary_ties = 0;
   // DATA_LENGTH of the same rows appended in key order: Run() simulates,
   // after the run itself, the same table, row count, page size, profile and

@@ -109,7 +109,7 @@ SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index
     total += p.width;
   }
   total += pk_width_;
-  if (total <= 16) {
+  if (total <= Key::kMaxBytes) {
     pk_bytes_kept_ = pk_width_;
     return;
   }
@@ -138,7 +138,7 @@ SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index
     total += p.width;
   }
   parts_ = std::move(compact);
-  pk_bytes_kept_ = total >= 16 ? 0 : std::min<uint32_t>(pk_width_, 16 - total);
+  pk_bytes_kept_ = total >= Key::kMaxBytes ? 0 : std::min<uint32_t>(pk_width_, Key::kMaxBytes - total);
 }
 
 int64_t SecondaryKeyEncoder::TimeUs(const Part& p, uint64_t row, uint32_t fsp) const {
@@ -166,8 +166,8 @@ const Key& SecondaryKeyEncoder::StreamKey(int stream, uint64_t row) const {
 Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
   uint8_t buf[64];
   uint32_t n = 0;
-  uint8_t pk_bytes[16];
-  pk.ToBytes(pk_bytes, 16);
+  uint8_t pk_bytes[Key::kMaxBytes];
+  pk.ToBytes(pk_bytes, Key::kMaxBytes);
   for (const Part& p : parts_) {
     uint8_t* out = buf + n;
     if (n + p.width > sizeof(buf)) break;
@@ -177,12 +177,12 @@ Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
     const uint64_t sign = exact_ && is_int && !p.value.is_unsigned ? 1ull << (8 * p.width - 1) : 0;
     switch (p.source) {
       case ValueSource::kPrimaryKey:
-        std::memcpy(out, pk_bytes, std::min<uint32_t>(p.width, 16));
+        std::memcpy(out, pk_bytes, std::min<uint32_t>(p.width, Key::kMaxBytes));
         break;
       case ValueSource::kStream: {
-        uint8_t key[16];
-        StreamKey(p.stream, row).ToBytes(key, 16);
-        std::memcpy(out, key, std::min<uint32_t>(p.width, 16));
+        uint8_t key[Key::kMaxBytes];
+        StreamKey(p.stream, row).ToBytes(key, Key::kMaxBytes);
+        std::memcpy(out, key, std::min<uint32_t>(p.width, Key::kMaxBytes));
         break;
       }
       case ValueSource::kRandom:
@@ -233,7 +233,7 @@ Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
   }
   std::memcpy(buf + n, pk_bytes, pk_bytes_kept_);
   n += pk_bytes_kept_;
-  return Key::FromBytes(buf, std::min<uint32_t>(n, 16));
+  return Key::FromBytes(buf, std::min<uint32_t>(n, Key::kMaxBytes));
 }
 
 }  // namespace innosim

@@ -1,4 +1,4 @@
-// Secondary-index entries of synthetic rows, as ordered 16-byte Keys.
+// Secondary-index entries of synthetic rows, as ordered Keys (up to 32 bytes).
 //
 // Row i (0-based) of a run holds in the PK column the stream's key, and in
 // every other column the value of its source (sim/column_values.h: --column
@@ -18,7 +18,7 @@
 // An entry of a secondary index is ordered by its columns, then the PK (a
 // non-unique index's n_uniq includes the PK). The encoder writes the
 // columns' bytes as InnoDB stores them, then the PK's bytes, big-endian and
-// left-aligned into the model's 16-byte Key:
+// left-aligned into the model's Key (up to 32 bytes, model/key.h):
 //   - DATETIME(p), MySQL 5.6.4+ format (my_datetime_packed_to_binary): 5
 //     bytes big-endian of ((year*13+month) << 22 | day << 17 | hour << 12 |
 //     minute << 6 | second) + 0x8000000000 (the sign bit set for positive
@@ -28,17 +28,15 @@
 //   - TIMESTAMP(p): 4 bytes big-endian of seconds since the epoch, then the
 //     same fraction bytes.
 //   - integers: big-endian, the sign bit flipped for signed types.
-// When these bytes fit in 16 (seed 004 with a BIGINT PK: 7 + 8 = 15), the
-// Key is exact. When they do not (seed 004 with BINARY(16): 7 + 16 = 23),
-// the encoder switches to a compact form with the same order over the run:
-// constant CHAR/VARCHAR columns drop out, temporal columns become their
-// offset from the run's start in units of 10^-p s (5 bytes; 6 for p >= 5),
-// integers 5 bytes of the row number; and the PK keeps as many leading bytes
-// as remain (11 for seed 004's UUIDs). Ordering within one secondary value
-// then rests on the PK's first bytes: for UUIDv7 with random sub-ms bits
-// that is 48 ms bits + 42 random bits, for UUIDv4 84 random bits, so ties
-// are astronomically unlikely (the exact form would leave the PK 9 bytes:
-// 18 random bits for UUIDv7-random, and ~1 tie per 50 ms at 100 rows/ms).
+// When these bytes fit in 32 (seed 004 with BINARY(16): 7 + 16 = 23; seed
+// 002's child index: 16 + 16), the Key is exact: two entries order as the
+// server orders them, to the PK's last byte. Past 32 bytes (two BINARY(16)
+// columns and a BINARY(16) PK, or a CHAR(100) column) the encoder switches
+// to a compact form with the same order over the run: constant CHAR/VARCHAR
+// columns drop out, temporal columns become their offset from the run's
+// start in units of 10^-p s (5 bytes; 6 for p >= 5), integers 5 bytes of the
+// row number; and the PK keeps as many leading bytes as remain. Entries that
+// then tie are counted (RunResult::secondary_ties) and reported.
 // Record SIZES still come from the full schema (model/record_format.h).
 //
 // Encode() allocates nothing. With a stream:S column, rows must be encoded

@@ -19,7 +19,7 @@ constexpr int HexValue(char c) {
 }  // namespace
 
 std::string FormatUuid(const Key& key) {
-  const std::array<uint8_t, 16> b = key.Bytes();
+  const auto b = key.Bytes();
   std::string s;
   s.reserve(36);
   for (int i = 0; i < 16; ++i) {

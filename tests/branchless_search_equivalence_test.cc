@@ -20,18 +20,18 @@ namespace {
 // How the keys of an array are drawn.
 enum class Draw { kRandom, kFewHighHalves, kDuplicateHeavy };
 
-Key DrawKey(Draw draw, std::mt19937_64& rng) {
+KeyHalf DrawKey(Draw draw, std::mt19937_64& rng) {
   switch (draw) {
     case Draw::kRandom:
-      return Key{rng(), rng()};
+      return KeyHalf{rng(), rng()};
     case Draw::kFewHighHalves:
       // Three high halves: long runs of keys that differ in the low half only.
-      return Key{100 + rng() % 3, rng() % 1000};
+      return KeyHalf{100 + rng() % 3, rng() % 1000};
     case Draw::kDuplicateHeavy:
       // Five distinct keys in all, so most keys repeat.
-      return Key{rng() % 5, rng() % 2};
+      return KeyHalf{rng() % 5, rng() % 2};
   }
-  return Key{};
+  return KeyHalf{};
 }
 
 void CheckEveryLength(Draw draw, uint64_t seed) {
@@ -39,20 +39,20 @@ void CheckEveryLength(Draw draw, uint64_t seed) {
   for (uint32_t n = 0; n <= 300; ++n) {
     // n keys, then one more slot: the search may read keys[n] (its
     // contract); filled with a key that would change the answer if counted.
-    std::vector<Key> keys(n + 1);
+    std::vector<KeyHalf> keys(n + 1);
     for (uint32_t i = 0; i < n; ++i) keys[i] = DrawKey(draw, rng);
     std::sort(keys.begin(), keys.begin() + n);
-    keys[n] = Key{0, 0};
-    std::vector<Key> probes;
+    keys[n] = KeyHalf{0, 0};
+    std::vector<KeyHalf> probes;
     for (uint32_t i = 0; i < n; ++i) probes.push_back(keys[i]);         // present
     for (int i = 0; i < 64; ++i) probes.push_back(DrawKey(draw, rng));  // mostly absent
     for (uint32_t i = 0; i < n; ++i) {                                  // just above and just below a present key
-      probes.push_back(Key{keys[i].hi, keys[i].lo + 1});
-      if (keys[i].lo > 0) probes.push_back(Key{keys[i].hi, keys[i].lo - 1});
+      probes.push_back(KeyHalf{keys[i].hi, keys[i].lo + 1});
+      if (keys[i].lo > 0) probes.push_back(KeyHalf{keys[i].hi, keys[i].lo - 1});
     }
-    probes.push_back(Key{0, 0});
-    probes.push_back(Key{~uint64_t{0}, ~uint64_t{0}});
-    for (const Key& k : probes) {
+    probes.push_back(KeyHalf{0, 0});
+    probes.push_back(KeyHalf{~uint64_t{0}, ~uint64_t{0}});
+    for (const KeyHalf& k : probes) {
       const auto want = static_cast<uint32_t>(std::lower_bound(keys.begin(), keys.begin() + n, k) - keys.begin());
       ASSERT_EQ(BranchlessLowerBound(keys.data(), n, k), want)
           << "n=" << n << " key=" << k.hi << ":" << k.lo << " draw=" << static_cast<int>(draw);

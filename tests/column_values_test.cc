@@ -154,7 +154,7 @@ TEST(SecondaryEncoderSourceTest, StreamColumnTakesTheStreamsKeysInOrder) {
     uint8_t a[16], b[16];
     e.Encode(row, Key::FromU64(row + 1)).ToBytes(a, 16);
     want.ToBytes(b, 16);
-    // The entry is parent_id (16 bytes) + PK, cut to the model's 16 bytes.
+    // The entry is parent_id (16 bytes), then the PK.
     ASSERT_EQ(std::memcmp(a, b, 16), 0) << "row " << row;
   }
 }

@@ -288,23 +288,40 @@ TEST(SecondaryKeysTest, Seed004BigintEntriesAreExactAndTimeThenPk) {
   EXPECT_EQ(pk, 2u);
 }
 
-TEST(SecondaryKeysTest, Seed004UuidEntriesUseTheCompactFormInTimeOrder) {
+// DATETIME(3) + BINARY(16) = 23 bytes: the entry is exact, and two UUIDs of
+// one millisecond that differ only in their last byte order as they do on
+// the server (a 16-byte encoding had to cut the PK to 9 bytes there).
+TEST(SecondaryKeysTest, Seed004UuidEntriesAreExactToTheLastPkByte) {
   absl::StatusOr<TableSchema> t = ResolveTable("seed004", 16, TableOptions{});
   ASSERT_TRUE(t.ok());
-  SecondaryKeyEncoder enc(*t, 0, 1767225600000ull, 100000);
-  EXPECT_FALSE(enc.exact());
-  Key big{~0ull, ~0ull}, small{0, 0};
-  // Within one millisecond the PK orders; across milliseconds time does.
-  EXPECT_LT(enc.Encode(5, small), enc.Encode(6, big));
-  EXPECT_GT(enc.Encode(5, big), enc.Encode(6, small));
-  EXPECT_LT(enc.Encode(99, big), enc.Encode(100, small));
-  // 11 PK bytes kept after a 5-byte time offset.
+  SecondaryKeyEncoder enc(*t, 0, 1767225600000ull, 100000);  // 100 rows per ms
+  EXPECT_TRUE(enc.exact());
   Key pk;
   pk.hi = 0x0102030405060708ull;
   pk.lo = 0x090a0b0c0d0e0f10ull;
+  Key next = pk;
+  ++next.lo;
   const auto b = enc.Encode(0, pk).Bytes();
-  EXPECT_EQ(b[5], 0x01);
-  EXPECT_EQ(b[15], 0x0b);
+  uint8_t datetime[8];
+  ASSERT_EQ(SecondaryKeyEncoder::DatetimeBytes(1767225600000000, 3, datetime), 7);
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(b[i], datetime[i]) << i;
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(b[7 + i], i + 1) << i;
+  EXPECT_LT(enc.Encode(5, pk), enc.Encode(6, next));
+  EXPECT_GT(enc.Encode(6, next), enc.Encode(6, pk));
+  // Across milliseconds time orders, whatever the PK.
+  const Key big{~0ull, ~0ull}, small{0, 0};
+  EXPECT_LT(enc.Encode(99, big), enc.Encode(100, small));
+}
+
+// Past 32 bytes the encoder keeps the order over the run in fewer bytes:
+// two BINARY(16) columns and a BINARY(16) PK are 48.
+TEST(SecondaryKeysTest, EntriesPastThirtyTwoBytesUseTheCompactForm) {
+  absl::StatusOr<TableSchema> t = ResolveTable(
+      "CREATE TABLE t (id BINARY(16) PRIMARY KEY, a BINARY(16) NOT NULL, b BINARY(16) NOT NULL, KEY ab (a, b))", 16,
+      TableOptions{});
+  ASSERT_TRUE(t.ok()) << t.status();
+  SecondaryKeyEncoder enc(*t, 0, 1767225600000ull, 100000);
+  EXPECT_FALSE(enc.exact());
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// BranchlessLowerBound: the position of a key among a page's sorted keys,
-// by a branch-free search, a speed device.
+// BranchlessLowerBound: the position of a key head among a page's sorted
+// key heads (model/key.h), by a branch-free search, a speed device.
 //
 // What it computes: the number of keys below k, std::lower_bound's index:
 // where page_cur_search_with_match finds the insert position of a new key
@@ -30,7 +30,7 @@
 namespace innosim {
 
 // a < b as one 128-bit comparison (a subtract with borrow, no branch).
-inline bool KeyBelow(const Key& a, const Key& b) {
+inline bool KeyBelow(const KeyHalf& a, const KeyHalf& b) {
   using U = unsigned __int128;
   return ((U{a.hi} << 64) | a.lo) < ((U{b.hi} << 64) | b.lo);
 }
@@ -39,7 +39,7 @@ inline bool KeyBelow(const Key& a, const Key& b) {
 // quarters it with three probes. Probes compare the high halves only (one
 // 64-bit compare); keys whose high half equals k's are few and adjacent, and
 // are stepped over afterwards.
-inline uint32_t BranchlessLowerBound(const Key* keys, uint32_t n, const Key& k) {
+inline uint32_t BranchlessLowerBound(const KeyHalf* keys, uint32_t n, const KeyHalf& k) {
   if (n == 0) return 0;
   const uint64_t hi = k.hi;
   // All ones when the key at i is below k, else 0.

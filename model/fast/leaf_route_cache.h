@@ -73,7 +73,7 @@ class LeafRouteCache {
     // few keys did, one test of it comes first. Where hits spread over
     // several leaves that test would be a coin toss for the predictor (a
     // mispredicted branch per key), so it is made only while it keeps hitting.
-    if (repeats_ >= kRepeatsForLastTest && Holds(last_, w)) return Hit(last_);
+    if (repeats_ >= kRepeatsForLastTest && Holds(last_, w, k)) return Hit(last_);
     // Summed as a tree: added one after another, the eight counts would
     // chain eight additions on the insert's path.
     int c[kEntries];
@@ -81,7 +81,7 @@ class LeafRouteCache {
     static_assert(kEntries == 8, "the sum below adds eight counts");
     int i = ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7])) - 1;
     i += static_cast<int>(i < 0);  // none: place 0, whose range refuses k
-    if (Holds(i, w)) return Hit(i);
+    if (Holds(i, w, k)) return Hit(i);
     if (++miss_streak_ >= kMissesBeforeRest) {
       miss_streak_ = 0;
       rest_ = kRestLength;
@@ -162,10 +162,11 @@ class LeafRouteCache {
     for (int i = 0; i < kEntries; ++i) Unused(i, static_cast<uint8_t>(i));
   }
 
-  static constexpr Key kNoUpperBound{~uint64_t{0}, ~uint64_t{0}};
+  static constexpr Key kNoUpperBound{~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}, ~uint64_t{0}};
 
  private:
-  // Keys as 128-bit integers: a comparison is cmp + sbb, free of branches.
+  // A key's first 16 bytes as a 128-bit integer: a comparison is cmp + sbb,
+  // free of branches.
   using U = unsigned __int128;
   static U Wide(const Key& k) { return (U{k.hi} << 64) | k.lo; }
 
@@ -201,7 +202,13 @@ class LeafRouteCache {
     leaves_[at] = 0;
   }
 
-  bool Holds(int i, U w) const { return (lows_[i] <= w) & (w < highs_[i]); }
+  // Ranges are held by their first 16 bytes (Wide). Past a lower bound's
+  // first 16 bytes k is in range; equal to them, the whole key decides (a
+  // wide secondary entry); equal to an upper bound's, k counts as outside:
+  // a miss, which costs only a descent.
+  bool Holds(int i, U w, const Key& k) const {
+    return (lows_[i] < w || (lows_[i] == w && !(k < routes_[slot_[i]].low))) & (w < highs_[i]);
+  }
   int Hit(int i) {
     miss_streak_ = 0;
     // Counted without a branch (whether i repeats is the coin toss above),

@@ -1,0 +1,163 @@
+// Keys longer than 16 bytes (model/key.h): index pages keep heads and tails
+// apart, and a secondary entry whose first 16 bytes tie is ordered by the
+// rest, as cmp_data orders its bytes.
+//
+// The equivalence below is the contract: a wide index fed entries whose
+// order lies in their tails builds, split for split, the tree the same
+// index builds from entries whose order lies in their heads.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "model/engine.h"
+#include "model/engine_profile.h"
+#include "model/index_page.h"
+#include "model/key.h"
+#include "model/record_format.h"
+
+namespace innosim {
+namespace {
+
+ColumnDef Binary(const std::string& name, uint32_t bytes) {
+  return ColumnDef{name, "BINARY(" + std::to_string(bytes) + ")", bytes, bytes, false, false};
+}
+
+// id BINARY(16) PRIMARY KEY, a BINARY(16), KEY (a): entries of 32 bytes.
+TableDef WideTable() {
+  TableDef t;
+  t.name = "t";
+  t.columns = {Binary("id", 16), Binary("a", 16)};
+  t.primary = {"PRIMARY", {0}, true};
+  t.secondary = {{"a", {1}, false}};
+  return t;
+}
+
+Key Random16(std::mt19937_64& rng) { return Key{rng(), rng()}; }
+
+struct Loaded {
+  EngineReport report;
+  std::string verify;
+};
+
+// Inserts n rows; row i's entry is entry(pk, i).
+template <class Entry>
+Loaded Load(const EngineProfile& profile, uint64_t n, Entry entry) {
+  Engine e(profile, WideTable());
+  std::mt19937_64 rng(7);
+  for (uint64_t i = 0; i < n; ++i) {
+    const Key pk = Random16(rng);
+    EXPECT_TRUE(e.InsertRow(pk).ok());
+    EXPECT_TRUE(e.InsertSecondary(0, entry(pk, i)).ok()) << "row " << i;
+  }
+  return Loaded{e.Report(), e.Verify()};
+}
+
+void ExpectSameTree(const IndexReport& a, const IndexReport& b) {
+  EXPECT_EQ(a.counters.index_page_splits, b.counters.index_page_splits);
+  EXPECT_EQ(a.counters.splits_middle, b.counters.splits_middle);
+  EXPECT_EQ(a.counters.splits_to_right, b.counters.splits_to_right);
+  EXPECT_EQ(a.counters.index_page_reorg_attempts, b.counters.index_page_reorg_attempts);
+  EXPECT_EQ(a.n_leaf_pages, b.n_leaf_pages);
+  EXPECT_EQ(a.size, b.size);
+  EXPECT_EQ(a.height, b.height);
+  EXPECT_DOUBLE_EQ(a.leaf_fill, b.leaf_fill);
+}
+
+TEST(WideKeyTest, OrderInTheTailBuildsTheTreeOrderInTheHeadBuilds) {
+  for (const EngineProfile& profile : {EngineProfile::MySQL84(), EngineProfile::MariaDB1011()}) {
+    // Every entry's column is the same 16 bytes; only the PK (the tail)
+    // orders them. Against it, the PK as the head and zeros behind.
+    const Key same_a{0x0123456789abcdefull, 0xfedcba9876543210ull};
+    const Loaded tail_ordered =
+        Load(profile, 60000, [&](const Key& pk, uint64_t) { return Key::Join(same_a.head(), pk.head()); });
+    const Loaded head_ordered = Load(profile, 60000, [&](const Key& pk, uint64_t) { return pk; });
+    ASSERT_EQ(tail_ordered.verify, "");
+    ASSERT_EQ(head_ordered.verify, "");
+    ASSERT_EQ(tail_ordered.report.secondary.size(), 1u);
+    // Random order: thousands of splits, which a tie-breaking bug would move.
+    EXPECT_GT(tail_ordered.report.secondary[0].counters.index_page_splits, 100u);
+    ExpectSameTree(tail_ordered.report.secondary[0], head_ordered.report.secondary[0]);
+  }
+}
+
+TEST(WideKeyTest, EntriesEqualInTheirFirstSixteenBytesAreNotDuplicates) {
+  Engine e(EngineProfile::MySQL84(), WideTable());
+  const KeyHalf a{1, 2};
+  for (uint64_t i = 1; i <= 3000; ++i) {
+    ASSERT_TRUE(e.InsertRow(Key{i, 0}).ok());
+    ASSERT_TRUE(e.InsertSecondary(0, Key::Join(a, KeyHalf{i, 0})).ok()) << i;
+  }
+  // The whole entry again is one.
+  EXPECT_EQ(e.InsertSecondary(0, Key::Join(a, KeyHalf{1500, 0})).code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(e.Verify(), "");
+}
+
+TEST(WideKeyTest, PurgeFindsEntriesByTheirTails) {
+  Engine e(EngineProfile::MariaDB1011(), WideTable());
+  const KeyHalf a{9, 9};
+  std::vector<Key> pks;
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20000; ++i) {
+    pks.push_back(Random16(rng));
+    ASSERT_TRUE(e.InsertRow(pks.back()).ok());
+    ASSERT_TRUE(e.InsertSecondary(0, Key::Join(a, pks.back().head())).ok());
+  }
+  for (const Key& pk : pks) {
+    const Key entry = Key::Join(a, pk.head());
+    ASSERT_TRUE(e.DeleteRow(pk, {&entry, 1}).ok());
+  }
+  e.EndDeletes();
+  EXPECT_EQ(e.Verify(), "");
+  const EngineReport r = e.Report();
+  EXPECT_EQ(r.secondary[0].n_leaf_pages, 1u) << "every entry purged leaves the root leaf";
+  EXPECT_GT(r.secondary[0].counters.index_page_merge_successful, 0u);
+}
+
+// An index of 16-byte entries keeps no tails: an entry with one is refused,
+// not cut.
+TEST(WideKeyTest, ANarrowIndexRefusesALongerEntry) {
+  TableDef t = WideTable();
+  t.columns = {Binary("id", 8), Binary("a", 8)};
+  Engine e(EngineProfile::MySQL84(), t);
+  ASSERT_TRUE(e.InsertRow(Key{1, 0}).ok());
+  EXPECT_TRUE(e.InsertSecondary(0, Key{2, 1}).ok());
+  EXPECT_EQ(e.InsertSecondary(0, Key::Join(KeyHalf{3, 0}, KeyHalf{0, 1})).code(), absl::StatusCode::kInvalidArgument);
+}
+
+// The page alone: heads shared by runs of keys, tails in random order.
+TEST(WideKeyTest, PageSearchesOrderByHeadThenTail) {
+  PagePool pool;
+  IndexPage page;
+  page.Create(3, 0, 40, 16384, pool, /*wide_keys=*/true);
+  std::mt19937_64 rng(5);
+  std::vector<Key> in;
+  for (int i = 0; i < 300; ++i) {
+    const Key k = Key::Join(KeyHalf{rng() % 3, 0}, KeyHalf{rng() % 1000, rng()});
+    bool dup = false;
+    const int cursor = page.SearchInsertCursor(k, &dup, /*try_shortcut=*/i % 2 == 0);
+    if (dup) continue;
+    if (!page.InsertAfter(cursor, k, 0, pool)) break;
+    in.push_back(k);
+  }
+  std::sort(in.begin(), in.end());
+  ASSERT_EQ(page.n_recs(), static_cast<int>(in.size()));
+  for (int i = 0; i < page.n_recs(); ++i) ASSERT_EQ(page.key(i), in[static_cast<size_t>(i)]) << i;
+  EXPECT_EQ(page.Verify(), "");
+  for (size_t i = 0; i < in.size(); ++i) {
+    bool dup = false;
+    EXPECT_EQ(page.SearchInsertCursor(in[i], &dup), static_cast<int>(i) - 1);
+    EXPECT_TRUE(dup);
+    EXPECT_EQ(page.SearchLE(in[i]), static_cast<int>(i));
+    Key above = in[i];
+    ++above.tail_lo;  // between in[i] and in[i + 1] unless it is in[i + 1]
+    const bool next_is_above = i + 1 < in.size() && in[i + 1] == above;
+    EXPECT_EQ(page.SearchLE(above), static_cast<int>(next_is_above ? i + 1 : i));
+  }
+  page.Release(pool);
+}
+
+}  // namespace
+}  // namespace innosim
