@@ -16,9 +16,10 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
       store_(store),
       sizes_(sizes),
       clustered_(clustered),
-      // A clustered index's keys are a key stream's, at most 16 bytes; a
-      // secondary entry (its columns, then the PK) may be longer.
-      wide_keys_(!clustered && sizes.key_bytes > Key::kHeadBytes),
+      // Keys past 16 bytes: a fileN: key of a BINARY(17..32) column, a
+      // secondary entry (its columns, then the PK), or a text key's record
+      // (a CHAR(36) UUID, which the model compares as its 16 bytes).
+      wide_keys_(sizes.key_bytes > Key::kHeadBytes),
       space_id_(space_id),
       sink_(sink),
       page_size_(space->page_size()),

@@ -27,8 +27,13 @@ const char* ShortKind(SplitDecision::Kind k) {
   return "";
 }
 
-// The key as lowercase hex of its 16 bytes: ordered as the key is.
-std::string KeyHex(const Key& k) { return absl::BytesToHexString(KeyBytes(k, 16)); }
+// The key as lowercase hex of its head, and of its tail when it has one
+// (model/key.h): ordered as the key is, a zero tail sorting first as the
+// shorter string does.
+std::string KeyHex(const Key& k) {
+  const bool tail = k.tail() != KeyHalf{};
+  return absl::BytesToHexString(KeyBytes(k, static_cast<int>(tail ? Key::kMaxBytes : Key::kHeadBytes)));
+}
 
 std::string StepLine(const TraceEvent& e) {
   switch (e.step) {

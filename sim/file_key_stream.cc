@@ -293,9 +293,9 @@ absl::StatusOr<std::unique_ptr<KeyStream>> OpenStdin(KeyFileFormat format, int w
 
 absl::StatusOr<std::unique_ptr<KeyStream>> OpenKeyFile(const std::string& path,
                                                        KeyFileFormat format, int width) {
-  if (format == KeyFileFormat::kBinaryN && (width < 1 || width > 16)) {
+  if (format == KeyFileFormat::kBinaryN && (width < 1 || width > static_cast<int>(Key::kMaxBytes))) {
     return absl::InvalidArgumentError(absl::StrCat("key stream 'file", width, ":", path, "': record width ", width,
-                                                   " is out of range; use file1: to file16: (bytes per big-endian "
+                                                   " is out of range; use file1: to file32: (bytes per big-endian "
                                                    "record, e.g. file4: for INT)"));
   }
   const std::string prefix = FormatPrefix(format, width);

@@ -8,7 +8,7 @@
 //                16-byte records.
 //   file16:PATH  binary, 16-byte big-endian records (BINARY(16) keys).
 //   file8:PATH   binary, 8-byte big-endian records (BIGINT UNSIGNED keys).
-//   fileN:PATH   binary, N-byte big-endian records, N = 1..16 (BINARY(N),
+//   fileN:PATH   binary, N-byte big-endian records, N = 1..32 (BINARY(N),
 //                INT = 4, MEDIUMINT = 3, SMALLINT = 2: the column's stored
 //                bytes, docs/key-streams.md).
 //   PATH "-"     standard input (file:-, file16:-, fileN:-).
@@ -39,12 +39,12 @@ enum class KeyFileFormat {
   kAuto,      // file:
   kBinary16,  // file16:
   kBinary8,   // file8:
-  kBinaryN,   // fileN: for any N in 1..16 (the width argument)
+  kBinaryN,   // fileN: for any N in 1..32 (the width argument)
 };
 
 // `path` "-" reads standard input (to its end; a short last record is an
 // error found when the stream reaches it). `width` is the record width of
-// kBinaryN (1..16; InvalidArgument otherwise) and ignored for the others.
+// kBinaryN (1..32; InvalidArgument otherwise) and ignored for the others.
 absl::StatusOr<std::unique_ptr<KeyStream>> OpenKeyFile(const std::string& path,
                                                        KeyFileFormat format, int width = 0);
 

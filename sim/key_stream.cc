@@ -78,7 +78,7 @@ class NarrowAutoIncStream final : public KeyStream {
 // A "file:" or "fileN:" spelling: its format, record width and prefix length.
 struct FilePrefix {
   KeyFileFormat format = KeyFileFormat::kAuto;
-  int width = 0;           // kBinaryN's N (possibly out of 1..16: OpenKeyFile says so)
+  int width = 0;           // kBinaryN's N (possibly out of 1..32: OpenKeyFile says so)
   size_t prefix_size = 0;  // "file:" = 5, "file16:" = 7
 };
 
@@ -114,7 +114,7 @@ const std::vector<std::string>& GeneratorStreamNames() {
 std::string ValidStreamNames() {
   std::string s;
   for (const char* n : kGeneratorNames) absl::StrAppend(&s, n, ", ");
-  absl::StrAppend(&s, "file:PATH, file16:PATH, file8:PATH, fileN:PATH (N = 1..16), file:- (stdin)");
+  absl::StrAppend(&s, "file:PATH, file16:PATH, file8:PATH, fileN:PATH (N = 1..32), file:- (stdin)");
   return s;
 }
 

@@ -28,7 +28,7 @@
 //                   big-endian records (sim/file_key_stream.h).
 //   file16:PATH     binary 16-byte big-endian records (BINARY(16)).
 //   file8:PATH      binary 8-byte big-endian records (BIGINT UNSIGNED).
-//   fileN:PATH      binary N-byte big-endian records, N = 1..16; PATH "-"
+//   fileN:PATH      binary N-byte big-endian records, N = 1..32; PATH "-"
 //                   (file:-, fileN:-) reads standard input.
 // With spec.writers > 1 the generators run once per writer, each on its own
 // skewed clock, and their keys are interleaved (sim/writers.h).

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "model/key.h"
 #include "model/server_settings.h"
 
 namespace innosim {
@@ -839,8 +840,9 @@ std::string TypeForWidth(int width) {
 }  // namespace
 
 absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, const TableOptions& options) {
-  if (key_width < 1 || key_width > 16) {
-    return absl::InvalidArgumentError(absl::StrCat("key width ", key_width, " is not supported (1 to 16 bytes)"));
+  if (key_width < 1 || key_width > static_cast<int>(Key::kMaxBytes)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("key width ", key_width, " is not supported (1 to ", Key::kMaxBytes, " bytes)"));
   }
   const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(arg)));
   const bool named = lower.empty() || lower == "seed000" || lower == "seed004";

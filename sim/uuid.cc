@@ -35,7 +35,7 @@ std::string FormatKey(const Key& key, int width) {
   if (width == 16) return FormatUuid(key);
   // Another width: the stored bytes in hex (an INT key's sign bit flipped).
   static constexpr char kHex[] = "0123456789abcdef";
-  uint8_t b[16];
+  uint8_t b[Key::kMaxBytes];
   key.ToBytes(b, static_cast<size_t>(width));
   std::string s = "0x";
   for (int i = 0; i < width; ++i) {

@@ -31,7 +31,7 @@ std::string FormatKey(const Key& key, int width);
 // Returns false and leaves *key untouched on malformed input.
 bool ParseUuid(std::string_view text, Key* key);
 
-// The first `width` (1..16) bytes of `key`, big-endian, as a byte string:
+// The first `width` (1..32) bytes of `key`, big-endian, as a byte string:
 // what the server stores for BINARY(16) or BIGINT UNSIGNED (for a BIGINT
 // bind, Key::hi is the integer value itself).
 std::string KeyBytes(const Key& key, int width);

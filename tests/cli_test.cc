@@ -179,7 +179,7 @@ TEST(CliTest, BenchRepeatsBothSidesOnTheSameWorkAsRun) {
   }
   EXPECT_EQ(reps, 3) << b.text;
   EXPECT_NE(b.text.find("\ninnosim "), std::string::npos) << b.text;
-  EXPECT_NE(b.text.find("\nabsl::btree_set<Key> "), std::string::npos) << b.text;
+  EXPECT_NE(b.text.find("\nabsl::btree_set<KeyHalf> "), std::string::npos) << b.text;
   const Result r = Innosim("run --stream uuidv7-random --rows 20k --seed 3 --no-flush --json", false);
   ASSERT_EQ(r.exit_code, 0);
   const int splits = nlohmann::json::parse(r.text)["index_page_splits"].get<int>();

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -375,9 +376,9 @@ TEST(MakeKeyStreamTest, KnownNames) {
                         "file:/x", "file16:/x", "file8:/x", "file4:/x", "file1:-", "file:-"}) {
     EXPECT_TRUE(IsKnownStreamName(n)) << n;
   }
-  // fileN: with N out of 1..16 is a file stream whose width MakeKeyStream
+  // fileN: with N out of 1..32 is a file stream whose width MakeKeyStream
   // refuses by name (KeyFileStreamTest.WidthOutOfRange), not an unknown one.
-  EXPECT_TRUE(IsKnownStreamName("file32:/x"));
+  EXPECT_TRUE(IsKnownStreamName("file33:/x"));
   for (const char* n : {"", "uuid", "UUIDV4", "file", "files:/x", "file1234:/x", "file4/x"}) {
     EXPECT_FALSE(IsKnownStreamName(n)) << n;
   }
@@ -579,13 +580,17 @@ TEST_F(KeyFileStreamTest, BadSizesSayHowToMendThem) {
   EXPECT_EQ(TakeAll(**ok).size(), 3u);
 }
 
-TEST_F(KeyFileStreamTest, AnyWidthFromOneToSixteen) {
+TEST_F(KeyFileStreamTest, AnyWidthFromOneToThirtyTwo) {
   // N-byte records, left-aligned in the key: their order is the bytes'.
-  for (int width : {1, 2, 3, 4, 5, 7, 8, 13, 16}) {
+  // Past 16 bytes the records fill the key's tail (model/key.h).
+  std::mt19937_64 rng(11);
+  for (int width : {1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 20, 32}) {
     SCOPED_TRACE(width);
     std::vector<Key> keys = Take(*Make("uuidv4", 40 + width), 3000);
     std::string bytes;
     for (Key& k : keys) {
+      k.tail_hi = rng();
+      k.tail_lo = rng();
       bytes += KeyBytes(k, width);
       k = Key::FromBytes(reinterpret_cast<const uint8_t*>(bytes.data() + bytes.size() - width), width);
     }
@@ -605,10 +610,10 @@ TEST_F(KeyFileStreamTest, AnyWidthFromOneToSixteen) {
 
 TEST_F(KeyFileStreamTest, WidthOutOfRangeAndShortLastRecord) {
   const std::string b10 = Write("b10.bin", std::string(10, '\1'));
-  for (const char* w : {"file0:", "file17:", "file99:"}) {
+  for (const char* w : {"file0:", "file33:", "file99:"}) {
     auto s = Open(w + b10);
     ASSERT_FALSE(s.ok()) << w;
-    EXPECT_NE(s.status().message().find("is out of range; use file1: to file16:"), absl::string_view::npos)
+    EXPECT_NE(s.status().message().find("is out of range; use file1: to file32:"), absl::string_view::npos)
         << s.status();
   }
   auto s = Open("file4:" + b10);

@@ -1,4 +1,4 @@
-// Bench: innosim's engine against absl::btree_set<Key> on the same keys, in
+// Bench: innosim's engine against absl::btree_set<KeyHalf> (16-byte keys) on the same keys, in
 // one process, one after the other: wall time and peak resident memory of
 // each (VmHWM after /proc/self/clear_refs), and the ratios.
 //

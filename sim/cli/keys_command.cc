@@ -14,6 +14,7 @@
 // and written by WriteFileAtomically, a large one streamed into a unique
 // temporary beside the file and renamed (AtomicFileWriter); on any error
 // the file is left as it was.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -109,8 +110,10 @@ int RunKeys(const KeysOptions& o) {
   if (!o.output.empty()) {
     if (absl::Status s = CheckOutputPath(o.output, "--output"); !s.ok()) return Fail(2, std::string(s.message()));
   }
-  // A text UUID line is 37 bytes; a decimal BIGINT at most 21.
-  const uint64_t per_key = binary ? static_cast<uint64_t>(width) : (width == 16 ? 37 : 21);
+  // A text UUID line is 37 bytes; a decimal BIGINT at most 21; another
+  // width 0x and two hex digits a byte.
+  const uint64_t per_key =
+      binary ? static_cast<uint64_t>(width) : (width == 16 ? 37 : std::max<uint64_t>(21, 3 + 2 * static_cast<uint64_t>(width)));
   const bool in_memory = *rows <= kInMemoryLimit / per_key;
   Sink sink(o.output, in_memory);
   if (absl::Status s = sink.Open(); !s.ok()) return Fail(absl::IsInvalidArgument(s) ? 2 : 3, std::string(s.message()));
@@ -125,7 +128,7 @@ int RunKeys(const KeysOptions& o) {
                                   " keys: lower --rows or give a longer key file"));
     }
     if (binary) {
-      uint8_t b[16];
+      uint8_t b[Key::kMaxBytes];
       k.ToBytes(b, static_cast<size_t>(width));
       chunk.append(reinterpret_cast<const char*>(b), static_cast<size_t>(width));
     } else {
