@@ -379,6 +379,7 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   result.spec = spec;
   result.spec.run = rs;
   result.key_width = width;
+  result.page_size = config->profile.page_size;
   result.table = TableSql(schema->def);
   // Through the engine's door, as `run` drives it, with the flush model
   // unless the spec turns it off.
@@ -528,7 +529,7 @@ nlohmann::ordered_json FlushJson(const FlushAfter& f) {
 std::string ExplainText(const ExplainResult& r) {
   std::string out =
       absl::StrCat("explain: ", r.rows, " rows of ", r.spec.keys.empty() ? r.spec.run.stream.name : "the keys given",
-                   ", ", r.spec.run.page_size, "-byte pages, ", r.spec.run.profile, "\n  table: ", r.table,
+                   ", ", r.page_size, "-byte pages, ", r.spec.run.profile, "\n  table: ", r.table,
                    "\n  pages: '#' used, 'r' the 1/16 reserve kept free on leaves that fill in order, "
                    "'.' free\n\n");
   for (const ExplainedInsert& x : r.inserts) {

@@ -126,6 +126,7 @@ struct LeafAtEnd {
 struct ExplainResult {
   ExplainSpec spec;
   int key_width = 16;
+  uint32_t page_size = 0;  // the run's innodb_page_size (spec.run's, or the default)
   std::string table;  // as SQL
   uint64_t rows = 0;
   std::vector<ExplainedInsert> inserts;  // the ones selected for printing

@@ -57,7 +57,7 @@ std::string StepLine(const TraceEvent& e) {
 nlohmann::json TraceJson(const ExplainResult& r) {
   nlohmann::json meta = {{"stream", r.spec.keys.empty() ? r.spec.run.stream.name : "the keys given"},
                          {"rows", r.rows},
-                         {"page_size", r.spec.run.page_size},
+                         {"page_size", r.page_size},
                          {"profile", r.spec.run.profile},
                          {"table", r.table},
                          {"flush", r.flush},

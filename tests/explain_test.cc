@@ -183,6 +183,15 @@ TEST(ExplainFlushTest, EachInsertRecordsTheFlushModelAsItsRowLeftIt) {
   EXPECT_EQ(r.flush_counters.peak_dirty_pages, run.flush.peak_dirty_pages);
 }
 
+// Without a page size the header names the default the run used, not 0.
+TEST(ExplainTest, HeaderNamesThePageSizeUsed) {
+  ExplainSpec e = StreamSpecFor("uuidv4", 3, 0);
+  e.run.flush = false;
+  const ExplainResult r = MustExplain(e);
+  EXPECT_EQ(r.page_size, 16384u);
+  EXPECT_NE(ExplainText(r).find(", 16384-byte pages, "), std::string::npos) << ExplainText(r).substr(0, 200);
+}
+
 TEST(ExplainFlushTest, NoFlushRecordsNothing) {
   ExplainSpec e = StreamSpecFor("uuidv7-random", 400, 4096);
   e.run.flush = false;
