@@ -150,6 +150,20 @@ int IndexPage::SearchLE(const Key& k) const {
   return at - 1;
 }
 
+int IndexPage::SearchInsertCursorWide(const Key& k, bool* duplicate, bool try_shortcut) const {
+  if (try_shortcut && last_insert_ >= 0 && key(last_insert_) < k &&
+      (last_insert_ + 1 == n_recs_ || k < key(last_insert_ + 1))) {
+    *duplicate = false;
+    return last_insert_;
+  }
+  const auto n = static_cast<uint32_t>(n_recs_);
+  uint32_t at = BranchlessLowerBound(heads_, n, k.head());
+  // Among keys whose heads equal k's, the tails decide.
+  while (at < n && heads_[at] == k.head() && tails_[at] < k.tail()) ++at;
+  *duplicate = at < n && key(static_cast<int>(at)) == k;
+  return static_cast<int>(at) - 1;
+}
+
 uint32_t IndexPage::slot_n_owned(uint32_t slot) const { return owners_.NOwned(slot, static_cast<uint32_t>(n_recs_)); }
 
 bool IndexPage::InsertAfter(int cursor, const Key& key, uint32_t child, PagePool& pool) {

@@ -142,20 +142,22 @@ class IndexPage {
   // for keys that land at random in a page, whether the shortcut applies is
   // a branch no predictor can learn, decided just as the search starts.
   int SearchInsertCursor(const Key& k, bool* duplicate, bool try_shortcut = true) const {
-    if (try_shortcut && last_insert_ >= 0 && RecBelow(last_insert_, k) &&
-        (last_insert_ + 1 == n_recs_ || RecAbove(last_insert_ + 1, k))) {
+    // A narrow page's keys and the keys searched in it have zero tails, so
+    // their heads decide; a wide page's search stays out of this inline one.
+    if (tails_ != nullptr) return SearchInsertCursorWide(k, duplicate, try_shortcut);
+    const KeyHalf h = k.head();
+    if (try_shortcut && last_insert_ >= 0 && heads_[last_insert_] < h &&
+        (last_insert_ + 1 == n_recs_ || h < heads_[last_insert_ + 1])) {
       *duplicate = false;
       return last_insert_;
     }
     const uint32_t n = static_cast<uint32_t>(n_recs_);
-    uint32_t at = BranchlessLowerBound(heads_, n, k.head());
-    // Among keys whose heads equal k's, the tails decide.
-    if (tails_ != nullptr) {
-      while (at < n && heads_[at] == k.head() && tails_[at] < k.tail()) ++at;
-    }
-    *duplicate = at < n && !RecBelow(static_cast<int>(at), k) && !RecAbove(static_cast<int>(at), k);
+    const uint32_t at = BranchlessLowerBound(heads_, n, h);
+    *duplicate = at < n && heads_[at] == h;
     return static_cast<int>(at) - 1;
   }
+  // SearchInsertCursor on a page that keeps key tails.
+  int SearchInsertCursorWide(const Key& k, bool* duplicate, bool try_shortcut) const;
 
   // --- Accessors ---
   uint32_t page_no() const { return page_no_; }
