@@ -168,6 +168,27 @@ TEST(WideKeyTest, ATwentyBytePrimaryKeyFromAKeyFile) {
   ExpectSameTree(tail->report.primary, head->report.primary);
 }
 
+// Seed 004's idx_created (created_at DATETIME(3), then the BINARY(16) key)
+// with ulid-monotonic keys: the rows of one millisecond share the time and
+// the key's first bytes, and differ only in the key's last ones (its random
+// part + 1). The 16-byte encoding tied nearly all of them; the exact
+// 23-byte entry inserts every one.
+TEST(WideKeyTest, UlidMonotonicEntriesOfOneMillisecondAllGoIn) {
+  RunSpec spec;
+  spec.stream.name = "ulid-monotonic";
+  spec.rows = 50000;
+  spec.flush = false;
+  spec.rows_per_sec = 482000;  // 482 rows in each DATETIME(3) millisecond
+  spec.table = "seed004";
+  const absl::StatusOr<RunResult> r = innosim::Run(spec);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->secondary_ties, 0u);
+  ASSERT_EQ(r->report.secondary.size(), 1u);
+  // 50,000 entries of 5 + 23 bytes fill about 90 pages.
+  EXPECT_GT(r->report.secondary[0].n_leaf_pages, 80u);
+  for (const std::string& w : r->warnings) EXPECT_EQ(w.find("tied"), std::string::npos) << w;
+}
+
 // The page alone: heads shared by runs of keys, tails in random order.
 TEST(WideKeyTest, PageSearchesOrderByHeadThenTail) {
   PagePool pool;

@@ -151,10 +151,10 @@ std::string BenchReport(const BenchResult& r) {
     absl::StrAppendFormat(&s, "\n");
   }
   absl::StrAppendFormat(&s, "\n");
-  absl::StrAppendFormat(&s, "%-22s %10s %14s %12s\n", "", "time", "peak RSS", "bytes/row");
-  absl::StrAppendFormat(&s, "%-22s %9.2fs %11.1f MB %12.1f\n", "innosim", r.innosim.seconds,
+  absl::StrAppendFormat(&s, "%-24s %10s %14s %12s\n", "", "time", "peak RSS", "bytes/row");
+  absl::StrAppendFormat(&s, "%-24s %9.2fs %11.1f MB %12.1f\n", "innosim", r.innosim.seconds,
                         r.innosim.peak_rss_bytes / 1e6, r.innosim.peak_rss_bytes / rows);
-  absl::StrAppendFormat(&s, "%-22s %9.2fs %11.1f MB %12.1f\n", "absl::btree_set<KeyHalf>", r.btree_set.seconds,
+  absl::StrAppendFormat(&s, "%-24s %9.2fs %11.1f MB %12.1f\n", "absl::btree_set<KeyHalf>", r.btree_set.seconds,
                         r.btree_set.peak_rss_bytes / 1e6, r.btree_set.peak_rss_bytes / rows);
   absl::StrAppendFormat(&s, "\ntime ratio innosim / btree_set:   %.2fx\n",
                         r.btree_set.seconds > 0 ? r.innosim.seconds / r.btree_set.seconds : 0.0);
