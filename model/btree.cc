@@ -16,10 +16,9 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
       store_(store),
       sizes_(sizes),
       clustered_(clustered),
-      // Keys past 16 bytes: a fileN: key of a BINARY(17..32) column, a
-      // secondary entry (its columns, then the PK), or a text key's record
-      // (a CHAR(36) UUID, which the model compares as its 16 bytes).
-      wide_keys_(sizes.key_bytes > Key::kHeadBytes),
+      // Keys past 16 bytes: a fileN: key of a BINARY(17..32) column, or a
+      // secondary entry (its columns, then the PK).
+      wide_keys_(sizes.model_key_bytes > Key::kHeadBytes),
       space_id_(space_id),
       sink_(sink),
       page_size_(space->page_size()),

@@ -32,6 +32,12 @@ uint32_t DataBytes(const TableDef& t, const std::vector<uint32_t>& fields) {
   return n;
 }
 
+uint32_t ModelKeyBytes(const TableDef& t, const std::vector<uint32_t>& fields) {
+  uint32_t n = 0;
+  for (uint32_t c : fields) n += t.columns[c].uuid_text ? 16 : t.columns[c].stored_bytes;
+  return n;
+}
+
 }  // namespace
 
 RecordSizes ClusteredRecordSizes(const TableDef& t) {
@@ -44,6 +50,7 @@ RecordSizes ClusteredRecordSizes(const TableDef& t) {
   const uint32_t n_nullable = NullableCount(t, leaf_fields);
   RecordSizes s;
   s.key_bytes = DataBytes(t, t.primary.columns);
+  s.model_key_bytes = ModelKeyBytes(t, t.primary.columns);
   s.leaf = ExtraBytes(t, leaf_fields, n_nullable) + DataBytes(t, leaf_fields) + kDataTrxIdLen + kDataRollPtrLen;
   s.node_ptr = ExtraBytes(t, t.primary.columns, n_nullable) + s.key_bytes + kRecNodePtrSize;
   return s;
@@ -60,6 +67,7 @@ RecordSizes SecondaryRecordSizes(const TableDef& t, const IndexDef& index) {
   // PK included, unique or not (dict_index_get_n_unique_in_tree_nonleaf
   // returns dict_index_get_n_fields for a non-clustered index).
   s.key_bytes = DataBytes(t, fields);
+  s.model_key_bytes = ModelKeyBytes(t, fields);
   s.leaf = ExtraBytes(t, fields, n_nullable) + DataBytes(t, fields);
   s.node_ptr = ExtraBytes(t, fields, n_nullable) + s.key_bytes + kRecNodePtrSize;
   return s;

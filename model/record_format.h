@@ -26,6 +26,9 @@ struct ColumnDef {
   uint32_t max_bytes = 0;    // maximum byte length (decides 1- or 2-byte lengths)
   bool variable = false;     // needs a length byte in the record header
   bool nullable = false;
+  // A CHAR/VARCHAR(36) key holding a UUID's canonical text, which sorts as
+  // the UUID's 16 bytes: the model's Key holds those (sim/table_parser.h).
+  bool uuid_text = false;
 };
 
 struct IndexDef {
@@ -46,6 +49,9 @@ struct RecordSizes {
   uint32_t leaf = 0;          // a leaf record
   uint32_t node_ptr = 0;      // a node pointer (key prefix + 4-byte child)
   uint32_t key_bytes = 0;     // bytes of the key fields compared in the tree
+  // Bytes of the model's Key for those fields (model/key.h): key_bytes,
+  // but 16 for a UUID text column.
+  uint32_t model_key_bytes = 0;
 };
 
 // DATA_TRX_ID_LEN and DATA_ROLL_PTR_LEN (include/data0type.h): the hidden

@@ -759,6 +759,7 @@ class Parser {
       d.stored_bytes = 36;  // a VARCHAR key stores its text, not the payload
       d.max_bytes = 36 * CharsetMaxLen(cs);
       d.type = shown;
+      d.uuid_text = true;
       out.pk_text = true;
     }
     out.pk_width = table_.columns[*pk].stored_bytes;
