@@ -294,7 +294,11 @@ TEST_F(WritersServerTest, TextKeyInSecondaryEntriesAgreesWithinTwoPercent) {
   const double sim_ratio = sim_sec[0] / sim_sec[1];
   const double real_ratio = real_sec[0] / real_sec[1];
   std::printf("idx_created leaves, text key / BINARY(16): %.4f simulated, %.4f measured\n", sim_ratio, real_ratio);
-  EXPECT_LE(std::fabs(RelativeError(sim_ratio, real_ratio)), 0.01);
+  // idx_created holds the server's SYSDATE(3), so its leaves move with how
+  // fast the server loads: the same BINARY(16) load measured 688 and 697
+  // leaves on a busy machine (the model: 685), a ratio of 1.7253 or 1.7044.
+  // 2%, the tolerance, is above that spread; 1% was not.
+  EXPECT_LE(std::fabs(RelativeError(sim_ratio, real_ratio)), 0.02);
 }
 
 // The premise of the text keys: under every collation the model accepts for
