@@ -228,9 +228,8 @@ class IndexPage {
   // The direction bookkeeping of page_cur_insert_rec_low for an insert at
   // ordinal `pos` (after cursor pos - 1), before n_recs is incremented.
   inline void UpdateDirection(int pos);
-  // key(i) < k and k < key(i). A narrow page's keys and the keys searched
-  // in it have zero tails, so their heads decide.
-  bool RecBelow(int i, const Key& k) const { return tails_ == nullptr ? heads_[i] < k.head() : key(i) < k; }
+  // k < key(i). A narrow page's keys and the keys searched in it have zero
+  // tails, so their heads decide.
   bool RecAbove(int i, const Key& k) const { return tails_ == nullptr ? k.head() < heads_[i] : k < key(i); }
   // Moves `count` records' keys (and children on non-leaf pages) from
   // ordinal `from` to `to` within this page (memmove).
