@@ -34,7 +34,7 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
   leaf_seg_ = segs.leaf;
   root_ = segs.root_page;
   store_->Grow(root_);
-  P(root_).Create(root_, 0, sizes_.leaf, page_size_, store_->pool(), wide_keys_);
+  P(root_).Create(root_, 0, sizes_.leaf, page_size_, store_->pool(), wide_keys_, profile_.delete_reclaims_heap_top);
   counters_.pages_allocated = 1;
 }
 
@@ -257,7 +257,8 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
   const Tablespace::SegmentId seg = level == 0 ? leaf_seg_ : top_seg_;
   const uint64_t reserved_before = logging() ? space_->Usage(seg).reserved : 0;
   const uint32_t page_no = space_->AllocPage(seg, hint, dir, true);
-  store_->Grow(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool(), wide_keys_);
+  store_->Grow(page_no).Create(page_no, level, RecSizeAt(level), page_size_, store_->pool(), wide_keys_,
+                               profile_.delete_reclaims_heap_top);
   ++counters_.pages_allocated;
   fast_.PageAllocated();
   if (trace_ != nullptr) {
@@ -863,7 +864,8 @@ void BTree::BulkInsert(std::vector<BulkLevel>& lv, const Key& key, uint32_t chil
     const uint32_t pn = BulkAllocPage(level);
     lv.emplace_back();
     lv[level].page_no = pn;
-    lv[level].scratch.Create(kFilNull, level, RecSizeAt(level), page_size_, store_->pool(), wide_keys_);
+    lv[level].scratch.Create(kFilNull, level, RecSizeAt(level), page_size_, store_->pool(), wide_keys_,
+                             profile_.delete_reclaims_heap_top);
     left_most = true;
   }
   if (!BulkSpaceAvailable(static_cast<uint32_t>(lv[level].scratch.n_recs()), RecSizeAt(level), page_size_,

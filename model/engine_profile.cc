@@ -17,6 +17,7 @@ EngineProfile EngineProfile::MariaDB1011() {
   p.split_counting = SplitCounting::kAtEntryWithShortcut;
   p.reorg_counting = ReorgCounting::kBothOnSuccess;
   p.allocation = AllocationPolicy::kMariaDB1011;
+  p.delete_reclaims_heap_top = true;
   return p;
 }
 

@@ -59,6 +59,15 @@ struct EngineProfile {
   // (DICT_INDEX_MERGE_THRESHOLD_DEFAULT in include/dict0mem.h), used by
   // BTR_CUR_PAGE_COMPRESS_LIMIT in btr_cur_compress_recommendation.
   uint32_t merge_threshold_pct = 50;
+  // page_cur_delete_rec of the record last allocated from the heap (heap
+  // number PAGE_N_HEAP - 1) gives its space back to the heap instead of
+  // adding it to PAGE_FREE: MariaDB's page_mem_free (page/page0cur.cc; its
+  // `deleting_top` branch). MySQL 8.4's page_mem_free always adds it to
+  // PAGE_FREE (docs/innodb-behavior.md §2.4). It shows after a split to the
+  // left (page_delete_rec_list_start deletes one record at a time): the old
+  // page's heap can end a record shorter, and the page takes one insert more
+  // before it splits again (MariaDB 10.11.19's .ibd files, uuidv4 loads).
+  bool delete_reclaims_heap_top = false;
 
   static EngineProfile MySQL84();
   static EngineProfile MariaDB1011();

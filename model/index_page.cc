@@ -80,6 +80,9 @@ void IndexPage::Compact(PagePool& pool) {
 
 void IndexPage::Release(PagePool& pool) {
   if (heads_ != nullptr) pool.Free(heads_, BlockBytes(cap_));
+  if (heap_nos_ != nullptr) pool.Free(heap_nos_, sizeof(uint16_t) * heap_cap_);
+  heap_nos_ = nullptr;
+  heap_cap_ = 0;
   heads_ = nullptr;
   tails_ = nullptr;
   children_ = nullptr;
@@ -91,9 +94,10 @@ void IndexPage::Release(PagePool& pool) {
 }
 
 void IndexPage::Create(uint32_t page_no, uint16_t level, uint32_t rec_size, uint32_t page_size, PagePool& pool,
-                       bool wide_keys) {
+                       bool wide_keys, bool reclaim_heap_top) {
   Release(pool);
   wide_keys_ = wide_keys;
+  reclaim_heap_top_ = reclaim_heap_top;
   page_no_ = page_no;
   prev_ = kFilNull;
   next_ = kFilNull;
@@ -175,6 +179,10 @@ void IndexPage::CopyEndToCreated(const IndexPage& src, int from, PagePool& pool)
   if (count <= 0) return;
   Reserve(count, pool);
   CopyRecordsFrom(src, from, count);
+  if (reclaim_heap_top_) {
+    ReserveHeapNos(static_cast<uint32_t>(count), pool);
+    NumberHeapInOrder(static_cast<uint32_t>(count));
+  }
   n_recs_ = count;
   heap_top_ = kPageNewSupremumEnd + static_cast<uint32_t>(count) * rec_size_;
   n_heap_ = 2 + static_cast<uint32_t>(count);
@@ -207,6 +215,7 @@ void IndexPage::AppendToEmpty(const IndexPage& src, int to, PagePool& pool) {
   // 4 below and 5 kept, every 4 records after the 8th.
   Reserve(to, pool);
   CopyRecordsFrom(src, 0, to);
+  if (reclaim_heap_top_) ReserveHeapNos(static_cast<uint32_t>(to), pool);
   AppendedToEmpty(static_cast<uint32_t>(to));
 }
 
@@ -225,6 +234,7 @@ void IndexPage::CopyRecordsFrom(const IndexPage& src, int from, int count) {
 }
 
 void IndexPage::AppendedToEmpty(uint32_t m) {
+  if (reclaim_heap_top_) NumberHeapInOrder(m);
   n_recs_ = static_cast<int>(m);
   heap_top_ += m * rec_size_;
   n_heap_ += m;
@@ -253,6 +263,13 @@ void IndexPage::DeleteEnd(int from, PagePool& pool) {
   // deleted record now owns the survivors of its group plus the supremum
   // (which takes list position from + 1); the slots after it are dropped.
   n_slots_ = static_cast<uint16_t>(owners_.DeleteEnd(static_cast<uint32_t>(from) + 1, OwnerBits::Words(cap_)));
+  if (reclaim_heap_top_) {
+    // The deleted chain, in key order, becomes PAGE_FREE's head: its first
+    // record is the new head, its last links to the old head. (No record
+    // returns to the heap here: page_delete_rec_list_end does not call
+    // page_mem_free.)
+    std::memmove(heap_nos_ + heap_cap_ - n_free_ - moved, heap_nos_ + from, sizeof(uint16_t) * moved);
+  }
   n_free_ += moved;
   garbage_ += moved * rec_size_;
   n_recs_ = from;
@@ -263,10 +280,49 @@ void IndexPage::DeleteEnd(int from, PagePool& pool) {
 void IndexPage::DeleteRecDirectory(int pos) {
   n_slots_ = static_cast<uint16_t>(n_slots_ -
                                    owners_.DeleteRec(static_cast<uint32_t>(pos) + 1, static_cast<uint32_t>(n_recs_)));
+  uint32_t heap_no = 0;
+  if (reclaim_heap_top_) {
+    heap_no = heap_nos_[pos];
+    std::memmove(heap_nos_ + pos, heap_nos_ + pos + 1, sizeof(uint16_t) * static_cast<size_t>(n_recs_ - pos - 1));
+  }
   --n_recs_;
+  FreeRecordSpace(heap_no);
+  last_insert_ = -1;
+}
+
+void IndexPage::FreeRecordSpace(uint32_t heap_no) {
+  // MariaDB page_mem_free (page/page0cur.cc): "When deleting the last
+  // record, do not add it to the PAGE_FREE list. Instead, decrement
+  // PAGE_HEAP_TOP and PAGE_N_HEAP." The last record is the one whose heap
+  // number is PAGE_N_HEAP - 1. Records here have one size, so nothing lies
+  // between it and the heap top (no PAGE_GARBAGE to give back).
+  if (reclaim_heap_top_ && heap_no == n_heap_ - 1) {
+    --n_heap_;
+    heap_top_ -= rec_size_;
+    return;
+  }
+  if (reclaim_heap_top_) heap_nos_[heap_cap_ - n_free_ - 1] = static_cast<uint16_t>(heap_no);
   ++n_free_;
   garbage_ += rec_size_;
-  last_insert_ = -1;
+}
+
+void IndexPage::ReserveHeapNos(uint32_t n, PagePool& pool) {
+  if (n <= heap_cap_) return;
+  const uint32_t max = MaxRecords(page_size_, rec_size_);
+  uint32_t cap = (n + kCapacityStep - 1) / kCapacityStep * kCapacityStep;
+  cap = std::max(std::min(cap, max), n);
+  auto* nos = static_cast<uint16_t*>(pool.Allocate(sizeof(uint16_t) * cap));
+  if (heap_nos_ != nullptr) {
+    std::memcpy(nos, heap_nos_, sizeof(uint16_t) * static_cast<size_t>(n_recs_));
+    std::memcpy(nos + cap - n_free_, heap_nos_ + heap_cap_ - n_free_, sizeof(uint16_t) * n_free_);
+    pool.Free(heap_nos_, sizeof(uint16_t) * heap_cap_);
+  }
+  heap_nos_ = nos;
+  heap_cap_ = cap;
+}
+
+void IndexPage::NumberHeapInOrder(uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) heap_nos_[i] = static_cast<uint16_t>(2 + i);
 }
 
 void IndexPage::DeleteRec(int pos) {
@@ -287,9 +343,20 @@ void IndexPage::DeleteStart(int to, PagePool& pool) {
   if (owners_.DeleteStart(static_cast<uint32_t>(to), static_cast<uint32_t>(n_recs_), OwnerBits::Words(cap_),
                           &n_slots)) {
     n_slots_ = static_cast<uint16_t>(n_slots);
-    n_recs_ -= to;
-    n_free_ += static_cast<uint32_t>(to);
-    garbage_ += static_cast<uint32_t>(to) * rec_size_;
+    if (reclaim_heap_top_) {
+      // One page_cur_delete_rec per record, first record first: whether each
+      // returns to the heap depends on the ones before it. The deleted heap
+      // numbers are set aside first, as PAGE_FREE may grow over the survivors'
+      // old places.
+      const std::vector<uint16_t> deleted(heap_nos_, heap_nos_ + to);
+      std::memmove(heap_nos_, heap_nos_ + to, sizeof(uint16_t) * static_cast<size_t>(n_recs_ - to));
+      n_recs_ -= to;
+      for (const uint16_t heap_no : deleted) FreeRecordSpace(heap_no);
+    } else {
+      n_recs_ -= to;
+      n_free_ += static_cast<uint32_t>(to);
+      garbage_ += static_cast<uint32_t>(to) * rec_size_;
+    }
     last_insert_ = -1;
   } else {
     for (int i = 0; i < to; ++i) DeleteRecDirectory(0);
@@ -337,6 +404,16 @@ std::string IndexPage::Verify() const {
     if (!(key(i - 1) < key(i))) return absl::StrFormat("page %u: keys out of order at %d", page_no_, i);
   }
   if (last_insert_ >= n_recs_) return absl::StrFormat("page %u: PAGE_LAST_INSERT out of range", page_no_);
+  if (reclaim_heap_top_ && n_heap_ > 2) {
+    // The records and PAGE_FREE hold each heap number 2 .. N_HEAP - 1 once.
+    std::vector<bool> seen(n_heap_, false);
+    const uint32_t total = static_cast<uint32_t>(n_recs_) + n_free_;
+    for (uint32_t i = 0; i < total; ++i) {
+      const uint32_t h = i < static_cast<uint32_t>(n_recs_) ? heap_no(static_cast<int>(i)) : free_heap_no(i - n_recs_);
+      if (h < 2 || h >= n_heap_ || seen[h]) return absl::StrFormat("page %u: heap number %u out of place", page_no_, h);
+      seen[h] = true;
+    }
+  }
   const std::string dir = owners_.Verify(static_cast<uint32_t>(n_recs_), n_slots_, OwnerBits::Words(cap_));
   if (!dir.empty()) return absl::StrFormat("page %u: %s", page_no_, dir);
   return "";

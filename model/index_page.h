@@ -67,9 +67,13 @@ class IndexPage {
 
   // page_create + btr_page_create: an empty page of `level` whose records
   // are `rec_size` bytes, holding keys up to 16 bytes or, with `wide_keys`,
-  // up to Key::kMaxBytes. Releases any records it held.
+  // up to Key::kMaxBytes. Releases any records it held. With
+  // `reclaim_heap_top` (MariaDB, EngineProfile::delete_reclaims_heap_top) a
+  // single-record delete of the record last allocated from the heap lowers
+  // PAGE_HEAP_TOP and PAGE_N_HEAP instead of adding it to PAGE_FREE; the
+  // page then keeps every record's heap number and the PAGE_FREE list.
   void Create(uint32_t page_no, uint16_t level, uint32_t rec_size, uint32_t page_size, PagePool& pool,
-              bool wide_keys = false);
+              bool wide_keys = false, bool reclaim_heap_top = false);
   // Returns the record storage to the pool (page freed).
   void Release(PagePool& pool);
   // Shrinks the record storage to the records held (a page that has gone
@@ -114,9 +118,11 @@ class IndexPage {
   // page_delete_rec_list_end: deletes records [from, n_recs); they go to
   // PAGE_FREE as garbage and the directory is truncated.
   void DeleteEnd(int from, PagePool& pool);
-  // page_delete_rec_list_start: deletes records [0, to) one by one.
+  // page_delete_rec_list_start: deletes records [0, to) one by one, each as
+  // page_cur_delete_rec does.
   void DeleteStart(int to, PagePool& pool);
-  // page_cur_delete_rec.
+  // page_cur_delete_rec: the record goes to PAGE_FREE as garbage, or, with
+  // reclaim_heap_top, back to the heap if it is the heap's last record.
   void DeleteRec(int pos);
   // btr_page_reorganize_low's effect: records re-inserted in key order.
   void Reorganize();
@@ -169,6 +175,12 @@ class IndexPage {
   uint32_t heap_top() const { return heap_top_; }
   uint32_t garbage() const { return garbage_; }
   uint32_t n_free() const { return n_free_; }
+  bool reclaim_heap_top() const { return reclaim_heap_top_; }
+  // With reclaim_heap_top: the heap number of record i (2 for the first
+  // record allocated from the heap), and of the i-th record of PAGE_FREE
+  // (0 = its head).
+  uint32_t heap_no(int i) const { return heap_nos_[i]; }
+  uint32_t free_heap_no(uint32_t i) const { return heap_nos_[heap_cap_ - n_free_ + i]; }
   int last_insert() const { return last_insert_; }
   PageDirection direction() const { return direction_; }
   uint32_t n_direction() const { return n_direction_; }
@@ -220,6 +232,15 @@ class IndexPage {
   // page_cur_delete_rec without moving the keys: the directory and space
   // bookkeeping of deleting the record at ordinal pos.
   void DeleteRecDirectory(int pos);
+  // page_mem_free's space bookkeeping for a deleted record whose heap
+  // number is `heap_no` (already taken out of the record order): back to
+  // the heap when reclaim_heap_top and it is the heap's last record, else
+  // pushed on PAGE_FREE as garbage.
+  void FreeRecordSpace(uint32_t heap_no);
+  // Room in heap_nos_ for n records of the heap (live and free).
+  void ReserveHeapNos(uint32_t n, PagePool& pool);
+  // heap_nos_[0, n) = 2, 3, ...: records laid out in key order from the heap.
+  void NumberHeapInOrder(uint32_t n);
   // AppendStartFrom onto an empty page without free records.
   void AppendToEmpty(const IndexPage& src, int to, PagePool& pool);
   // The bookkeeping m appends through page_cur_insert_rec_low leave on an
@@ -240,6 +261,11 @@ class IndexPage {
   KeyHalf* heads_ = nullptr;
   KeyHalf* tails_ = nullptr;
   uint32_t* children_ = nullptr;
+  // With reclaim_heap_top only (else null), a block of its own of heap_cap_
+  // entries: [0, n_recs) the heap number of each record in key order, and
+  // [heap_cap_ - n_free, heap_cap_) PAGE_FREE's heap numbers, head first.
+  uint16_t* heap_nos_ = nullptr;
+  uint32_t heap_cap_ = 0;
   OwnerBits owners_;  // the directory (model/fast/owner_bits.h)
   uint32_t cap_ = 0;
 
@@ -259,6 +285,7 @@ class IndexPage {
   uint16_t level_ = 0;
   PageDirection direction_ = PageDirection::kNoDirection;
   bool wide_keys_ = false;
+  bool reclaim_heap_top_ = false;
 };
 
 [[gnu::always_inline]] inline void IndexPage::UpdateDirection(int pos) {
@@ -291,10 +318,14 @@ inline void IndexPage::MoveRecords(int to, int from, int count) {
                                                               PagePool& pool) {
   // Step 1: the head of PAGE_FREE if it is large enough (every record here
   // has the same size, so any free record is), else page_mem_alloc_heap.
+  uint32_t heap_no = 0;
   if (n_free_ > 0) {
+    if (reclaim_heap_top_) heap_no = heap_nos_[heap_cap_ - n_free_];
     --n_free_;
     garbage_ -= rec_size_;
   } else if (MaxInsertSize(1) >= rec_size_) {
+    if (reclaim_heap_top_) ReserveHeapNos(n_heap_ - 1, pool);
+    heap_no = n_heap_;
     heap_top_ += rec_size_;
     ++n_heap_;
   } else {
@@ -303,6 +334,10 @@ inline void IndexPage::MoveRecords(int to, int from, int count) {
   Reserve(n_recs_ + 1, pool);
   const int pos = cursor + 1;
   if (pos < n_recs_) MoveRecords(pos + 1, pos, n_recs_ - pos);  // an append moves nothing
+  if (reclaim_heap_top_) {
+    std::memmove(heap_nos_ + pos + 1, heap_nos_ + pos, sizeof(uint16_t) * static_cast<size_t>(n_recs_ - pos));
+    heap_nos_[pos] = static_cast<uint16_t>(heap_no);
+  }
   heads_[pos] = key.head();
   if (tails_ != nullptr) tails_[pos] = key.tail();
   if (level_ > 0) children_[pos] = child;

@@ -360,6 +360,93 @@ TEST_F(IndexPageTest, DeleteStartOnCountsEqualsDeletingOneByOneOnEveryPageSize) 
   }
 }
 
+// MariaDB's page_mem_free (EngineProfile::delete_reclaims_heap_top): a
+// single-record delete of the record with heap number N_HEAP - 1 lowers
+// HEAP_TOP and N_HEAP; any other record goes to PAGE_FREE. MySQL's always
+// goes to PAGE_FREE.
+TEST_F(IndexPageTest, DeleteOfTheHeapsLastRecordGivesItBackWithReclaimHeapTop) {
+  for (const bool reclaim : {false, true}) {
+    IndexPage p;
+    p.Create(5, 0, kRec, k16K, pool_, false, reclaim);
+    // Keys 30, 10, 20 take heap numbers 2, 3, 4; in key order 10 (3), 20 (4),
+    // 30 (2). N_HEAP 5.
+    ASSERT_TRUE(InsertSorted(p, 30, pool_));
+    ASSERT_TRUE(InsertSorted(p, 10, pool_));
+    ASSERT_TRUE(InsertSorted(p, 20, pool_));
+    const uint32_t heap_top = p.heap_top();
+    ASSERT_EQ(p.n_heap(), 5u);
+    if (reclaim) {
+      EXPECT_EQ(p.heap_no(0), 3u);
+      EXPECT_EQ(p.heap_no(1), 4u);
+      EXPECT_EQ(p.heap_no(2), 2u);
+    }
+    // Deleting 10 (heap number 3, not the last): PAGE_FREE either way.
+    p.DeleteRec(0);
+    EXPECT_EQ(p.n_free(), 1u);
+    EXPECT_EQ(p.garbage(), kRec);
+    EXPECT_EQ(p.n_heap(), 5u);
+    // Deleting 20 (heap number 4 = N_HEAP - 1): back to the heap with the
+    // rule, to PAGE_FREE without.
+    p.DeleteRec(0);
+    EXPECT_EQ(p.n_recs(), 1);
+    EXPECT_EQ(p.n_free(), reclaim ? 1u : 2u);
+    EXPECT_EQ(p.garbage(), reclaim ? kRec : 2 * kRec);
+    EXPECT_EQ(p.n_heap(), reclaim ? 4u : 5u);
+    EXPECT_EQ(p.heap_top(), reclaim ? heap_top - kRec : heap_top);
+    EXPECT_EQ(p.Verify(), "");
+    // The next insert reuses PAGE_FREE's head (10's old place, heap number
+    // 3), then one comes from the heap top (heap number 4 again).
+    ASSERT_TRUE(InsertSorted(p, 40, pool_));
+    EXPECT_EQ(p.n_free(), reclaim ? 0u : 1u);
+    if (reclaim) {
+      EXPECT_EQ(p.heap_no(1), 3u);
+      ASSERT_TRUE(InsertSorted(p, 50, pool_));
+      EXPECT_EQ(p.heap_no(2), 4u);
+      EXPECT_EQ(p.n_heap(), 5u);
+      EXPECT_EQ(p.heap_top(), heap_top);
+    }
+    EXPECT_EQ(p.Verify(), "");
+    p.Release(pool_);
+  }
+}
+
+// page_delete_rec_list_start deletes record by record, so each delete sees
+// the heap the ones before it left: with the rule, DeleteStart must still end
+// as deleting the first record `to` times, and a page that filled at random
+// and then loses its lower part (a split to the left) gives back the heap's
+// last record when it is among them.
+TEST_F(IndexPageTest, DeleteStartWithReclaimHeapTopEqualsDeletingOneByOne) {
+  std::mt19937_64 rng(23);
+  std::vector<uint64_t> keys;
+  for (int i = 0; i < 114; ++i) keys.push_back(rng() >> 8);
+  bool shrank = false;
+  for (int to = 1; to < 114; to += 5) {
+    IndexPage bulk, one;
+    bulk.Create(6, 0, kRec, k16K, pool_, false, true);
+    one.Create(7, 0, kRec, k16K, pool_, false, true);
+    for (uint64_t k : keys) {
+      ASSERT_TRUE(InsertSorted(bulk, k, pool_));
+      ASSERT_TRUE(InsertSorted(one, k, pool_));
+    }
+    bulk.DeleteStart(to, pool_);
+    for (int i = 0; i < to; ++i) one.DeleteRec(0);
+    ASSERT_EQ(bulk.Verify(), "") << to;
+    ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, std::to_string(to)));
+    for (int i = 0; i < bulk.n_recs(); ++i) ASSERT_EQ(bulk.heap_no(i), one.heap_no(i)) << to;
+    for (uint32_t i = 0; i < bulk.n_free(); ++i) ASSERT_EQ(bulk.free_heap_no(i), one.free_heap_no(i)) << to;
+    if (bulk.n_heap() < 2 + 114) shrank = true;
+    // Refill: the free records are reused (head first), then the heap.
+    for (int i = 0; i < to; ++i) {
+      const uint64_t k = rng() >> 8;
+      if (!InsertSorted(bulk, k, pool_)) break;
+    }
+    ASSERT_EQ(bulk.Verify(), "") << to;
+    bulk.Release(pool_);
+    one.Release(pool_);
+  }
+  EXPECT_TRUE(shrank);
+}
+
 TEST_F(IndexPageTest, DeleteEndMovesRecordsToFreeListAndInsertReusesThem) {
   IndexPage p;
   p.Create(5, 0, kRec, k16K, pool_);
