@@ -301,6 +301,23 @@ TEST_F(IndexPageTest, AppendStartToEmptyPageEqualsOneByOneAppends) {
   src.Release(pool_);
 }
 
+// Fills `bulk` and `one` with `keys` (in their order), then deletes the
+// first `to` records of `bulk` at once (page_delete_rec_list_start) and of
+// `one` one by one (page_cur_delete_rec), and expects the same page.
+void DeleteStartBothWays(const std::vector<uint64_t>& keys, int to, bool reclaim_heap_top, IndexPage* bulk,
+                         IndexPage* one, PagePool& pool) {
+  bulk->Create(6, 0, kRec, k16K, pool, false, reclaim_heap_top);
+  one->Create(7, 0, kRec, k16K, pool, false, reclaim_heap_top);
+  for (uint64_t k : keys) {
+    ASSERT_TRUE(InsertSorted(*bulk, k, pool));
+    ASSERT_TRUE(InsertSorted(*one, k, pool));
+  }
+  bulk->DeleteStart(to, pool);
+  for (int i = 0; i < to; ++i) one->DeleteRec(0);
+  ASSERT_EQ(bulk->Verify(), "") << to;
+  ASSERT_NO_FATAL_FAILURE(ExpectSamePage(*bulk, *one, std::to_string(to)));
+}
+
 // page_delete_rec_list_start moves the surviving keys once; the directory,
 // free list and garbage must end as deleting the first record `to` times.
 TEST_F(IndexPageTest, DeleteStartEqualsDeletingTheFirstRecordRepeatedly) {
@@ -309,16 +326,7 @@ TEST_F(IndexPageTest, DeleteStartEqualsDeletingTheFirstRecordRepeatedly) {
   for (int i = 0; i < 100; ++i) keys.push_back(rng() >> 8);
   for (int to = 1; to < 100; to += 7) {
     IndexPage bulk, one;
-    bulk.Create(6, 0, kRec, k16K, pool_);
-    one.Create(7, 0, kRec, k16K, pool_);
-    for (uint64_t k : keys) {
-      ASSERT_TRUE(InsertSorted(bulk, k, pool_));
-      ASSERT_TRUE(InsertSorted(one, k, pool_));
-    }
-    bulk.DeleteStart(to, pool_);
-    for (int i = 0; i < to; ++i) one.DeleteRec(0);
-    ASSERT_EQ(bulk.Verify(), "") << to;
-    ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, std::to_string(to)));
+    ASSERT_NO_FATAL_FAILURE(DeleteStartBothWays(keys, to, false, &bulk, &one, pool_));
     bulk.Release(pool_);
     one.Release(pool_);
   }
@@ -422,16 +430,7 @@ TEST_F(IndexPageTest, DeleteStartWithReclaimHeapTopEqualsDeletingOneByOne) {
   bool shrank = false;
   for (int to = 1; to < 114; to += 5) {
     IndexPage bulk, one;
-    bulk.Create(6, 0, kRec, k16K, pool_, false, true);
-    one.Create(7, 0, kRec, k16K, pool_, false, true);
-    for (uint64_t k : keys) {
-      ASSERT_TRUE(InsertSorted(bulk, k, pool_));
-      ASSERT_TRUE(InsertSorted(one, k, pool_));
-    }
-    bulk.DeleteStart(to, pool_);
-    for (int i = 0; i < to; ++i) one.DeleteRec(0);
-    ASSERT_EQ(bulk.Verify(), "") << to;
-    ASSERT_NO_FATAL_FAILURE(ExpectSamePage(bulk, one, std::to_string(to)));
+    ASSERT_NO_FATAL_FAILURE(DeleteStartBothWays(keys, to, true, &bulk, &one, pool_));
     for (int i = 0; i < bulk.n_recs(); ++i) ASSERT_EQ(bulk.heap_no(i), one.heap_no(i)) << to;
     for (uint32_t i = 0; i < bulk.n_free(); ++i) ASSERT_EQ(bulk.free_heap_no(i), one.free_heap_no(i)) << to;
     if (bulk.n_heap() < 2 + 114) shrank = true;
