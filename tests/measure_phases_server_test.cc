@@ -45,6 +45,14 @@ class MeasurePhasesServerTest : public PrivateServerSuite<256ull << 20> {
   static nlohmann::json Parse(const Output& o) {
     return nlohmann::json::parse(o.out, nullptr, /*allow_exceptions=*/false);
   }
+
+  // Measure(args) that must succeed: exit code 0 and a JSON object in *j.
+  void MeasureJson(const std::vector<std::string>& args, nlohmann::json* j) {
+    const Output o = Measure(args);
+    ASSERT_EQ(o.exit_code, 0) << o.err << o.out.substr(0, 2000);
+    *j = Parse(o);
+    ASSERT_TRUE(j->is_object()) << "no JSON object: " << o.out.substr(0, 2000);
+  }
 };
 
 // One side-by-side row of a comparison object; prints it, and checks the
@@ -78,11 +86,11 @@ void ExpectPhasesWithinTwoPercent(const nlohmann::json& j) {
 }
 
 TEST_F(MeasurePhasesServerTest, KeySwitchDeleteEverySecondRowAndOptimizeAgreeWithinTwoPercent) {
-  const Output o = Measure({"--stream", "uuidv4", "--rows", "200k", "--phase", "insert:uuidv7-counter:200k", "--phase",
-                            "delete:every:2", "--phase", "optimize", "--table-name", "phases_switch", "--json"});
-  ASSERT_EQ(o.exit_code, 0) << o.err << o.out.substr(0, 2000);
-  const nlohmann::json j = Parse(o);
-  ASSERT_TRUE(j.is_object()) << "no JSON object: " << o.out.substr(0, 2000);
+  nlohmann::json j;
+  ASSERT_NO_FATAL_FAILURE(MeasureJson(
+      {"--stream", "uuidv4", "--rows", "200k", "--phase", "insert:uuidv7-counter:200k", "--phase",
+       "delete:every:2", "--phase", "optimize", "--table-name", "phases_switch", "--json"},
+      &j));
   EXPECT_EQ(j["valid"], true);
   for (const auto& [name, verdict] : j["sanity"].items()) EXPECT_EQ(verdict, "pass") << name;
   ASSERT_TRUE(j["phases"].is_array());
@@ -120,11 +128,11 @@ TEST_F(MeasurePhasesServerTest, KeySwitchDeleteEverySecondRowAndOptimizeAgreeWit
 // ordered table: after a uuidv4 load the server's size comes out one
 // 64-page extent smaller than the model's (docs/phases.md).
 TEST_F(MeasurePhasesServerTest, DeleteByKeyRangeAgreesWithinTwoPercent) {
-  const Output o = Measure({"--stream", "uuidv7-counter", "--rows", "100k", "--phase", "delete:range:0:50", "--phase",
-                            "delete:range:90:100", "--table-name", "phases_range", "--json"});
-  ASSERT_EQ(o.exit_code, 0) << o.err << o.out.substr(0, 2000);
-  const nlohmann::json j = Parse(o);
-  ASSERT_TRUE(j.is_object()) << "no JSON object: " << o.out.substr(0, 2000);
+  nlohmann::json j;
+  ASSERT_NO_FATAL_FAILURE(MeasureJson(
+      {"--stream", "uuidv7-counter", "--rows", "100k", "--phase", "delete:range:0:50", "--phase",
+       "delete:range:90:100", "--table-name", "phases_range", "--json"},
+      &j));
   ASSERT_EQ(j["phases"].size(), 3u);
   ExpectPhasesWithinTwoPercent(j);
   EXPECT_EQ(j["phases"][1]["table_rows"], 50000);
@@ -135,11 +143,11 @@ TEST_F(MeasurePhasesServerTest, DeleteByKeyRangeAgreesWithinTwoPercent) {
 // delete:phase:N: seed 002's switch (uuidv4 rows, then uuidv7 rows, the
 // uuidv4 rows deleted by their keys and purged, then OPTIMIZE TABLE).
 TEST_F(MeasurePhasesServerTest, DeleteOfAPhasesRowsAgreesWithinTwoPercent) {
-  const Output o = Measure({"--stream", "uuidv4", "--rows", "100k", "--phase", "insert:uuidv7-counter:20k", "--phase",
-                            "delete:phase:1", "--phase", "optimize", "--table-name", "phases_of_phase", "--json"});
-  ASSERT_EQ(o.exit_code, 0) << o.err << o.out.substr(0, 2000);
-  const nlohmann::json j = Parse(o);
-  ASSERT_TRUE(j.is_object()) << "no JSON object: " << o.out.substr(0, 2000);
+  nlohmann::json j;
+  ASSERT_NO_FATAL_FAILURE(MeasureJson(
+      {"--stream", "uuidv4", "--rows", "100k", "--phase", "insert:uuidv7-counter:20k", "--phase",
+       "delete:phase:1", "--phase", "optimize", "--table-name", "phases_of_phase", "--json"},
+      &j));
   ASSERT_EQ(j["phases"].size(), 4u);
   ExpectPhasesWithinTwoPercent(j);
   EXPECT_EQ(j["phases"][2]["table_rows"], 20000);  // only the v7 rows are left
@@ -153,13 +161,13 @@ TEST_F(MeasurePhasesServerTest, DeleteOfAPhasesRowsAgreesWithinTwoPercent) {
 // idx_created, whose SYSDATE(3) values the simulation follows only on
 // average, the merge attempts came out +2.6% (docs/phases.md).
 TEST_F(MeasurePhasesServerTest, DeleteWithASecondaryIndexAgreesWithinTwoPercent) {
-  const Output o = Measure({"--stream", "uuidv4", "--rows", "100k", "--table",
-                            "CREATE TABLE t (id BINARY(16) NOT NULL, c BIGINT NOT NULL, payload CHAR(100) NOT NULL, "
-                            "PRIMARY KEY (id), KEY kc (c))",
-                            "--phase", "delete:every:2", "--table-name", "phases_secondary", "--json"});
-  ASSERT_EQ(o.exit_code, 0) << o.err << o.out.substr(0, 2000);
-  const nlohmann::json j = Parse(o);
-  ASSERT_TRUE(j.is_object()) << "no JSON object: " << o.out.substr(0, 2000);
+  nlohmann::json j;
+  ASSERT_NO_FATAL_FAILURE(MeasureJson(
+      {"--stream", "uuidv4", "--rows", "100k", "--table",
+       "CREATE TABLE t (id BINARY(16) NOT NULL, c BIGINT NOT NULL, payload CHAR(100) NOT NULL, "
+       "PRIMARY KEY (id), KEY kc (c))",
+       "--phase", "delete:every:2", "--table-name", "phases_secondary", "--json"},
+      &j));
   ASSERT_EQ(j["phases"].size(), 2u);
   ExpectPhasesWithinTwoPercent(j);
   EXPECT_GT(j["phases"][1]["measured"]["index_page_merge_successful"].get<int64_t>(), 0);

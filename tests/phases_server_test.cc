@@ -34,6 +34,17 @@ uint64_t Rows() {
   return 200'000;
 }
 
+// Rows() rows of `stream` under the mariadb-10.11 profile, structure only:
+// what every test here simulates before its own phases and table.
+RunSpec MariaDbSpec(const std::string& stream) {
+  RunSpec spec;
+  spec.stream.name = stream;
+  spec.rows = Rows();
+  spec.profile = "mariadb-10.11";
+  spec.flush = false;
+  return spec;
+}
+
 class PhasesServerTest : public PrivateServerSuite<256ull << 20> {
  protected:
   // A connection and spec's stream loaded into `table` by Measure() (seed
@@ -42,6 +53,8 @@ class PhasesServerTest : public PrivateServerSuite<256ull << 20> {
     absl::StatusOr<std::unique_ptr<ServerConnection>> conn = absl::UnknownError("not connected");
     absl::StatusOr<MeasureResult> m = absl::UnknownError("not loaded");
     MeasureOptions mo;
+    // The loaded table, quoted, for SQL.
+    std::string Table() const { return absl::StrFormat("`%s`.`%s`", mo.database, mo.table); }
     // An INNODB_METRICS counter's COUNT, or -1 (a failure is reported).
     int64_t Metric(const char* name) {
       absl::StatusOr<int64_t> v = (*conn)->QueryInt(
@@ -92,11 +105,7 @@ void ReadPrimaryStats(ServerConnection& c, const MeasureOptions& mo, Figures* ou
 }
 
 TEST_F(PhasesServerTest, OptimizeTableOfRandomUuidsAgreesWithinTwoPercent) {
-  RunSpec spec;
-  spec.stream.name = "uuidv4";
-  spec.rows = Rows();
-  spec.profile = "mariadb-10.11";
-  spec.flush = false;
+  RunSpec spec = MariaDbSpec("uuidv4");
   spec.phases = {*ParsePhase("optimize")};
 
   Loaded loaded;
@@ -144,11 +153,7 @@ TEST_F(PhasesServerTest, OptimizeTableOfRandomUuidsAgreesWithinTwoPercent) {
 TEST_F(PhasesServerTest, OptimizeTableRebuildsASecondaryIndexWithinTwoPercent) {
   constexpr char kTable[] =
       "CREATE TABLE t (id BINARY(16) NOT NULL, c BINARY(16) NOT NULL, PRIMARY KEY (id), KEY kc (c))";
-  RunSpec spec;
-  spec.stream.name = "uuidv4";
-  spec.rows = Rows();
-  spec.profile = "mariadb-10.11";
-  spec.flush = false;
+  RunSpec spec = MariaDbSpec("uuidv4");
   spec.table = kTable;
   spec.columns = {*ParseColumnSource("c=pk")};
   spec.phases = {*ParsePhase("optimize")};
@@ -200,39 +205,27 @@ TEST_F(PhasesServerTest, OptimizeTableRebuildsASecondaryIndexWithinTwoPercent) {
 
 // DELETE of every second row in key order, then purge: 200,000 rows of an
 // ordered stream loaded by Measure(), and of a random one loaded and then
-// optimized (so that both sides start from the same tree: a random load
-// itself differs by a leaf page, +0.04%, and each merge decision after
-// depends on it); the rows deleted in one transaction scanning PRIMARY in
+// optimized (so that the purge starts from the same tree on both sides
+// whatever the load did: each merge decision depends on it); the rows deleted in one transaction scanning PRIMARY in
 // key order, purge waited for (innodb_max_purge_lag_wait = 0), ANALYZE
 // TABLE; n_leaf_pages and size of PRIMARY and the INNODB_METRICS merge
 // counters against --phase delete:every:2, within 2%.
 TEST_F(PhasesServerTest, DeleteEverySecondRowAndPurgeAgreeWithinTwoPercent) {
   for (const char* name : {"uuidv7-counter", "uuidv4"}) {
     SCOPED_TRACE(name);
-    RunSpec spec;
-    spec.stream.name = name;
-    spec.rows = Rows();
-    spec.profile = "mariadb-10.11";
-    spec.flush = false;
+    RunSpec spec = MariaDbSpec(name);
     const bool optimize = std::string(name) == "uuidv4";
     if (optimize) spec.phases.push_back(*ParsePhase("optimize"));
     spec.phases.push_back(*ParsePhase("delete:every:2"));
 
     Loaded loaded;
     ASSERT_NO_FATAL_FAILURE(Load(spec, absl::StrFormat("delete_%s", std::string(name) == "uuidv4" ? "v4" : "v7"), &loaded));
-    auto& conn = loaded.conn;
     auto& m = loaded.m;
     const MeasureOptions& mo = loaded.mo;
-    const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
-    ServerConnection& c = **conn;
-    absl::Status st = c.Execute("SET GLOBAL innodb_monitor_enable = 'module_index'");
-    ASSERT_TRUE(st.ok()) << st;
-    auto metric = [&](const char* n) {
-      absl::StatusOr<int64_t> v = c.QueryInt(absl::StrFormat(
-          "SELECT COUNT FROM information_schema.INNODB_METRICS WHERE NAME = '%s'", n));
-      EXPECT_TRUE(v.ok()) << v.status();
-      return v.ok() ? *v : -1;
-    };
+    const std::string t = loaded.Table();
+    ServerConnection& c = **loaded.conn;
+    absl::Status st;
+    auto metric = [&](const char* n) { return loaded.Metric(n); };
     if (optimize) {
       ASSERT_TRUE(c.Query("OPTIMIZE TABLE " + t).ok());
     }
@@ -288,11 +281,7 @@ TEST_F(PhasesServerTest, DeleteEverySecondRowAndPurgeAgreeWithinTwoPercent) {
 // innodb_fill_factor = 80 against --set innodb_fill_factor=80 --phase
 // optimize.
 TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTwoPercent) {
-  RunSpec spec;
-  spec.stream.name = "uuidv4";
-  spec.rows = Rows();
-  spec.profile = "mariadb-10.11";
-  spec.flush = false;
+  RunSpec spec = MariaDbSpec("uuidv4");
   const uint64_t new_rows = spec.rows / 5;
   spec.phases = {*ParsePhase(absl::StrFormat("insert:uuidv7-counter:%d", new_rows)), *ParsePhase("delete:phase:1"),
                  *ParsePhase("optimize")};
@@ -303,7 +292,7 @@ TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTw
   auto& m = loaded.m;
   const MeasureOptions& mo = loaded.mo;
   ServerConnection& c = **loaded.conn;
-  const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
+  const std::string t = loaded.Table();
   auto metric = [&](const char* n) { return loaded.Metric(n); };
   absl::Status st;
   auto primary = [&](Figures* out) {
@@ -394,11 +383,7 @@ TEST_F(PhasesServerTest, KeySwitchThenDeleteOfTheOldRowsAndOptimizeAgreeWithinTw
 TEST_F(PhasesServerTest, DeleteOfAKeyRangeAndPurgeAgreeWithinTwoPercent) {
   for (const int to : {50, 95, 99}) {
     SCOPED_TRACE(to);
-    RunSpec spec;
-    spec.stream.name = "uuidv4";
-    spec.rows = Rows();
-    spec.profile = "mariadb-10.11";
-    spec.flush = false;
+    RunSpec spec = MariaDbSpec("uuidv4");
     spec.phases = {*ParsePhase("optimize"), *ParsePhase(absl::StrFormat("delete:range:0:%d", to))};
 
     Loaded loaded;
@@ -406,7 +391,7 @@ TEST_F(PhasesServerTest, DeleteOfAKeyRangeAndPurgeAgreeWithinTwoPercent) {
     auto& m = loaded.m;
     const MeasureOptions& mo = loaded.mo;
     ServerConnection& c = **loaded.conn;
-    const std::string t = absl::StrFormat("`%s`.`%s`", mo.database, mo.table);
+    const std::string t = loaded.Table();
     auto metric = [&](const char* n) { return loaded.Metric(n); };
     absl::Status st;
     ASSERT_TRUE(c.Query("OPTIMIZE TABLE " + t).ok());
