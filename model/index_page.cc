@@ -322,7 +322,7 @@ void IndexPage::ReserveHeapNos(uint32_t n, PagePool& pool) {
 }
 
 void IndexPage::NumberHeapInOrder(uint32_t n) {
-  for (uint32_t i = 0; i < n; ++i) heap_nos_[i] = static_cast<uint16_t>(2 + i);
+  for (uint32_t i = 0; i < n; ++i) heap_nos_[i] = static_cast<uint16_t>(kPageHeapNoUserLow + i);
 }
 
 void IndexPage::DeleteRec(int pos) {

@@ -42,7 +42,10 @@ struct Key {
 
   friend constexpr auto operator<=>(const Key&, const Key&) = default;
 
-  // Bytes a Key holds; a head holds the first 16.
+  // Bytes a Key holds; a head holds the first 16. A bound of the simulator,
+  // not InnoDB's (whose index keys may reach 3072 bytes: the "Maximum and
+  // minimum" limits of the InnoDB Limits documentation, DYNAMIC rows):
+  // 32 covers a BINARY(16) PK behind a secondary column of up to 16 bytes.
   static constexpr size_t kMaxBytes = 32;
   static constexpr size_t kHeadBytes = 16;
 

@@ -126,6 +126,9 @@ inline constexpr uint32_t kPageNewSupremum = 112;  // PAGE_NEW_SUPREMUM (origin)
 // PAGE_NEW_SUPREMUM_END: end of the supremum record, where the user-record
 // heap starts.
 inline constexpr uint32_t kPageNewSupremumEnd = 120;
+// PAGE_HEAP_NO_USER_LOW (include/rem0rec.h): the heap number of the first
+// user record; 0 and 1 are the infimum and the supremum.
+inline constexpr uint32_t kPageHeapNoUserLow = 2;
 // PAGE_DIR = FIL_PAGE_DATA_END: the directory grows down from the trailer.
 inline constexpr uint32_t kPageDir = kFilPageDataEnd;
 inline constexpr uint32_t kPageDirSlotSize = 2;  // PAGE_DIR_SLOT_SIZE

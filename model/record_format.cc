@@ -34,7 +34,7 @@ uint32_t DataBytes(const TableDef& t, const std::vector<uint32_t>& fields) {
 
 uint32_t ModelKeyBytes(const TableDef& t, const std::vector<uint32_t>& fields) {
   uint32_t n = 0;
-  for (uint32_t c : fields) n += t.columns[c].uuid_text ? 16 : t.columns[c].stored_bytes;
+  for (uint32_t c : fields) n += t.columns[c].uuid_text ? kUuidBytes : t.columns[c].stored_bytes;
   return n;
 }
 

@@ -31,6 +31,9 @@ struct ColumnDef {
   bool uuid_text = false;
 };
 
+// The bytes of a UUID (RFC 9562), what the model compares for uuid_text.
+inline constexpr uint32_t kUuidBytes = 16;
+
 struct IndexDef {
   std::string name;                 // "PRIMARY", "idx_created", ...
   std::vector<uint32_t> columns;    // positions in TableDef::columns, key order
