@@ -300,7 +300,12 @@ void BTree::FreePage(uint32_t page_no) {
   IndexPage& p = P(page_no);
   space_->FreePage(p.level() == 0 ? leaf_seg_ : top_seg_, page_no);
   // fseg_free_page: the same bitmap and list writes as an allocation.
-  if (sink_ != nullptr) TouchAllocationPages(page_no);
+  if (sink_ != nullptr) {
+    TouchAllocationPages(page_no);
+    // buf_page_free / the freed page's fate in the buffer pool
+    // (PageEventSink::OnPageFree).
+    sink_->OnPageFree(space_id_, page_no);
+  }
   if (logging()) Log(redo_->PageAllocate(page_no, false, false));
   p.Release(store_->pool());
   ++counters_.pages_freed;
@@ -904,12 +909,29 @@ bool BTree::Holds(const Key& key) {
   return pos >= 0 && P(leaf).key(pos) == key;
 }
 
+absl::Status BTree::DeleteMark(const Key& key) {
+  const uint32_t leaf = SearchToLevel(key, 0);
+  const int pos = P(leaf).SearchLE(key);
+  if (pos < 0 || !(P(leaf).key(pos) == key)) {
+    CommitMtr();
+    return absl::NotFoundError("no such record");
+  }
+  // The record keeps its place and size: only its info bits (and, in the
+  // clustered index, DB_TRX_ID and DB_ROLL_PTR) change.
+  Modify(leaf);
+  if (logging()) Log(redo_->DeleteMark(leaf, clustered_));
+  CommitMtr();
+  return absl::OkStatus();
+}
+
 absl::Status BTree::Purge(const Key& key) {
-  if (sink_ != nullptr) return absl::FailedPreconditionError("purge is modelled structure only (no page events)");
   // btr_pcur_restore_position: the leaf holding the record.
   const uint32_t leaf = SearchToLevel(key, 0);
   const int pos = P(leaf).SearchLE(key);
-  if (pos < 0 || !(P(leaf).key(pos) == key)) return absl::NotFoundError("no such record");
+  if (pos < 0 || !(P(leaf).key(pos) == key)) {
+    CommitMtr();
+    return absl::NotFoundError("no such record");
+  }
   const IndexPage& p = P(leaf);
   // btr_cur_can_delete_without_compress: a page that keeps siblings, two
   // records and MERGE_THRESHOLD of data after the delete; the root always.
@@ -918,15 +940,27 @@ absl::Status BTree::Purge(const Key& key) {
       leaf == root_ || (siblings && p.n_recs() >= 2 && p.DataSize() - p.rec_size() >= compress_limit_);
   if (optimistic) {
     P(leaf).DeleteRec(pos);  // page_cur_delete_rec
+    Modify(leaf);
+    if (logging()) Log(redo_->RecDelete(leaf, P(leaf).rec_size()));
+    CommitMtr();
     return absl::OkStatus();
   }
-  // btr_cur_pessimistic_delete.
-  if (p.n_recs() < 2) {
+  // btr_cur_optimistic_delete returned DB_FAIL: its BTR_MODIFY_LEAF mtr
+  // ends, and the purge searches again in BTR_MODIFY_TREE mode for
+  // btr_cur_pessimistic_delete (row_purge_remove_clust_if_poss,
+  // row_purge_remove_sec_if_poss).
+  CommitMtr();
+  if (sink_ != nullptr) SearchToLevel(key, 0);
+  if (P(leaf).n_recs() < 2) {
     DiscardPage(leaf);
+    CommitMtr();
     return absl::OkStatus();
   }
   P(leaf).DeleteRec(pos);
+  Modify(leaf);
+  if (logging()) Log(redo_->RecDelete(leaf, P(leaf).rec_size()));
   CompressIfUseful(leaf);
+  CommitMtr();
   return absl::OkStatus();
 }
 
@@ -946,20 +980,34 @@ void BTree::DiscardPage(uint32_t page_no) {
     }
     for (uint32_t pn : chain) FreePage(pn);
     P(root_).Empty(0, RecSizeAt(0), store_->pool());
+    Modify(root_);
+    if (logging()) Log(redo_->PageCreate(root_, 0, index_id_));
     return;
   }
   // btr_discard_page: the node pointer goes (btr_node_ptr_delete, which may
-  // compress the parent), the page leaves its level's list, and on a
-  // non-leaf level the new leftmost page's first record takes the min-rec
-  // mark (btr_set_min_rec_mark).
+  // compress the parent), the page leaves its level's list (the siblings'
+  // FIL_PAGE_NEXT / FIL_PAGE_PREV), and on a non-leaf level the new
+  // leftmost page's first record takes the min-rec mark
+  // (btr_set_min_rec_mark).
   uint32_t parent = 0;
   int parent_pos = 0;
   GetFather(page_no, &parent, &parent_pos);
   NodePtrDelete(page_no);
-  if (left != kFilNull) P(left).set_next(right);
+  if (left != kFilNull) {
+    Access(left);
+    P(left).set_next(right);
+    Modify(left);
+    if (logging()) Log(redo_->Write4(left, right));
+  }
   if (right != kFilNull) {
+    Access(right);
     P(right).set_prev(left);
-    if (left == kFilNull && level > 0) P(right).SetMinRecMark();
+    Modify(right);
+    if (logging()) Log(redo_->Write4(right, left));
+    if (left == kFilNull && level > 0) {
+      P(right).SetMinRecMark();
+      if (logging()) Log(redo_->MinRecMark(right));
+    }
   }
   FreePage(page_no);
   // The page that inherits the locks (the left sibling, else the right)

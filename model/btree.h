@@ -108,14 +108,22 @@ class BTree {
   // only: no sink may be set (FailedPrecondition). Counts pages_allocated
   // and pages_freed; no split, reorganization or merge.
   absl::Status BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor);
+  // DELETE's delete mark on the record with `key` (row_upd_del_mark_clust_rec
+  // -> btr_cur_del_mark_set_clust_rec, row_upd_sec_index_entry ->
+  // btr_cur_del_mark_set_sec_rec), in an mtr of its own: the search path
+  // fixed, the leaf modified, the redo logged. The tree does not change
+  // shape (a delete-marked record keeps its place until purge). NotFound if
+  // the index holds no such record.
+  absl::Status DeleteMark(const Key& key);
   // Purge of one delete-marked record (row_purge_remove_clust_if_poss /
   // row_purge_remove_sec_if_poss): btr_cur_optimistic_delete when
-  // btr_cur_can_delete_without_compress allows it, else
-  // btr_cur_pessimistic_delete: btr_discard_page for the last record of a
-  // non-root page, or page_cur_delete_rec then btr_cur_compress_if_useful
-  // (btr_compress at MERGE_THRESHOLD, counted in index_page_merge_*).
+  // btr_cur_can_delete_without_compress allows it, else (its mtr ended, a
+  // new search in BTR_MODIFY_TREE mode) btr_cur_pessimistic_delete:
+  // btr_discard_page for the last record of a non-root page, or
+  // page_cur_delete_rec then btr_cur_compress_if_useful (btr_compress at
+  // MERGE_THRESHOLD, counted in index_page_merge_*). With a sink, every page
+  // fixed, changed, allocated or freed is reported, with the redo.
   // NotFound if `key` is not in the index (the tree is unchanged then).
-  // Structure only: FailedPrecondition with a sink.
   absl::Status Purge(const Key& key);
   // Whether the index holds a record with `key` (a search to the leaf).
   bool Holds(const Key& key);

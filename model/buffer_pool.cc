@@ -246,13 +246,21 @@ void BufferPool::FlushListRemove(int32_t f) {
   }
 }
 
-void BufferPool::WritePage(int32_t f) {
+bool BufferPool::WritePage(int32_t f) {
   // Only a page on the flush list is written: its callers take it from
   // there or check oldest_modification (Verify: the flush list holds
   // exactly the dirty frames).
   Frame& fr = frames_[f];
   FlushListRemove(f);
   fr.oldest_modification = 0;
+  if (fr.freed) {
+    // buf_pool_t::release_freed_page: off the flush list and out of the
+    // pool (buf_LRU_free_page), nothing written.
+    fr.freed = false;
+    ++stats_.freed_released;
+    Evict(f);
+    return false;
+  }
   ++stats_.pages_written;
   for (SpacePages& sp : spaces_) {
     if (sp.space_id != fr.space_id) continue;
@@ -260,6 +268,7 @@ void BufferPool::WritePage(int32_t f) {
     ++sp.writes[fr.page_no];
     break;
   }
+  return true;
 }
 
 void BufferPool::Evict(int32_t f) {
@@ -366,6 +375,7 @@ void BufferPool::Install(int32_t f, uint32_t space_id, uint32_t page_no, bool ol
   fr.oldest_modification = 0;
   fr.fl_prev = fr.fl_next = -1;
   fr.in_use = true;
+  fr.freed = false;
   fr.access_time = 0;
   Slot(space_id, page_no) = f;
   LruAddBlock(f, old);
@@ -401,6 +411,8 @@ uint64_t BufferPool::DirtyPagesOf(uint32_t space_id) const {
 void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   const int32_t f = Lookup(space_id, page_no);
   if (f >= 0) {
+    // buf_page_create of a freed page: an ordinary page again.
+    frames_[f].freed = false;
     Touch(f, now_ms);
     return;
   }
@@ -411,13 +423,21 @@ void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   Install(g, space_id, page_no, /*old=*/false, now_ms);
 }
 
+void BufferPool::Free(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn) {
+  if (!mariadb_) return;
+  const int32_t f = Lookup(space_id, page_no);
+  if (f < 0) return;  // not resident: nothing in the pool to release
+  frames_[f].freed = true;
+  NoteModification(f, mtr_start_lsn);
+}
+
 uint64_t BufferPool::FlushTryNeighbors(int32_t f, uint64_t n_flushed, uint64_t n_to_flush, bool lru,
                                        std::vector<int32_t>* written) {
   // Both servers: no neighbours while the LRU is shorter than
   // BUF_LRU_OLD_MIN_LEN ("little space"; MariaDB buf_do_flush_list_batch /
   // buf_flush_LRU_list_batch, MySQL buf_flush_try_neighbors).
   if (flush_neighbors_ == 0 || lru_len_ < kOldMinLen) {
-    WritePage(f);
+    if (!WritePage(f)) return 0;
     if (written != nullptr) written->push_back(f);
     return 1;
   }
@@ -440,6 +460,7 @@ uint64_t BufferPool::FlushTryNeighbors(int32_t f, uint64_t n_flushed, uint64_t n
     high = hi;
   }
   uint64_t count = 0;
+  bool self_written = false;
   for (uint64_t p = low; p < high; ++p) {
     if (count + n_flushed >= n_to_flush) {
       // The batch's quota is used up: write the page itself if it is not
@@ -449,11 +470,13 @@ uint64_t BufferPool::FlushTryNeighbors(int32_t f, uint64_t n_flushed, uint64_t n
     }
     const int32_t g = frame_of(p);
     if (g != f && !NeighborFlushable(g, lru)) continue;
-    WritePage(g);
+    const bool page_written = WritePage(g);
+    if (g == f) self_written = page_written;
+    if (!page_written) continue;
     ++count;
     if (written != nullptr) written->push_back(g);
   }
-  stats_.neighbors_written += count - 1;
+  stats_.neighbors_written += count - (self_written ? 1 : 0);
   return count;
 }
 
@@ -479,7 +502,7 @@ uint64_t BufferPool::LruListBatchMariaDb(uint64_t max_flush) {
   uint64_t flushed = 0;
   int32_t f = lru_tail_;
   while (f >= 0 && lru_len_ > min_len && free_len_ < free_limit) {
-    const int32_t prev = frames_[f].lru_prev;
+    int32_t prev = frames_[f].lru_prev;
     if (!Fixed(f)) {
       if (frames_[f].oldest_modification == 0) {
         Evict(f);
@@ -492,10 +515,12 @@ uint64_t BufferPool::LruListBatchMariaDb(uint64_t max_flush) {
         // the temporary tablespace.
         if (free_len_ * 2 >= free_limit) {
           flushed += FlushTryNeighbors(f, flushed, max_flush, /*lru=*/true, nullptr);
-        } else {
-          WritePage(f);
+        } else if (WritePage(f)) {
           ++flushed;
         }
+        // A freed page released (this one or a neighbour) left the pool:
+        // the scan goes on from the tail if it was the next one.
+        if (prev >= 0 && !frames_[prev].in_use) prev = lru_tail_;
       }
     }
     f = prev;
@@ -558,8 +583,7 @@ uint64_t BufferPool::LruBatch(uint64_t scan_depth, uint64_t free_target) {
 uint64_t BufferPool::FlushAllDirty() {
   uint64_t n = 0;
   while (flush_tail_ >= 0) {
-    WritePage(flush_tail_);
-    ++n;
+    if (WritePage(flush_tail_)) ++n;
   }
   stats_.flush_list_written += n;
   return n;

@@ -99,6 +99,9 @@ class BufferPool {
     // Of lru_batch_written, the MariaDB LRU flushes a user thread woke the
     // page cleaner for (need_LRU_eviction), not its once-a-second pass.
     uint64_t lru_wakeup_written = 0;
+    // Freed dirty pages a flush released unwritten (MariaDB; not a server
+    // counter).
+    uint64_t freed_released = 0;
   };
 
   explicit BufferPool(const Options& options);
@@ -132,6 +135,14 @@ class BufferPool {
     frames_[f].fix_mtr = mtr_seq_;
     NoteModification(f, mtr_start_lsn);
   }
+  // The current mtr freed the page (mtr_t::free). MariaDB 10.11 marks a
+  // resident page FREED and puts it on the flush list like any page the mtr
+  // changed; a flush that reaches it writes nothing (buf_page_t::flush ->
+  // buf_pool_t::release_freed_page): it leaves the flush list and the pool,
+  // uncounted in Innodb_pages_written and in the batch's quota. A later
+  // Create of the page makes it an ordinary page again. MySQL 8.4 keeps
+  // the page as it is: written if dirty (nothing to do here).
+  void Free(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn);
   // A hint (no effect on any result): the page will be fixed soon. Step 0
   // starts loading its entry in the page table, step 1 (later) its frame.
   void Prefetch(uint32_t space_id, uint32_t page_no, int step) const {
@@ -254,6 +265,7 @@ class BufferPool {
     uint32_t freed_page_clock = 0;
     bool old = false;
     bool in_use = false;
+    bool freed = false;  // MariaDB: buf_page_t state FREED (Free)
   };
   struct SpacePages {
     uint32_t space_id = 0;
@@ -287,7 +299,9 @@ class BufferPool {
   int32_t GetFreeFrame(uint64_t now_ms);
   void Install(int32_t f, uint32_t space_id, uint32_t page_no, bool old, uint64_t now_ms);
   void Evict(int32_t f);
-  void WritePage(int32_t f);
+  // Writes the dirty page of frame `f` (true), or, for a freed page,
+  // releases it unwritten (false; see Free).
+  bool WritePage(int32_t f);
   // buf_flush_try_neighbors: writes the page of frame `f` and, with
   // neighbour flushing on, its dirty neighbours; at most n_to_flush -
   // n_flushed pages unless the page itself is still unwritten. `lru`: an

@@ -69,6 +69,19 @@ void Engine::Build(PageEventSink* sink) {
     // Resident before the load, never read by it: the undo side's pages
     // since the server's start, the table's FSP header / first XDES page
     // and inode page since fsp_header_init at CREATE TABLE.
+    // The columns of the secondary indexes that are not key columns: what a
+    // delete mark's undo record carries besides the key.
+    std::vector<uint32_t> ordering;
+    std::vector<bool> seen(table_.columns.size(), false);
+    for (uint32_t c : table_.primary.columns) seen[c] = true;
+    for (const IndexDef& ix : table_.secondary) {
+      for (uint32_t c : ix.columns) {
+        if (!seen[c]) ordering.push_back(table_.columns[c].stored_bytes);
+        seen[c] = true;
+      }
+    }
+    undo_->set_delete_mark_record_bytes(
+        UndoLogs::DeleteMarkRecordBytes(primary_->record_sizes().key_bytes, ordering));
     undo_->Startup(sink_);
     sink_->OnPageCreate(kPageEventSpace, 0);
     sink_->OnMtrCommit(0);
@@ -126,30 +139,57 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
 }
 
 absl::Status Engine::DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries) {
-  if (sink_ != nullptr) {
-    return absl::FailedPreconditionError("deletes are modelled structure only: run without the flush model (--no-flush)");
-  }
   if (secondary_entries.size() != secondary_.size()) {
     return absl::FailedPreconditionError(absl::StrCat("a delete needs the row's entry of each of the ",
                                                       secondary_.size(), " secondary indexes"));
   }
-  // A row that is not there must not cost its secondary entries (the
-  // clustered purge below finds that out itself when there are none).
-  if (!secondary_.empty() && !primary_->Holds(pk)) return absl::NotFoundError("no such row");
-  // row_purge_del_mark: the secondary indexes first, in order, then the
-  // clustered index.
+  // row_upd_del_mark_clust_rec: the clustered record first; a row that is
+  // not there costs nothing more.
+  if (absl::Status s = primary_->DeleteMark(pk); !s.ok()) return s;
+  // Its undo record (trx_undo_report_row_operation, an mtr of its own).
+  if (sink_ != nullptr) undo_->ReportDeleteMark(sink_);
+  // row_upd_sec_index_entry for each secondary index, in order. An entry
+  // the index does not hold (a tie the compact encoding of an entry past
+  // 32 bytes could not break) is skipped, here and at purge.
   for (size_t i = 0; i < secondary_.size(); ++i) {
-    absl::Status s = secondary_[i]->Purge(secondary_entries[i]);
+    absl::Status s = secondary_[i]->DeleteMark(secondary_entries[i]);
     if (!s.ok() && !absl::IsNotFound(s)) return s;
   }
-  if (absl::Status s = primary_->Purge(pk); !s.ok()) return s;
+  purge_rows_.push_back(pk);
+  purge_entries_.insert(purge_entries_.end(), secondary_entries.begin(), secondary_entries.end());
   --rows_;
+  if (flush_ != nullptr) AdvanceClock();
   return status();
 }
 
-void Engine::EndDeletes() {
+absl::Status Engine::EndDeletes() {
+  // The DELETE commits: its undo log goes to the history list.
+  CommitTrx();
+  // Purge, in the undo log's order (row_purge_del_mark): each row's
+  // secondary entries (row_purge_remove_sec_if_poss), then its clustered
+  // record (row_purge_remove_clust_if_poss), the undo record read first.
+  const size_t n = secondary_.size();
+  for (size_t r = 0; r < purge_rows_.size(); ++r) {
+    if (sink_ != nullptr) undo_->ReadForPurge(sink_, r);
+    for (size_t i = 0; i < n; ++i) {
+      absl::Status s = secondary_[i]->Purge(purge_entries_[r * n + i]);
+      if (!s.ok() && !absl::IsNotFound(s)) return s;
+    }
+    if (absl::Status s = primary_->Purge(purge_rows_[r]); !s.ok()) return s;
+    if (flush_ != nullptr) AdvanceClock();
+  }
+  // trx_purge_truncate_history: the purged undo logs' segments freed.
+  if (sink_ != nullptr) undo_->EndPurge(sink_);
+  purge_rows_.clear();
+  purge_entries_.clear();
   primary_->ResetFastPath();
   for (auto& t : secondary_) t->ResetFastPath();
+  return status();
+}
+
+void Engine::AdvanceClock() {
+  ++rows_ended_;
+  flush_->Tick(static_cast<double>(rows_ended_) * seconds_per_row_);
 }
 
 void Engine::LogUndoInsert() {

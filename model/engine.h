@@ -149,18 +149,25 @@ class Engine {
   // Structure only: FailedPrecondition with a sink or a flush model.
   absl::Status Rebuild(uint32_t fill_factor);
 
-  // DELETE of the row with primary key `pk` and its purge, structure only:
-  // row_purge_del_mark removes the row's entry from each secondary index
-  // (`secondary_entries[i]` of index i, as InsertSecondary took it;
-  // row_purge_remove_sec_if_poss), then the clustered record
-  // (row_purge_remove_clust_if_poss), each by BTree::Purge. NotFound if
-  // there is no such row (nothing is purged then); an entry a secondary
-  // index does not hold (a tie the compact encoding of an entry past 32 bytes could not break) is
-  // skipped. FailedPrecondition with a sink, or without one entry per
-  // secondary index.
+  // DELETE of the row with primary key `pk` (one statement's transaction,
+  // rows in key order): its clustered record delete-marked, its undo record
+  // written, then its entry of each secondary index (`secondary_entries[i]`
+  // of index i, as InsertSecondary took it) delete-marked, each in an mtr
+  // of its own (row_upd_del_mark_clust_rec, row_upd_sec_index_entry). The
+  // row leaves rows() at once, the tree at EndDeletes. NotFound if there is
+  // no such row (nothing is marked then); an entry a secondary index does
+  // not hold (a tie the compact encoding of an entry past 32 bytes could
+  // not break) is skipped. FailedPrecondition without one entry per
+  // secondary index. With the flush model each row moves the clock a row on.
   absl::Status DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries = {});
-  // Forgets the speed devices' routes after deletes (BTree::ResetFastPath).
-  void EndDeletes();
+  // The DELETE's commit and its purge, row by row in DeleteRow's order
+  // (row_purge_del_mark): each secondary entry removed
+  // (row_purge_remove_sec_if_poss), then the clustered record
+  // (row_purge_remove_clust_if_poss), each by BTree::Purge, the clock a row
+  // on per row; then the undo log's segment freed
+  // (trx_purge_truncate_history). Forgets the speed devices' routes
+  // (BTree::ResetFastPath). Returns status().
+  absl::Status EndDeletes();
 
   // Reports every step of every PRIMARY insert to `trace` (not owned;
   // nullptr: none), for `innosim explain`. Changes no result.
@@ -207,6 +214,8 @@ class Engine {
   void LogUndoInsert();
   // EndRow with a sink: the commit countdown and the clock.
   absl::Status EndRowLogged();
+  // The flush model's clock a row on (a row deleted or purged).
+  void AdvanceClock();
 
   EngineProfile profile_;
   TableDef table_;
@@ -220,8 +229,12 @@ class Engine {
   PageEventSink* sink_ = nullptr;
   std::unique_ptr<RedoFormat> primary_redo_;
   std::vector<std::unique_ptr<RedoFormat>> secondary_redo_;
-  // The insert undo logs and rollback segments (with a sink).
+  // The undo logs and rollback segments (with a sink).
   std::unique_ptr<UndoLogs> undo_;
+  // The rows DeleteRow marked, waiting for EndDeletes' purge: their keys,
+  // and n_secondary() entries per row.
+  std::vector<Key> purge_rows_;
+  std::vector<Key> purge_entries_;
   // The load (EngineOptions): why they were refused, rows per transaction,
   // rows left until EndRow commits, rows ended, the clock's seconds per row
   // (0 without a flush model: no clock).

@@ -87,6 +87,9 @@ class FlushModel : public PageEventSink {
     pool_.MarkDirty(space_id, page_no, log_.lsn(), now_ms_);
     if (pool_.dirty_pages() > peak_dirty_) peak_dirty_ = pool_.dirty_pages();
   }
+  void OnPageFree(uint32_t space_id, uint32_t page_no) override {
+    pool_.Free(space_id, page_no, log_.lsn());
+  }
   void OnPageSoon(uint32_t space_id, uint32_t page_no, int step) override {
     pool_.Prefetch(space_id, page_no, step);
   }

@@ -32,6 +32,10 @@ class PageEventSink {
   virtual void OnPageModify(uint32_t space_id, uint32_t page_no) = 0;
   // The current mtr commits having generated `redo_bytes` of log.
   virtual void OnMtrCommit(uint64_t redo_bytes) = 0;
+  // The current mtr freed the page (fseg_free_page: btr_page_free, an undo
+  // segment's pages). What becomes of it if it is dirty is the server's
+  // affair (FlushModel); a later OnPageCreate allocates it again.
+  virtual void OnPageFree(uint32_t /*space_id*/, uint32_t /*page_no*/) {}
   // A speed hint, never a page event: the page will be fixed a few rows
   // from now (BTree::Prefetch). Called twice per page, `step` 0 then 1, an
   // insert apart, so that a lookup can be loaded in two dependent steps.

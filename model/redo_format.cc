@@ -27,6 +27,13 @@ constexpr uint32_t kFragArrSlots = 32;
 constexpr uint32_t kMariaDbReorgHeaderSpan = kPageMaxTrxId - kPageHeader;
 // Offsets within a page are 2-byte fields in MySQL's mlog_write_ulint.
 constexpr uint32_t kOffsetBytes = 2;
+// A transaction id of a server that has run under 2^24 transactions: the
+// bytes of it that differ from the field's earlier value (MariaDB's
+// MAYBE_NOP writes), and a value below it for MySQL's much-compressed form.
+// The simulator's assumption about the server's history, not an InnoDB
+// constant.
+constexpr uint32_t kTrxIdChangedBytes = 3;
+constexpr uint64_t kTrxIdBelow = (uint64_t{1} << 24) - 1;
 
 }  // namespace
 
@@ -127,16 +134,21 @@ uint32_t RedoFormat::RecInsert(uint32_t page_no, uint32_t rec_size, uint32_t mis
 uint32_t RedoFormat::UndoInsert(uint32_t pk_bytes, uint64_t undo_no, uint64_t table_id,
                                 uint32_t undo_page_no) const {
   // trx_undo_page_report_insert: type_cmpl (1) + undo_no + table_id (much
-  // compressed) + per unique field: compressed length + bytes.
+  // compressed) + per unique field: compressed length + bytes, between the
+  // 2-byte next and 2-byte start pointers.
   const uint32_t rec = 1 + MuchCompressedSize(undo_no) + MuchCompressedSize(table_id) +
                        CompressedSize(pk_bytes) + pk_bytes;
+  return UndoAppend(2 + rec + 2, undo_page_no);
+}
+
+uint32_t RedoFormat::UndoAppend(uint32_t rec_bytes, uint32_t undo_page_no) const {
   if (mysql()) {
-    // trx_undof_page_add_undo_rec_log: header + length (2) + record.
-    return 1 + CompressedSize(kMySqlUndoSpaceId) + CompressedSize(undo_page_no) + 2 + rec;
+    // trx_undof_page_add_undo_rec_log: header + length (2) + the record
+    // without its next and start pointers.
+    return 1 + CompressedSize(kMySqlUndoSpaceId) + CompressedSize(undo_page_no) + 2 + (rec_bytes - 4);
   }
-  // UNDO_APPEND (EXTENDED subtype byte) of the record with its 2-byte next
-  // and 2-byte start pointers.
-  return MariaRecord(undo_page_no, 1 + rec + 4, kMariaDbUndoSpaceId);
+  // UNDO_APPEND (EXTENDED subtype byte) of the record with its pointers.
+  return MariaRecord(undo_page_no, 1 + rec_bytes, kMariaDbUndoSpaceId);
 }
 
 uint32_t RedoFormat::SingleFieldWrite() const {
@@ -230,6 +242,43 @@ uint32_t RedoFormat::ListDelete(uint32_t page_no) const {
   // record's next pointer, the owner's n_owned and the last directory slot
   // (§7.2: ~50-100 bytes; UNVERIFIED form).
   return MariaRecord(page_no, 2 + 18, space_id_) + (1 + 2 + 2) + (1 + 2 + 1) + (1 + 2 + 2);
+}
+
+uint32_t RedoFormat::DeleteMark(uint32_t page_no, bool clustered) const {
+  if (mysql()) {
+    if (clustered) {
+      // MLOG_COMP_REC_CLUST_DELETE_MARK (btr_cur_del_mark_set_clust_rec_log):
+      // header + index info + flags (1) + value (1) + the system fields
+      // (row_upd_write_sys_vals_to_log: DB_TRX_ID's field position
+      // compressed, DB_ROLL_PTR 7, DB_TRX_ID much compressed) + offset (2).
+      return RecordHeader(page_no) + IndexInfo() + 1 + 1 + CompressedSize(n_fields_) + 7 +
+             MuchCompressedSize(kTrxIdBelow) + kOffsetBytes;
+    }
+    // MLOG_REC_SEC_DELETE_MARK (btr_cur_del_mark_set_sec_rec_log): header
+    // + value (1) + offset (2); no index descriptor.
+    return RecordHeader(page_no) + 1 + kOffsetBytes;
+  }
+  // btr_rec_set_deleted: a WRITE of the info-bits byte (offset varint 2,
+  // data 1).
+  const uint32_t mark = MariaRecord(page_no, 2 + 1, space_id_);
+  if (!clustered) return mark;
+  // btr_cur_upd_rec_sys: a same-page WRITE (type byte, relative offset
+  // varint) of DB_TRX_ID and DB_ROLL_PTR (13 bytes) from the first byte
+  // that changed: a transaction id's high bytes are equal.
+  return mark + 1 + 1 + (13 - (6 - kTrxIdChangedBytes));
+}
+
+uint32_t RedoFormat::RecDelete(uint32_t page_no, uint32_t rec_size) const {
+  // MySQL MLOG_COMP_REC_DELETE (page_cur_delete_rec_write_log): header +
+  // index info + the record's offset (2).
+  if (mysql()) return RecordHeader(page_no) + IndexInfo() + kOffsetBytes;
+  // MariaDB mtr_t::page_delete, DELETE_ROW_FORMAT_DYNAMIC (the list,
+  // directory and PAGE_FREE changes are replayed from it, not logged): the
+  // subtype byte, the predecessor's offset from the infimum (a 2-byte
+  // varint on a page past its first records), the extra bytes past the
+  // fixed header and the data bytes, as varints.
+  const uint32_t data = rec_size > kRecNewExtraBytes ? rec_size - kRecNewExtraBytes : 0;
+  return MariaRecord(page_no, 1 + 2 + VarintSize(0) + VarintSize(data), space_id_);
 }
 
 uint32_t RedoFormat::SplitMoveEnd(uint32_t new_page_no, uint32_t old_page_no, uint32_t n_moved,

@@ -101,6 +101,10 @@ class RedoFormat {
   // (trx_undo_page_report_insert). MariaDB UNDO_APPEND of the same record.
   uint32_t UndoInsert(uint32_t pk_bytes, uint64_t undo_no, uint64_t table_id,
                       uint32_t undo_page_no = 300) const;
+  // Any undo record of `rec_bytes` (as stored, with its 2-byte next and
+  // 2-byte start pointers) appended to an undo page: MySQL MLOG_UNDO_INSERT,
+  // MariaDB UNDO_APPEND (MtrEnd excluded).
+  uint32_t UndoAppend(uint32_t rec_bytes, uint32_t undo_page_no = 300) const;
   // Per transaction, once: the insert undo log's life: creating its undo
   // segment and header at the first insert, adding `undo_pages - 1` pages,
   // marking it at commit and freeing it (a multi-page insert undo log is
@@ -148,6 +152,13 @@ class RedoFormat {
   // full MLOG_REC_INSERT, then MLOG_COMP_LIST_START_DELETE on the old page.
   uint32_t SplitMoveStart(uint32_t new_page_no, uint32_t old_page_no, uint32_t n_moved,
                           uint64_t bytes_moved, uint64_t mismatch_total) const;
+  // A DELETE's delete mark on one record: of the clustered index
+  // (btr_cur_del_mark_set_clust_rec: the mark, DB_TRX_ID and DB_ROLL_PTR)
+  // or of a secondary index (btr_cur_del_mark_set_sec_rec: the mark and
+  // the page's PAGE_MAX_TRX_ID).
+  uint32_t DeleteMark(uint32_t page_no, bool clustered) const;
+  // Purge's removal of one record of `rec_size` bytes (page_cur_delete_rec).
+  uint32_t RecDelete(uint32_t page_no, uint32_t rec_size) const;
   // MLOG_COMP_LIST_END_DELETE / MLOG_COMP_LIST_START_DELETE alone.
   uint32_t ListDelete(uint32_t page_no) const;
 

@@ -53,6 +53,23 @@ UndoLogs::UndoLogs(ServerFlavor flavor, uint32_t page_size, const RedoFormat* re
   pages_.reserve(64);
 }
 
+uint32_t UndoLogs::DeleteMarkRecordBytes(uint32_t pk_bytes, const std::vector<uint32_t>& ordering) {
+  // trx_undo_page_report_modify for TRX_UNDO_DEL_MARK_REC (update == NULL,
+  // cmpl_info 0): the next-record pointer (2), type_cmpl (1), the
+  // much-compressed undo_no (2 below 2^14 rows) and table_id (1), the
+  // record's info bits (1), the old DB_TRX_ID and DB_ROLL_PTR
+  // (mach_u64_write_compressed: 5, and 4 + 4 with the insert flag set in the
+  // roll pointer's high word), the primary key (compressed length +
+  // bytes); then, as a delete mark changes every index, the ordering
+  // columns (col->ord_part: the key columns and every secondary index's):
+  // a 2-byte block length and per column its field number and length
+  // (compressed, 1 byte each here) and its bytes; the 2-byte start offset.
+  uint32_t bytes = 2 + 1 + 2 + 1 + 1 + 5 + 8 + RedoFormat::CompressedSize(pk_bytes) + pk_bytes;
+  bytes += 2 + 1 + RedoFormat::CompressedSize(pk_bytes) + pk_bytes;
+  for (uint32_t col : ordering) bytes += 1 + RedoFormat::CompressedSize(col) + col;
+  return bytes + 2;
+}
+
 uint32_t UndoLogs::HeaderReuseBytes() const {
   if (mysql()) {
     // trx_undo_insert_header_reuse: MLOG_UNDO_HDR_REUSE, header + the
@@ -126,20 +143,31 @@ uint32_t UndoLogs::AllocPage() {
 }
 
 void UndoLogs::ReportInsert(PageEventSink* sink) {
+  // The record itself (MLOG_UNDO_INSERT / UNDO_APPEND), in the same mtr.
+  AppendRecord(sink, undo_rec_bytes_, redo_->UndoInsert(pk_bytes_, rows_ + 1, 1));
+}
+
+void UndoLogs::ReportDeleteMark(PageEventSink* sink) {
+  if (rows_ == 0) delete_marks_ = true;
+  AppendRecord(sink, del_mark_rec_bytes_, redo_->UndoAppend(del_mark_rec_bytes_));
+}
+
+void UndoLogs::AppendRecord(PageEventSink* sink, uint32_t rec_bytes, uint32_t record_redo) {
   uint32_t redo = 0;
   if (rows_ == 0) {
     ++stats_.transactions;
     rseg_ = static_cast<uint32_t>(next_rseg_++ % rsegs_.size());
-    Rseg& rs = rsegs_[rseg_];
+    Cached& cache = CacheOf(rsegs_[rseg_]);
     pages_.clear();
-    if (rs.cached) {
+    page_first_row_.clear();
+    if (cache.cached) {
       // trx_undo_reuse_cached: MariaDB appends a header after the earlier
-      // logs of the page; MySQL rewrites the insert log's header in place.
+      // logs of the page; MySQL rewrites the log's header in place.
       ++stats_.logs_reused;
       reused_ = true;
-      rs.cached = false;
-      pages_.push_back(rs.page);
-      free_ = (mysql() ? kFirstLogOffset : rs.free) + kUndoLogXaHdrSize;
+      cache.cached = false;
+      pages_.push_back(cache.page);
+      free_ = (mysql() ? kFirstLogOffset : cache.free) + kUndoLogXaHdrSize;
       redo += HeaderReuseBytes();
       Modify(sink, pages_[0]);
     } else {
@@ -155,12 +183,14 @@ void UndoLogs::ReportInsert(PageEventSink* sink) {
       sink->OnPageCreate(kUndoSpaceKey, pages_[0]);
       Modify(sink, pages_[0]);
     }
+    page_first_row_.push_back(0);
   }
-  if (free_ + undo_rec_bytes_ > page_size_ - kPageDataEnd) {
+  if (free_ + rec_bytes > page_size_ - kPageDataEnd) {
     // trx_undo_add_page: a page from the segment (FSP header, inode), on
     // the header page's page list. Its redo is in UndoSegmentCreate's
     // per-page part, counted at commit.
     pages_.push_back(AllocPage());
+    page_first_row_.push_back(rows_);
     free_ = kUndoPageHdr + kUndoPageHdrSize;
     Modify(sink, kFspHeaderPage);
     Modify(sink, kInodePage);
@@ -168,43 +198,85 @@ void UndoLogs::ReportInsert(PageEventSink* sink) {
     sink->OnPageCreate(kUndoSpaceKey, CurrentPage());
   }
   Modify(sink, CurrentPage());
-  free_ += undo_rec_bytes_;
+  free_ += rec_bytes;
   ++rows_;
-  // The record itself (MLOG_UNDO_INSERT / UNDO_APPEND), in the same mtr.
-  redo += redo_->UndoInsert(pk_bytes_, rows_, 1) + redo_->MtrEnd(redo > 0 ? 2 : 1);
+  redo += record_redo + redo_->MtrEnd(redo > 0 ? 2 : 1);
   sink->OnMtrCommit(redo);
 }
 
 void UndoLogs::Commit(PageEventSink* sink) {
   if (rows_ == 0) return;
-  Rseg& rs = rsegs_[rseg_];
+  Cached& cache = CacheOf(rsegs_[rseg_]);
   const uint32_t used_pages = static_cast<uint32_t>(pages_.size());
   // trx_undo_set_state_at_finish: TRX_UNDO_CACHED for a one-page log below
   // the reuse limit.
-  const bool cache = used_pages == 1 && free_ < reuse_limit_;
+  const bool cached = used_pages == 1 && free_ < reuse_limit_;
   Modify(sink, pages_[0]);
-  if (!mysql()) Modify(sink, kRsegFirstPage + rseg_);  // history list, purge
+  // The history list: MariaDB adds every log to it, MySQL an update log
+  // (trx_purge_add_update_undo_to_history); purge removes it.
+  if (!mysql() || delete_marks_) Modify(sink, kRsegFirstPage + rseg_);
   uint32_t redo = 0;
-  if (cache) {
+  if (cached) {
     ++stats_.logs_cached;
     if (!reused_) redo += redo_->UndoSegmentCreate(1);
     redo += CachedCommitBytes();
-    rs.cached = true;
-    rs.page = pages_[0];
-    rs.free = free_;
+    cache.cached = true;
+    cache.page = pages_[0];
+    cache.free = free_;
+  } else if (delete_marks_) {
+    // TRX_UNDO_TO_PURGE: the log stays until purge has read its records
+    // (EndPurge frees it).
+    if (!reused_) redo += redo_->UndoSegmentCreate(used_pages);
+    redo += CachedCommitBytes();
+    purge_pending_ = true;
+    purge_rseg_ = rseg_;
+    purge_pages_ = pages_;
+    purge_first_row_ = page_first_row_;
+    purge_page_ = 0;
   } else {
-    // A log that is not cached: freed at commit (MySQL insert undo) or by
-    // purge soon after (MariaDB): the rseg slot, the FSP header and inode.
+    // An insert log that is not cached: freed at commit (MySQL insert undo)
+    // or by purge soon after (MariaDB): the rseg slot, the FSP header and
+    // inode.
     redo += reused_ ? redo_->UndoSegmentFree(used_pages) : redo_->InsertTrxLifecycle(used_pages);
     Modify(sink, kRsegFirstPage + rseg_);
     Modify(sink, kFspHeaderPage);
     Modify(sink, kInodePage);
     // Freed in reverse, so the next segment takes the same pages in order.
-    for (uint32_t i = used_pages; i-- > 0;) free_pages_.push_back(pages_[i]);
+    for (uint32_t i = used_pages; i-- > 0;) {
+      sink->OnPageFree(kUndoSpaceKey, pages_[i]);
+      free_pages_.push_back(pages_[i]);
+    }
   }
   sink->OnMtrCommit(redo);
   rows_ = 0;
+  delete_marks_ = false;
   pages_.clear();
+}
+
+void UndoLogs::ReadForPurge(PageEventSink* sink, uint64_t row) {
+  if (!purge_pending_) return;  // a cached log: its one page is resident
+  while (purge_page_ + 1 < purge_pages_.size() && purge_first_row_[purge_page_ + 1] <= row) ++purge_page_;
+  sink->OnPageAccess(kUndoSpaceKey, purge_pages_[purge_page_]);
+  sink->OnMtrCommit(0);
+}
+
+void UndoLogs::EndPurge(PageEventSink* sink) {
+  if (!purge_pending_) return;
+  const uint32_t n = static_cast<uint32_t>(purge_pages_.size());
+  // trx_purge_free_segment: the segment's pages freed (fseg_free_step) and
+  // the rseg's slot and history entry removed.
+  Modify(sink, kRsegFirstPage + purge_rseg_);
+  Modify(sink, kFspHeaderPage);
+  Modify(sink, kInodePage);
+  for (uint32_t i = n; i-- > 0;) {
+    sink->OnPageFree(kUndoSpaceKey, purge_pages_[i]);
+    free_pages_.push_back(purge_pages_[i]);
+  }
+  sink->OnMtrCommit(redo_->UndoSegmentFree(n));
+  ++stats_.segments_purged;
+  purge_pending_ = false;
+  purge_pages_.clear();
+  purge_first_row_.clear();
 }
 
 }  // namespace innosim

@@ -82,6 +82,30 @@ class UndoLogs {
   // assignment (a cached log's new header, trx_undo_header_create /
   // MySQL trx_undo_insert_header_reuse). Reports the pages and the redo.
   void ReportInsert(PageEventSink* sink);
+  // trx_undo_report_row_operation for one row a DELETE delete-marks: its
+  // TRX_UNDO_DEL_MARK_REC record (trx_undo_page_report_modify, of
+  // DeleteMarkRecordBytes) appended in its own mtr, as ReportInsert does;
+  // MySQL keeps it in the transaction's update undo log, whose cache is
+  // apart from the insert logs'. A transaction that delete-marks is
+  // committed by Commit and left to purge: ReadForPurge, then EndPurge.
+  void ReportDeleteMark(PageEventSink* sink);
+  // Purge fetches the undo record of the `row`-th delete-marked row of the
+  // committed log (trx_purge_fetch_next_rec): its page is fixed, in a
+  // read-only mtr.
+  void ReadForPurge(PageEventSink* sink, uint64_t row);
+  // Purge is done with the log (trx_purge_truncate_history): a log that
+  // was not cached has its segment freed (trx_purge_free_segment): its
+  // pages (OnPageFree), the rollback segment header, the FSP header and
+  // inode; the history list entry removed.
+  void EndPurge(PageEventSink* sink);
+  // The record's bytes on the undo page for a delete-mark of a row whose
+  // primary key is `pk_bytes` long (taken as one field), `ordering` being
+  // the stored bytes of each column of a secondary index that is not a key
+  // column (trx_undo_page_report_modify; see undo_log.cc).
+  static uint32_t DeleteMarkRecordBytes(uint32_t pk_bytes, const std::vector<uint32_t>& ordering);
+  void set_delete_mark_record_bytes(uint32_t bytes) { del_mark_rec_bytes_ = bytes; }
+  uint32_t delete_mark_record_bytes() const { return del_mark_rec_bytes_; }
+
   // The transaction's commit (nothing when it inserted no row): the undo
   // log's state at finish and, MariaDB, its history-list entry
   // (trx_purge_add_undo_to_history) and purge's removal of it
@@ -100,16 +124,26 @@ class UndoLogs {
     uint64_t logs_reused = 0;       // trx_undo_reuse_cached
     uint64_t segments_created = 0;  // trx_undo_create
     uint64_t logs_cached = 0;       // TRX_UNDO_CACHED at commit
+    uint64_t segments_purged = 0;   // freed by trx_purge_free_segment
   };
   const Stats& stats() const { return stats_; }
   uint32_t n_rsegs() const { return static_cast<uint32_t>(rsegs_.size()); }
 
  private:
-  struct Rseg {
+  struct Cached {
     bool cached = false;  // an undo log is on the segment's cache
     uint32_t page = 0;    // its header page
     uint32_t free = 0;    // its TRX_UNDO_PAGE_FREE
   };
+  struct Rseg {
+    Cached insert;  // MariaDB's only cache; MySQL's insert_undo_cached
+    Cached update;  // MySQL's update_undo_cached
+  };
+  // Appends one undo record of `rec_bytes` (`redo` its UNDO_APPEND /
+  // MLOG_UNDO_INSERT bytes), opening the transaction's log at its first.
+  void AppendRecord(PageEventSink* sink, uint32_t rec_bytes, uint32_t record_redo);
+  // The cache the open transaction's log comes from and goes back to.
+  Cached& CacheOf(Rseg& rs) { return mysql() && delete_marks_ ? rs.update : rs.insert; }
   bool mysql() const { return flavor_ == ServerFlavor::kMySql84; }
   // A page for a new segment or an added page: the most recently freed one
   // (fsp reuses freed pages first), else a fresh one.
@@ -140,6 +174,18 @@ class UndoLogs {
   uint64_t rows_ = 0;
   std::vector<uint32_t> pages_;
   uint32_t free_ = 0;
+  // Whether the open transaction delete-marks rows, the record's bytes,
+  // and the row each of its pages starts with.
+  bool delete_marks_ = false;
+  uint32_t del_mark_rec_bytes_ = 0;
+  std::vector<uint64_t> page_first_row_;
+  // The committed log waiting for purge (not cached): its rseg, pages and
+  // the rows each page starts with; where ReadForPurge is.
+  bool purge_pending_ = false;
+  uint32_t purge_rseg_ = 0;
+  std::vector<uint32_t> purge_pages_;
+  std::vector<uint64_t> purge_first_row_;
+  size_t purge_page_ = 0;
   Stats stats_;
 };
 

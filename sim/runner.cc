@@ -151,11 +151,6 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
           "--phase optimize is modelled structure only (the rebuild's page writes are not): add --no-flush "
           "(flush = false in an experiment file)");
     }
-    if (IsDeletePhase(phase.kind) && spec.flush) {
-      return absl::InvalidArgumentError(
-          "--phase delete is modelled structure only (the purge's page writes are not): add --no-flush "
-          "(flush = false in an experiment file)");
-    }
     if (phase.kind == PhaseSpec::Kind::kCheckpoint && !spec.flush) {
       return absl::InvalidArgumentError(
           "--phase checkpoint writes the dirty pages of the flush model: drop --no-flush (flush = true)");
@@ -335,7 +330,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
           absl::Status s = engine.DeleteRow(k, entries);
           if (!s.ok() && !(phase.kind == PhaseSpec::Kind::kDeletePhase && absl::IsNotFound(s))) return s;
         }
-        engine.EndDeletes();
+        if (absl::Status s = engine.EndDeletes(); !s.ok()) return s;
       } else if (phase.kind == PhaseSpec::Kind::kCheckpoint) {
         if (absl::Status s = engine.Checkpoint(); !s.ok()) return s;
       } else if (phase.kind == PhaseSpec::Kind::kOptimize) {

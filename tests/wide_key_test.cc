@@ -132,7 +132,7 @@ TEST(WideKeyTest, PurgeFindsEntriesByTheirTails) {
     const Key entry = Key::Join(a, pk.head());
     ASSERT_TRUE(e.DeleteRow(pk, {&entry, 1}).ok());
   }
-  e.EndDeletes();
+  ASSERT_TRUE(e.EndDeletes().ok());
   EXPECT_EQ(e.Verify(), "");
   const EngineReport r = e.Report();
   EXPECT_EQ(r.secondary[0].n_leaf_pages, 1u) << "every entry purged leaves the root leaf";
