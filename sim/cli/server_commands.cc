@@ -354,23 +354,21 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
           "--phase ", text, ": measure cannot run this phase on a server yet; it runs insert:STREAM:ROWS, "
           "delete:every:K, delete:range:FROM:TO, delete:phase:N, optimize and checkpoint"));
     }
-    const bool deletes = phase->kind == PhaseSpec::Kind::kDeleteEvery || phase->kind == PhaseSpec::Kind::kDeleteRange ||
-                         phase->kind == PhaseSpec::Kind::kDeletePhase;
-    structure_only = structure_only || deletes || phase->kind == PhaseSpec::Kind::kOptimize;
+    structure_only = structure_only || phase->kind == PhaseSpec::Kind::kOptimize;
     checkpoint = checkpoint || phase->kind == PhaseSpec::Kind::kCheckpoint;
     plan->spec.phases.push_back(*std::move(phase));
   }
   if (structure_only && checkpoint) {
     return absl::InvalidArgumentError(
         "--phase checkpoint compares dirty pages, which the simulation has only with the flush model, and "
-        "--phase optimize and delete are simulated structure only: measure them in separate runs");
+        "--phase optimize is simulated structure only: measure them in separate runs");
   }
   if (structure_only && !o.series.empty()) {
     return absl::InvalidArgumentError(
-        "--series compares the load's flushing, and --phase optimize and delete are simulated structure only: "
+        "--series compares the load's flushing, and --phase optimize is simulated structure only: "
         "drop --series or measure the phases in a run of their own");
   }
-  // The simulation: structure only with optimize or delete (as run --no-flush).
+  // The simulation: structure only with optimize (as run --no-flush).
   plan->spec.flush = !structure_only;
   const StreamSpec& base = plan->spec.stream;
   const int width = plan->stream->key_width();
@@ -680,7 +678,9 @@ struct LevelComparison {
 // One phase of --phase, simulated beside the server: the table's rows,
 // n_leaf_pages, size, DATA_LENGTH (after the phase's ANALYZE TABLE), the
 // deltas over the phase of index_page_splits and index_page_merge_*, and,
-// with the flush model, Innodb_buffer_pool_pages_dirty at its end.
+// with the flush model, Innodb_pages_written over the phase (once a phase
+// after the load has left no dirty page) and Innodb_buffer_pool_pages_dirty
+// at its end.
 struct PhaseComparison {
   std::string phase;
   std::vector<CounterComparison> rows;
@@ -706,6 +706,7 @@ struct MeasureComparison {
 // verdict.
 void ComparePhases(const MeasureResult& m, const RunResult& sim, double tolerance, MeasureComparison* c) {
   const size_t n = std::min(m.phases.size(), sim.phases.size());
+  bool in_step = false;
   for (size_t i = 0; i < n; ++i) {
     const PhaseResult& sp = sim.phases[i];
     const PhaseMeasurement& mp = m.phases[i];
@@ -731,7 +732,19 @@ void ComparePhases(const MeasureResult& m, const RunResult& sim, double toleranc
     add(counters::kIndexPageMergeSuccessful.name,
         now.index_page_merge_successful - before.index_page_merge_successful, mp.measured.index_page_merge_successful,
         counters::kIndexPageMergeSuccessful.structural);
-    if (sim.spec.flush) add("Innodb_buffer_pool_pages_dirty", sp.dirty_pages, mp.dirty_pages, false);
+    if (sim.spec.flush) {
+      // The server's first load ends with its final flush; the simulation
+      // writes those pages in a later phase. Once a later phase has left
+      // the simulation without a dirty page (a checkpoint), both sides start
+      // each phase alike and its writes are compared.
+      if (in_step) {
+        add(counters::kInnodbPagesWritten.name,
+            sp.flush.Innodb_pages_written - sim.phases[i - 1].flush.Innodb_pages_written,
+            mp.measured.Innodb_pages_written, false);
+      }
+      if (i > 0 && sp.dirty_pages == 0) in_step = true;
+      add("Innodb_buffer_pool_pages_dirty", sp.dirty_pages, mp.dirty_pages, false);
+    }
     c->phases.push_back(std::move(pc));
   }
 }
