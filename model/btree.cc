@@ -903,16 +903,20 @@ void BTree::BulkCommit(std::vector<BulkLevel>& lv, uint16_t level, uint32_t next
   }
 }
 
+int BTree::FindRecord(const Key& key, uint32_t* leaf) {
+  *leaf = SearchToLevel(key, 0);
+  const int pos = P(*leaf).SearchLE(key);
+  return pos >= 0 && P(*leaf).key(pos) == key ? pos : -1;
+}
+
 bool BTree::Holds(const Key& key) {
-  const uint32_t leaf = SearchToLevel(key, 0);
-  const int pos = P(leaf).SearchLE(key);
-  return pos >= 0 && P(leaf).key(pos) == key;
+  uint32_t leaf = 0;
+  return FindRecord(key, &leaf) >= 0;
 }
 
 absl::Status BTree::DeleteMark(const Key& key) {
-  const uint32_t leaf = SearchToLevel(key, 0);
-  const int pos = P(leaf).SearchLE(key);
-  if (pos < 0 || !(P(leaf).key(pos) == key)) {
+  uint32_t leaf = 0;
+  if (FindRecord(key, &leaf) < 0) {
     CommitMtr();
     return absl::NotFoundError("no such record");
   }
@@ -926,9 +930,9 @@ absl::Status BTree::DeleteMark(const Key& key) {
 
 absl::Status BTree::Purge(const Key& key) {
   // btr_pcur_restore_position: the leaf holding the record.
-  const uint32_t leaf = SearchToLevel(key, 0);
-  const int pos = P(leaf).SearchLE(key);
-  if (pos < 0 || !(P(leaf).key(pos) == key)) {
+  uint32_t leaf = 0;
+  const int pos = FindRecord(key, &leaf);
+  if (pos < 0) {
     CommitMtr();
     return absl::NotFoundError("no such record");
   }

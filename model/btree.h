@@ -211,6 +211,9 @@ class BTree {
   void SplitAndInsert(uint32_t page_no, int cursor, const Key& key, uint32_t child);
   // btr_insert_into_right_sibling; false if it did not apply or fit.
   bool InsertIntoRightSibling(uint32_t page_no, int cursor, const Key& key, uint32_t child);
+  // The position of the record with `key` on its leaf (*leaf), or -1: a
+  // search to the leaf, its pages fixed.
+  int FindRecord(const Key& key, uint32_t* leaf);
   // btr_page_get_father: the parent page and the position of the node
   // pointer to `page_no` in it.
   void GetFather(uint32_t page_no, uint32_t* parent, int* pos);

@@ -238,19 +238,23 @@ void UndoLogs::Commit(PageEventSink* sink) {
     // or by purge soon after (MariaDB): the rseg slot, the FSP header and
     // inode.
     redo += reused_ ? redo_->UndoSegmentFree(used_pages) : redo_->InsertTrxLifecycle(used_pages);
-    Modify(sink, kRsegFirstPage + rseg_);
-    Modify(sink, kFspHeaderPage);
-    Modify(sink, kInodePage);
-    // Freed in reverse, so the next segment takes the same pages in order.
-    for (uint32_t i = used_pages; i-- > 0;) {
-      sink->OnPageFree(kUndoSpaceKey, pages_[i]);
-      free_pages_.push_back(pages_[i]);
-    }
+    FreeSegment(sink, rseg_, pages_);
   }
   sink->OnMtrCommit(redo);
   rows_ = 0;
   delete_marks_ = false;
   pages_.clear();
+}
+
+void UndoLogs::FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages) {
+  Modify(sink, kRsegFirstPage + rseg);
+  Modify(sink, kFspHeaderPage);
+  Modify(sink, kInodePage);
+  // Freed in reverse, so the next segment takes the same pages in order.
+  for (size_t i = pages.size(); i-- > 0;) {
+    sink->OnPageFree(kUndoSpaceKey, pages[i]);
+    free_pages_.push_back(pages[i]);
+  }
 }
 
 void UndoLogs::ReadForPurge(PageEventSink* sink, uint64_t row) {
@@ -265,13 +269,7 @@ void UndoLogs::EndPurge(PageEventSink* sink) {
   const uint32_t n = static_cast<uint32_t>(purge_pages_.size());
   // trx_purge_free_segment: the segment's pages freed (fseg_free_step) and
   // the rseg's slot and history entry removed.
-  Modify(sink, kRsegFirstPage + purge_rseg_);
-  Modify(sink, kFspHeaderPage);
-  Modify(sink, kInodePage);
-  for (uint32_t i = n; i-- > 0;) {
-    sink->OnPageFree(kUndoSpaceKey, purge_pages_[i]);
-    free_pages_.push_back(purge_pages_[i]);
-  }
+  FreeSegment(sink, purge_rseg_, purge_pages_);
   sink->OnMtrCommit(redo_->UndoSegmentFree(n));
   ++stats_.segments_purged;
   purge_pending_ = false;

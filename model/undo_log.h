@@ -145,6 +145,9 @@ class UndoLogs {
   // The cache the open transaction's log comes from and goes back to.
   Cached& CacheOf(Rseg& rs) { return mysql() && delete_marks_ ? rs.update : rs.insert; }
   bool mysql() const { return flavor_ == ServerFlavor::kMySql84; }
+  // An undo segment freed (trx_undo_seg_free, trx_purge_free_segment): the
+  // rseg header's slot, the FSP header and inode changed, `pages` freed.
+  void FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages);
   // A page for a new segment or an added page: the most recently freed one
   // (fsp reuses freed pages first), else a fresh one.
   uint32_t AllocPage();

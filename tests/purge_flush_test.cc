@@ -23,20 +23,8 @@
 namespace innosim {
 namespace {
 
-ColumnDef Binary(const std::string& name, uint32_t bytes) {
-  return ColumnDef{name, "BINARY(" + std::to_string(bytes) + ")", bytes, bytes, false, false};
-}
-
-// id BINARY(16) PRIMARY KEY, c BINARY(8), KEY (c): a secondary index whose
-// entries are (c, id).
-TableDef TableWithIndex() {
-  TableDef t;
-  t.name = "t";
-  t.columns = {Binary("id", 16), Binary("c", 8)};
-  t.primary = {"PRIMARY", {0}, true};
-  t.secondary = {{"kc", {1}, false}};
-  return t;
-}
+// id BINARY(16) PRIMARY KEY, c BINARY(8), KEY (c): entries (c, id).
+TableDef TableWithIndex() { return BinaryTableWithIndex(16, "c", 8); }
 
 struct Deleted {
   uint64_t leaves_before = 0;   // PRIMARY + kc leaf pages before the DELETE

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "model/server_settings.h"
 #include "model/key.h"
+#include "model/record_format.h"
 #include "sim/compare.h"  // RelativeError, as `measure` and `experiment` compute it
 #include "sim/key_stream.h"
 #include "sim/runner.h"
@@ -28,6 +29,23 @@ inline uint64_t PoolBytesForFrames(ServerSettings s, uint64_t frames) {
 
 // An 8-byte key of value v (the keys of autoinc), for hand-built trees.
 inline Key K(uint64_t v) { return Key::FromU64(v); }
+
+// A NOT NULL BINARY(bytes) column.
+inline ColumnDef BinaryColumn(const std::string& name, uint32_t bytes) {
+  return ColumnDef{name, "BINARY(" + std::to_string(bytes) + ")", bytes, bytes, false, false};
+}
+
+// t (id BINARY(id_bytes) PRIMARY KEY, `column` BINARY(column_bytes),
+// KEY `column` (`column`)): one secondary index, whose entries are (column,
+// id).
+inline TableDef BinaryTableWithIndex(uint32_t id_bytes, const std::string& column, uint32_t column_bytes) {
+  TableDef t;
+  t.name = "t";
+  t.columns = {BinaryColumn("id", id_bytes), BinaryColumn(column, column_bytes)};
+  t.primary = {"PRIMARY", {0}, true};
+  t.secondary = {{column, {1}, false}};
+  return t;
+}
 
 // Run(spec), failing the test (and returning an empty result) on an error.
 inline RunResult MustRun(const RunSpec& spec) {

@@ -22,23 +22,13 @@
 #include "model/record_format.h"
 #include "sim/runner.h"
 #include "sim/uuid.h"
+#include "tests/test_util.h"
 
 namespace innosim {
 namespace {
 
-ColumnDef Binary(const std::string& name, uint32_t bytes) {
-  return ColumnDef{name, "BINARY(" + std::to_string(bytes) + ")", bytes, bytes, false, false};
-}
-
 // id BINARY(16) PRIMARY KEY, a BINARY(16), KEY (a): entries of 32 bytes.
-TableDef WideTable() {
-  TableDef t;
-  t.name = "t";
-  t.columns = {Binary("id", 16), Binary("a", 16)};
-  t.primary = {"PRIMARY", {0}, true};
-  t.secondary = {{"a", {1}, false}};
-  return t;
-}
+TableDef WideTable() { return BinaryTableWithIndex(16, "a", 16); }
 
 Key Random16(std::mt19937_64& rng) { return Key{rng(), rng()}; }
 
@@ -142,9 +132,7 @@ TEST(WideKeyTest, PurgeFindsEntriesByTheirTails) {
 // An index of 16-byte entries keeps no tails: an entry with one is refused,
 // not cut.
 TEST(WideKeyTest, ANarrowIndexRefusesALongerEntry) {
-  TableDef t = WideTable();
-  t.columns = {Binary("id", 8), Binary("a", 8)};
-  Engine e(EngineProfile::MySQL84(), t);
+  Engine e(EngineProfile::MySQL84(), BinaryTableWithIndex(8, "a", 8));
   ASSERT_TRUE(e.InsertRow(Key{1, 0}).ok());
   EXPECT_TRUE(e.InsertSecondary(0, Key{2, 1}).ok());
   EXPECT_EQ(e.InsertSecondary(0, Key::Join(KeyHalf{3, 0}, KeyHalf{0, 1})).code(), absl::StatusCode::kInvalidArgument);
