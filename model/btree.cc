@@ -800,9 +800,6 @@ std::string BTree::Verify() const {
 }
 
 absl::Status BTree::BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor) {
-  if (sink_ != nullptr) {
-    return absl::FailedPreconditionError("the sorted index build is modelled structure only (no page events)");
-  }
   if (P(root_).n_recs() != 0 || P(root_).level() != 0) {
     return absl::FailedPreconditionError("the sorted index build needs a new, empty index");
   }
@@ -830,12 +827,24 @@ absl::Status BTree::BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor)
   for (BulkLevel& l : lv) l.scratch.Release(store_->pool());
   // Copy the last page into the root page (index->page, created by
   // btr_create in the top segment), then free it (btr_page_free_low).
+  Access(root_);
   IndexPage& root = P(root_);
   root.Empty(root_level, RecSizeAt(root_level), store_->pool());
   root.CopyEndToCreated(P(last), 0, store_->pool());
   root.set_prev(kFilNull);
   root.set_next(kFilNull);
+  Modify(root_);
+  if (logging()) {
+    Log(redo_->BulkPage(root_, static_cast<uint32_t>(root.n_recs()), uint64_t{root.rec_size()} * root.n_recs()));
+  }
   FreePage(last);
+  CommitMtr();
+  if (sink_ != nullptr) {
+    // The freed page is not the observer's to write (MySQL's
+    // load_root_page); the root is.
+    bulk_built_.erase(std::remove(bulk_built_.begin(), bulk_built_.end(), last), bulk_built_.end());
+    bulk_built_.push_back(root_);
+  }
   return space_->status();
 }
 
@@ -858,7 +867,10 @@ void BTree::AddCounters(const IndexCounters& b) {
 
 uint32_t BTree::BulkAllocPage(uint16_t level) {
   space_->ReserveFreeExtents(1);
-  return AllocPage(0, FspDirection::kUp, level);
+  // btr_page_alloc in an mtr of its own (PageBulk::init's alloc_mtr).
+  const uint32_t page_no = AllocPage(0, FspDirection::kUp, level);
+  CommitMtr();
+  return page_no;
 }
 
 void BTree::BulkInsert(std::vector<BulkLevel>& lv, const Key& key, uint32_t child, uint16_t level,
@@ -896,6 +908,16 @@ void BTree::BulkCommit(std::vector<BulkLevel>& lv, uint16_t level, uint32_t next
     p.set_next(next);
   }
   if (next != kFilNull) P(next).set_prev(pn);
+  if (sink_ != nullptr) {
+    // PageBulk::commit's mtr: the page built (and its redo: MariaDB logs
+    // it, MySQL's build logs none), the new sibling's FIL_PAGE_PREV.
+    const IndexPage& p = P(pn);
+    Modify(pn);
+    if (logging()) Log(redo_->BulkPage(pn, static_cast<uint32_t>(p.n_recs()), uint64_t{p.rec_size()} * p.n_recs()));
+    if (next != kFilNull) Modify(next);
+    CommitMtr();
+    bulk_built_.push_back(pn);
+  }
   lv[level].scratch.Empty(level, RecSizeAt(level), store_->pool());
   if (insert_father) {
     const Key first = P(pn).key(0);

@@ -104,10 +104,16 @@ class BTree {
   // filled as model/bulk_load.h says, node-pointer levels built bottom-up
   // as pages are committed, each page allocated with fsp_reserve_free_
   // extents(1) + btr_page_alloc(hint 0, FSP_UP), and the last page of the
-  // top level copied into the root (BtrBulk::finish) and freed. Structure
-  // only: no sink may be set (FailedPrecondition). Counts pages_allocated
-  // and pages_freed; no split, reorganization or merge.
+  // top level copied into the root (BtrBulk::finish) and freed.
+  // With a sink: each page allocated in an mtr of its own, each page built
+  // modified (with the new sibling's back link) in PageBulk::commit's mtr
+  // and its redo (RedoFormat::BulkPage), the root's copy and the last
+  // page's free in BtrBulk::finish's. Counts pages_allocated and
+  // pages_freed; no split, reorganization or merge.
   absl::Status BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor);
+  // With a sink: the pages BulkLoad built (the root included, the page it
+  // freed not), which MySQL's Flush_observer writes at the build's end.
+  const std::vector<uint32_t>& bulk_built_pages() const { return bulk_built_; }
   // DELETE's delete mark on the record with `key` (row_upd_del_mark_clust_rec
   // -> btr_cur_del_mark_set_clust_rec, row_upd_sec_index_entry ->
   // btr_cur_del_mark_set_sec_rec), in an mtr of its own: the search path
@@ -309,6 +315,7 @@ class BTree {
   bool wide_keys_;
   uint32_t space_id_;
   PageEventSink* sink_;
+  std::vector<uint32_t> bulk_built_;  // BulkLoad's pages, with a sink
   uint64_t mtr_redo_ = 0;
   uint32_t mtr_records_ = 0;
   const RedoFormat* redo_ = nullptr;

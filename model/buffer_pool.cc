@@ -423,6 +423,31 @@ void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   Install(g, space_id, page_no, /*old=*/false, now_ms);
 }
 
+void BufferPool::DropSpace(uint32_t space_id) {
+  const std::vector<int32_t>* map = FrameMap(space_id);
+  if (map == nullptr) return;
+  for (size_t p = 0; p < map->size(); ++p) {
+    const int32_t f = (*map)[p];
+    if (f < 0) continue;
+    if (frames_[f].oldest_modification != 0) {
+      FlushListRemove(f);
+      frames_[f].oldest_modification = 0;
+    }
+    frames_[f].freed = false;
+    Evict(f);
+  }
+}
+
+uint64_t BufferPool::FlushPages(uint32_t space_id, const std::vector<uint32_t>& pages) {
+  uint64_t n = 0;
+  for (uint32_t p : pages) {
+    const int32_t f = Lookup(space_id, p);
+    if (f >= 0 && frames_[f].oldest_modification != 0 && WritePage(f)) ++n;
+  }
+  stats_.observer_written += n;
+  return n;
+}
+
 void BufferPool::Free(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn) {
   if (!mariadb_) return;
   const int32_t f = Lookup(space_id, page_no);
@@ -730,9 +755,11 @@ std::string BufferPool::Verify() const {
     return absl::StrCat(stats_.reads, " reads + ", stats_.created, " created != ", stats_.evicted, " evicted + ", lru_len_,
                         " resident");
   }
-  if (stats_.pages_written != stats_.lru_batch_written + stats_.single_page_written + stats_.flush_list_written) {
+  if (stats_.pages_written != stats_.lru_batch_written + stats_.single_page_written + stats_.flush_list_written +
+                                  stats_.observer_written) {
     return absl::StrCat(stats_.pages_written, " pages written != ", stats_.lru_batch_written, " LRU batch + ",
-                        stats_.single_page_written, " single page + ", stats_.flush_list_written, " flush list");
+                        stats_.single_page_written, " single page + ", stats_.flush_list_written, " flush list + ",
+                        stats_.observer_written, " chosen pages");
   }
   uint64_t dirty = 0;
   for (const Frame& fr : frames_) dirty += (fr.in_use && fr.oldest_modification != 0);

@@ -99,6 +99,8 @@ class BufferPool {
     // Of lru_batch_written, the MariaDB LRU flushes a user thread woke the
     // page cleaner for (need_LRU_eviction), not its once-a-second pass.
     uint64_t lru_wakeup_written = 0;
+    // FlushPages' writes (MySQL's Flush_observer).
+    uint64_t observer_written = 0;
     // Freed dirty pages a flush released unwritten (MariaDB; not a server
     // counter).
     uint64_t freed_released = 0;
@@ -143,6 +145,14 @@ class BufferPool {
   // Create of the page makes it an ordinary page again. MySQL 8.4 keeps
   // the page as it is: written if dirty (nothing to do here).
   void Free(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn);
+  // A dropped tablespace: every resident page of `space_id` leaves the pool,
+  // a dirty one off the flush list without a write (MariaDB
+  // buf_flush_remove_pages; MySQL buf_LRU_flush_or_remove_pages with
+  // BUF_REMOVE_FLUSH_NO_WRITE, or its stale pages). O(page table).
+  void DropSpace(uint32_t space_id);
+  // Writes each listed page of `space_id` that is dirty (a flush of chosen
+  // pages: MySQL's Flush_observer). Returns pages written.
+  uint64_t FlushPages(uint32_t space_id, const std::vector<uint32_t>& pages);
   // A hint (no effect on any result): the page will be fixed soon. Step 0
   // starts loading its entry in the page table, step 1 (later) its frame.
   void Prefetch(uint32_t space_id, uint32_t page_no, int step) const {

@@ -43,29 +43,38 @@ void Engine::Build(PageEventSink* sink) {
   sink_ = sink;
   const FilePerTableLayout layout =
       CreateFilePerTableLayout(space_, static_cast<uint32_t>(1 + table_.secondary.size()));
-  // kPageEventSpace is this table; indexes share it and the page numbering.
+  // table_space_ is this table's tablespace; indexes share it and the page
+  // numbering.
   primary_ = std::make_unique<BTree>(profile_, &space_, &store_, layout.indexes[0],
-                                     ClusteredRecordSizes(table_), true, kPageEventSpace, sink);
+                                     ClusteredRecordSizes(table_), true, table_space_, sink);
   for (size_t i = 0; i < table_.secondary.size(); ++i) {
     secondary_.push_back(std::make_unique<BTree>(profile_, &space_, &store_, layout.indexes[i + 1],
                                                  SecondaryRecordSizes(table_, table_.secondary[i]),
-                                                 false, kPageEventSpace, sink));
+                                                 false, table_space_, sink));
   }
   if (sink_ != nullptr) {
     const ServerFlavor flavor =
         profile_.allocation == AllocationPolicy::kMariaDB1011 ? ServerFlavor::kMariaDb1011 : ServerFlavor::kMySql84;
     // dict_index_get_n_fields: a clustered index has every column plus
     // DB_TRX_ID and DB_ROLL_PTR; a secondary one its key and the PK.
-    primary_redo_ = std::make_unique<RedoFormat>(flavor, kTableSpaceId,
-                                                 static_cast<uint32_t>(table_.columns.size() + 2));
+    // Kept by a rebuild (the table is the same, and UndoLogs holds it).
+    if (primary_redo_ == nullptr) {
+      primary_redo_ = std::make_unique<RedoFormat>(flavor, kTableSpaceId,
+                                                   static_cast<uint32_t>(table_.columns.size() + 2));
+    }
     primary_->SetRedo(primary_redo_.get(), 1);
+    secondary_redo_.clear();
     for (size_t i = 0; i < secondary_.size(); ++i) {
       const uint32_t n = static_cast<uint32_t>(table_.secondary[i].columns.size() + table_.primary.columns.size());
       secondary_redo_.push_back(std::make_unique<RedoFormat>(flavor, kTableSpaceId, n));
       secondary_[i]->SetRedo(secondary_redo_.back().get(), 2 + i);
     }
-    undo_ = std::make_unique<UndoLogs>(flavor, profile_.page_size, primary_redo_.get(),
-                                       primary_->record_sizes().key_bytes);
+    // The undo logs are the server's: made once, kept by a rebuild.
+    const bool first = undo_ == nullptr;
+    if (first) {
+      undo_ = std::make_unique<UndoLogs>(flavor, profile_.page_size, primary_redo_.get(),
+                                         primary_->record_sizes().key_bytes);
+    }
     // Resident before the load, never read by it: the undo side's pages
     // since the server's start, the table's FSP header / first XDES page
     // and inode page since fsp_header_init at CREATE TABLE.
@@ -82,25 +91,21 @@ void Engine::Build(PageEventSink* sink) {
     }
     undo_->set_delete_mark_record_bytes(
         UndoLogs::DeleteMarkRecordBytes(primary_->record_sizes().key_bytes, ordering));
-    undo_->Startup(sink_);
-    sink_->OnPageCreate(kPageEventSpace, 0);
+    if (first) undo_->Startup(sink_);
+    sink_->OnPageCreate(table_space_, 0);
     sink_->OnMtrCommit(0);
-    sink_->OnPageCreate(kPageEventSpace, Tablespace::kFirstInodePage);
+    sink_->OnPageCreate(table_space_, Tablespace::kFirstInodePage);
     sink_->OnMtrCommit(0);
     // Each index's root page, created by btr_create at CREATE TABLE
     // (buf_page_create: resident, never read by the load).
     for (const IndexSegments& ix : layout.indexes) {
-      sink_->OnPageCreate(kPageEventSpace, ix.root_page);
+      sink_->OnPageCreate(table_space_, ix.root_page);
       sink_->OnMtrCommit(0);
     }
   }
 }
 
 absl::Status Engine::Rebuild(uint32_t fill_factor) {
-  if (sink_ != nullptr) {
-    return absl::FailedPreconditionError(
-        "OPTIMIZE TABLE is modelled structure only: run without the flush model (--no-flush)");
-  }
   // The rows and entries in key order: what row_merge_read_clustered_index
   // reads and row_merge_sort sorts.
   std::vector<Key> primary_keys;
@@ -115,7 +120,8 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
   }
   const FastPath::Devices devices = primary_->fast_path().devices();
   // The old table goes (its pages with it); the new one starts from
-  // fil_ibd_create and btr_create, as CREATE TABLE does.
+  // fil_ibd_create and btr_create, as CREATE TABLE does, in a tablespace
+  // of its own.
   secondary_.clear();
   primary_.reset();
   // PageStore is neither copyable nor movable (it may own a mapping): a
@@ -123,7 +129,9 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
   store_.~PageStore();
   new (&store_) PageStore();
   space_ = Tablespace(profile_.page_size, profile_.allocation, profile_.segment_reserve_pct);
-  Build(nullptr);
+  const uint32_t old_space = table_space_;
+  ++table_space_;
+  Build(sink_);
   set_fast_path(devices);
   if (absl::Status s = primary_->BulkLoad(primary_keys, fill_factor); !s.ok()) return s;
   primary_->AddCounters(primary_before);
@@ -134,6 +142,17 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
     if (absl::Status s = secondary_[i]->BulkLoad(secondary_keys[i], fill_factor); !s.ok()) return s;
     secondary_[i]->AddCounters(secondary_before[i]);
     secondary_keys[i] = {};
+  }
+  if (sink_ != nullptr) {
+    if (profile_.allocation != AllocationPolicy::kMariaDB1011) {
+      // MySQL: the build logged no redo; ddl::Context::cleanup's
+      // Flush_observer::flush writes the pages it built.
+      std::vector<uint32_t> built = primary_->bulk_built_pages();
+      for (const auto& t : secondary_) built.insert(built.end(), t->bulk_built_pages().begin(), t->bulk_built_pages().end());
+      sink_->OnPagesFlush(table_space_, built);
+    }
+    // The old table dropped: its pages leave the pool unwritten.
+    sink_->OnSpaceDrop(old_space);
   }
   return status();
 }

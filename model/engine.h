@@ -146,7 +146,11 @@ class Engine {
   // from the old one's rows in key order while they are read, then each
   // secondary index from its sorted entries (BTree::BulkLoad). The rebuilt
   // indexes carry the old ones' counters (INNODB_METRICS are server-wide).
-  // Structure only: FailedPrecondition with a sink or a flush model.
+  // With a sink, the new table's pages are created, allocated and built
+  // in the pool under a new table_space(), with MariaDB's redo (MySQL's
+  // build logs none and writes the pages it built at its end,
+  // Flush_observer::flush); then the old tablespace is dropped, its dirty
+  // pages unwritten. No simulated time passes.
   absl::Status Rebuild(uint32_t fill_factor);
 
   // DELETE of the row with primary key `pk` (one statement's transaction,
@@ -204,6 +208,9 @@ class Engine {
   const PageStore& page_store() const { return store_; }
   const EngineProfile& profile() const { return profile_; }
   uint64_t rows() const { return rows_; }
+  // The key of the table's page events: kPageEventSpace, then one more per
+  // Rebuild (a new .ibd, a new space id).
+  uint32_t table_space() const { return table_space_; }
 
  private:
   // The trees, their redo formats and the undo record size, given the sink.
@@ -226,6 +233,7 @@ class Engine {
   std::unique_ptr<BTree> primary_;
   std::vector<std::unique_ptr<BTree>> secondary_;
   uint64_t rows_ = 0;
+  uint32_t table_space_ = kPageEventSpace;
   PageEventSink* sink_ = nullptr;
   std::unique_ptr<RedoFormat> primary_redo_;
   std::vector<std::unique_ptr<RedoFormat>> secondary_redo_;

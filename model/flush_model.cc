@@ -59,6 +59,7 @@ FlushModel::Counters FlushModel::counters() const {
   c.lru_flush_pages = b.lru_batch_written;  // the cleaner's passes and the LRU flushes threads woke it for
   c.single_page_flushes = b.single_page_written;
   c.final_flush_pages = final_flush_pages_;
+  c.observer_flush_pages = b.observer_written;
   c.redo_bytes = log_.bytes_appended();
   return c;
 }

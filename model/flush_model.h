@@ -58,6 +58,7 @@ class FlushModel : public PageEventSink {
     uint64_t lru_flush_pages = 0;       // page cleaner LRU batch
     uint64_t single_page_flushes = 0;   // user threads needing a free frame
     uint64_t final_flush_pages = 0;     // FlushAll()
+    uint64_t observer_flush_pages = 0;  // MySQL Flush_observer (a rebuild)
     uint64_t redo_bytes = 0;            // data bytes of all mtrs
   };
   // One point of the time series.
@@ -89,6 +90,10 @@ class FlushModel : public PageEventSink {
   }
   void OnPageFree(uint32_t space_id, uint32_t page_no) override {
     pool_.Free(space_id, page_no, log_.lsn());
+  }
+  void OnSpaceDrop(uint32_t space_id) override { pool_.DropSpace(space_id); }
+  void OnPagesFlush(uint32_t space_id, const std::vector<uint32_t>& pages) override {
+    pool_.FlushPages(space_id, pages);
   }
   void OnPageSoon(uint32_t space_id, uint32_t page_no, int step) override {
     pool_.Prefetch(space_id, page_no, step);

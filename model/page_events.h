@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 
@@ -36,6 +37,13 @@ class PageEventSink {
   // segment's pages). What becomes of it if it is dirty is the server's
   // affair (FlushModel); a later OnPageCreate allocates it again.
   virtual void OnPageFree(uint32_t /*space_id*/, uint32_t /*page_no*/) {}
+  // The tablespace is dropped (the old table of a rebuild): its pages leave
+  // the buffer pool, the dirty ones unwritten (MariaDB buf_flush_remove_pages,
+  // MySQL's stale pages of a dropped space).
+  virtual void OnSpaceDrop(uint32_t /*space_id*/) {}
+  // The listed pages are written now, whatever the page cleaner's plans
+  // (MySQL's Flush_observer::flush at the end of a sorted index build).
+  virtual void OnPagesFlush(uint32_t /*space_id*/, const std::vector<uint32_t>& /*pages*/) {}
   // A speed hint, never a page event: the page will be fixed a few rows
   // from now (BTree::Prefetch). Called twice per page, `step` 0 then 1, an
   // insert apart, so that a lookup can be loaded in two dependent steps.

@@ -294,13 +294,24 @@ uint32_t RedoFormat::SplitMoveEnd(uint32_t new_page_no, uint32_t old_page_no, ui
                           uint64_t{n_moved} * CompressedSize(2 * avg + 1) + logged + 3;
     return static_cast<uint32_t>(copy) + ListDelete(old_page_no);
   }
+  return MariaCopyToCreated(new_page_no, n_moved, bytes_moved) + ListDelete(old_page_no);
+}
+
+uint32_t RedoFormat::MariaCopyToCreated(uint32_t page_no, uint32_t n_recs, uint64_t bytes) const {
   // [Ma] copying into the created page: WRITE of the heap span and of the
   // directory (2 bytes per slot, a slot per ~4-8 records; §7.2 UNVERIFIED),
   // plus the header fields.
-  const uint32_t slots = (n_moved + 5) / 6 + 1;
-  const uint32_t copy = MariaRecord(new_page_no, 2 + static_cast<uint32_t>(bytes_moved), space_id_) +
-                        (1 + 2 + 2 + 2 * slots) + (1 + 2 + 18);
-  return copy + ListDelete(old_page_no);
+  const uint32_t slots = (n_recs + 5) / 6 + 1;
+  return MariaRecord(page_no, 2 + static_cast<uint32_t>(bytes), space_id_) + (1 + 2 + 2 + 2 * slots) + (1 + 2 + 18);
+}
+
+uint32_t RedoFormat::BulkPage(uint32_t page_no, uint32_t n_recs, uint64_t bytes) const {
+  // MySQL's Page_load runs with MTR_LOG_NO_REDO (the build's pages are
+  // flushed at its end, and one MLOG_INDEX_LOAD per index is logged).
+  if (mysql()) return 0;
+  // MariaDB 10.11's PageBulk logs the page it builds, as a copy into a
+  // created page.
+  return MariaCopyToCreated(page_no, n_recs, bytes);
 }
 
 uint32_t RedoFormat::SplitMoveStart(uint32_t new_page_no, uint32_t old_page_no, uint32_t n_moved,

@@ -159,6 +159,10 @@ class RedoFormat {
   uint32_t DeleteMark(uint32_t page_no, bool clustered) const;
   // Purge's removal of one record of `rec_size` bytes (page_cur_delete_rec).
   uint32_t RecDelete(uint32_t page_no, uint32_t rec_size) const;
+  // A page the sorted index build has filled with `n_recs` records of
+  // `bytes` (PageBulk::commit's mtr): MariaDB logs it as a copy into a
+  // created page; MySQL's build logs nothing (MTR_LOG_NO_REDO).
+  uint32_t BulkPage(uint32_t page_no, uint32_t n_recs, uint64_t bytes) const;
   // MLOG_COMP_LIST_END_DELETE / MLOG_COMP_LIST_START_DELETE alone.
   uint32_t ListDelete(uint32_t page_no) const;
 
@@ -178,6 +182,9 @@ class RedoFormat {
   bool mysql() const { return flavor_ == ServerFlavor::kMySql84; }
   // One single-field write (~7-9 bytes) on an undo-tablespace page.
   uint32_t SingleFieldWrite() const;
+  // MariaDB: records copied into a created page (a split's new page, a
+  // bulk-built page): the heap span, the directory and the header fields.
+  uint32_t MariaCopyToCreated(uint32_t page_no, uint32_t n_recs, uint64_t bytes) const;
   // MariaDB: a record whose payload (after the ids) is `payload` bytes.
   uint32_t MariaRecord(uint32_t page_no, uint32_t payload, uint32_t space_id) const;
   // MySQL mlog_write_ulint on a page: header + offset (2) + compressed value.

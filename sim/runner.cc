@@ -146,11 +146,6 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   }
   if (spec.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
   for (const PhaseSpec& phase : spec.phases) {
-    if (phase.kind == PhaseSpec::Kind::kOptimize && spec.flush) {
-      return absl::InvalidArgumentError(
-          "--phase optimize is modelled structure only (the rebuild's page writes are not): add --no-flush "
-          "(flush = false in an experiment file)");
-    }
     if (phase.kind == PhaseSpec::Kind::kCheckpoint && !spec.flush) {
       return absl::InvalidArgumentError(
           "--phase checkpoint writes the dirty pages of the flush model: drop --no-flush (flush = true)");
@@ -277,7 +272,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
       if (const FlushModel* fm = engine.flush_model(); fm != nullptr) {
         pr.flush = fm->counters();
         pr.dirty_pages = fm->Snapshot().dirty_pages;
-        pr.table_dirty_pages = fm->DirtyPagesOf(Engine::kPageEventSpace);
+        pr.table_dirty_pages = fm->DirtyPagesOf(engine.table_space());
       }
       result.phases.push_back(std::move(pr));
     };

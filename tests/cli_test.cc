@@ -46,7 +46,7 @@ TEST(CliTest, BadValuesGetOneLineAndExitCode2) {
       "run --stream uuidv4 --rows 10 --profile mysql-5.7",
       "run --stream file:/nonexistent/keys.txt --rows 10",
       "sweep --stream uuidv7-random --rows 10 --rows-per-ms 50,0",
-      "sweep --stream uuidv4 --rows 10 --phase optimize",
+      "sweep --stream uuidv4 --rows 10 --no-flush --phase checkpoint",
       "sweep --stream uuidv4 --rows 10 --no-flush --phase nonsense",
       "experiment /nonexistent/experiment.toml",
       "experiment " INNOSIM_SOURCE_DIR "/experiments/seed003.toml " INNOSIM_SOURCE_DIR

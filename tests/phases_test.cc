@@ -212,13 +212,6 @@ TEST(Purge, DeletingEveryRowLeavesAnEmptyValidRoot) {
   EXPECT_EQ(n, 0u);
 }
 
-TEST(Optimize, IsRefusedWithTheFlushModel) {
-  EngineOptions o;
-  o.flush = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
-  Engine e(EngineProfile::MariaDB1011(), Seed000Table(16), o);
-  EXPECT_EQ(e.Rebuild(kDefaultFillFactor).code(), absl::StatusCode::kFailedPrecondition);
-}
-
 TEST(Phases, ParsesInsertAndOptimizeAndNamesTheMend) {
   absl::StatusOr<PhaseSpec> p = ParsePhase("insert:uuidv7-counter:200k");
   ASSERT_TRUE(p.ok());
@@ -282,15 +275,10 @@ TEST(Phases, APlainRunReportsNoPhases) {
   EXPECT_EQ(RunSummary(r).find("phases ("), std::string::npos);
 }
 
-TEST(Phases, OptimizeWithTheFlushModelAndAWrongStreamAreRefused) {
+TEST(Phases, AStreamOfAnotherKeyWidthIsRefused) {
   RunSpec spec = PhasedSpec();
-  spec.flush = true;
-  absl::StatusOr<RunResult> r = innosim::Run(spec);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("--no-flush"), std::string::npos);
-  spec = PhasedSpec();
   spec.phases = {*ParsePhase("insert:autoinc:10")};  // 8-byte keys into a BINARY(16) table
-  r = innosim::Run(spec);
+  absl::StatusOr<RunResult> r = innosim::Run(spec);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("insert:autoinc:10"), std::string::npos) << r.status();
 }

@@ -50,7 +50,7 @@ std::string PageMapOf(const Engine& engine, const RunSpec& spec, PageMapOrder or
   if (shade_writes && engine.flush_model() != nullptr) {
     writes.resize(census.pages.size(), 0);
     for (size_t p = 0; p < writes.size(); ++p) {
-      writes[p] = engine.flush_model()->buffer_pool().PageWrites(Engine::kPageEventSpace, static_cast<uint32_t>(p));
+      writes[p] = engine.flush_model()->buffer_pool().PageWrites(engine.table_space(), static_cast<uint32_t>(p));
     }
     options.page_writes = &writes;
   }

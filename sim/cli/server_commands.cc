@@ -344,8 +344,6 @@ bool MeasureRunsPhase(PhaseSpec::Kind kind) {
 // phase's number (1 for the first --phase), a clock that starts where the
 // rows before it ended, autoinc going on from the table's counter.
 absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_writer) {
-  bool structure_only = false;
-  bool checkpoint = false;
   for (const std::string& text : o.phases) {
     absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
     if (!phase.ok()) return phase.status();
@@ -354,22 +352,8 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
           "--phase ", text, ": measure cannot run this phase on a server yet; it runs insert:STREAM:ROWS, "
           "delete:every:K, delete:range:FROM:TO, delete:phase:N, optimize and checkpoint"));
     }
-    structure_only = structure_only || phase->kind == PhaseSpec::Kind::kOptimize;
-    checkpoint = checkpoint || phase->kind == PhaseSpec::Kind::kCheckpoint;
     plan->spec.phases.push_back(*std::move(phase));
   }
-  if (structure_only && checkpoint) {
-    return absl::InvalidArgumentError(
-        "--phase checkpoint compares dirty pages, which the simulation has only with the flush model, and "
-        "--phase optimize is simulated structure only: measure them in separate runs");
-  }
-  if (structure_only && !o.series.empty()) {
-    return absl::InvalidArgumentError(
-        "--series compares the load's flushing, and --phase optimize is simulated structure only: "
-        "drop --series or measure the phases in a run of their own");
-  }
-  // The simulation: structure only with optimize (as run --no-flush).
-  plan->spec.flush = !structure_only;
   const StreamSpec& base = plan->spec.stream;
   const int width = plan->stream->key_width();
   uint64_t done = plan->rows;
