@@ -426,15 +426,11 @@ void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
 void BufferPool::DropSpace(uint32_t space_id) {
   const std::vector<int32_t>* map = FrameMap(space_id);
   if (map == nullptr) return;
-  for (size_t p = 0; p < map->size(); ++p) {
-    const int32_t f = (*map)[p];
-    if (f < 0) continue;
-    if (frames_[f].oldest_modification != 0) {
-      FlushListRemove(f);
-      frames_[f].oldest_modification = 0;
-    }
-    frames_[f].freed = false;
-    Evict(f);
+  // The dirty pages stay on the flush list until a flush reaches them and
+  // releases them unwritten, as freed pages are; the clean ones age out of
+  // the LRU.
+  for (const int32_t f : *map) {
+    if (f >= 0 && frames_[f].oldest_modification != 0) frames_[f].freed = true;
   }
 }
 

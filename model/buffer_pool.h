@@ -101,8 +101,8 @@ class BufferPool {
     uint64_t lru_wakeup_written = 0;
     // FlushPages' writes (MySQL's Flush_observer).
     uint64_t observer_written = 0;
-    // Freed dirty pages a flush released unwritten (MariaDB; not a server
-    // counter).
+    // Dirty pages a flush released unwritten: MariaDB's freed pages, a
+    // dropped space's (not a server counter).
     uint64_t freed_released = 0;
   };
 
@@ -145,10 +145,11 @@ class BufferPool {
   // Create of the page makes it an ordinary page again. MySQL 8.4 keeps
   // the page as it is: written if dirty (nothing to do here).
   void Free(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn);
-  // A dropped tablespace: every resident page of `space_id` leaves the pool,
-  // a dirty one off the flush list without a write (MariaDB
-  // buf_flush_remove_pages; MySQL buf_LRU_flush_or_remove_pages with
-  // BUF_REMOVE_FLUSH_NO_WRITE, or its stale pages). O(page table).
+  // A dropped tablespace: its dirty pages stay on the flush list (and in
+  // Innodb_buffer_pool_pages_dirty) until a flush reaches them, which
+  // releases them unwritten and uncounted, as it does a freed page (MariaDB
+  // buf_do_flush_list_batch -> buf_flush_discard_page for a stopping space;
+  // MySQL 8.0.23+ its stale pages, buf_page_free_stale). O(page table).
   void DropSpace(uint32_t space_id);
   // Writes each listed page of `space_id` that is dirty (a flush of chosen
   // pages: MySQL's Flush_observer). Returns pages written.
@@ -275,7 +276,8 @@ class BufferPool {
     uint32_t freed_page_clock = 0;
     bool old = false;
     bool in_use = false;
-    bool freed = false;  // MariaDB: buf_page_t state FREED (Free)
+    bool freed = false;  // released unwritten by a flush: MariaDB's FREED
+                         // state (Free), a dropped space's page (DropSpace)
   };
   struct SpacePages {
     uint32_t space_id = 0;

@@ -150,7 +150,8 @@ class Engine {
   // in the pool under a new table_space(), with MariaDB's redo (MySQL's
   // build logs none and writes the pages it built at its end,
   // Flush_observer::flush); then the old tablespace is dropped, its dirty
-  // pages unwritten. No simulated time passes.
+  // pages never written (BufferPool::DropSpace). With the flush model the
+  // rows take a row's time each, passed after the clustered index's build.
   absl::Status Rebuild(uint32_t fill_factor);
 
   // DELETE of the row with primary key `pk` (one statement's transaction,
@@ -221,8 +222,9 @@ class Engine {
   void LogUndoInsert();
   // EndRow with a sink: the commit countdown and the clock.
   absl::Status EndRowLogged();
-  // The flush model's clock a row on (a row deleted or purged).
-  void AdvanceClock();
+  // The flush model's clock `rows` rows on (rows deleted, purged or
+  // rebuilt), running the page cleaner at each whole second passed.
+  void AdvanceClock(uint64_t rows = 1);
 
   EngineProfile profile_;
   TableDef table_;

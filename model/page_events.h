@@ -37,9 +37,8 @@ class PageEventSink {
   // segment's pages). What becomes of it if it is dirty is the server's
   // affair (FlushModel); a later OnPageCreate allocates it again.
   virtual void OnPageFree(uint32_t /*space_id*/, uint32_t /*page_no*/) {}
-  // The tablespace is dropped (the old table of a rebuild): its pages leave
-  // the buffer pool, the dirty ones unwritten (MariaDB buf_flush_remove_pages,
-  // MySQL's stale pages of a dropped space).
+  // The tablespace is dropped (the old table of a rebuild): its dirty pages
+  // are never written (BufferPool::DropSpace).
   virtual void OnSpaceDrop(uint32_t /*space_id*/) {}
   // The listed pages are written now, whatever the page cleaner's plans
   // (MySQL's Flush_observer::flush at the end of a sorted index build).

