@@ -931,11 +931,6 @@ int BTree::FindRecord(const Key& key, uint32_t* leaf) {
   return pos >= 0 && P(*leaf).key(pos) == key ? pos : -1;
 }
 
-bool BTree::Holds(const Key& key) {
-  uint32_t leaf = 0;
-  return FindRecord(key, &leaf) >= 0;
-}
-
 absl::Status BTree::DeleteMark(const Key& key) {
   uint32_t leaf = 0;
   if (FindRecord(key, &leaf) < 0) {

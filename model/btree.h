@@ -131,8 +131,6 @@ class BTree {
   // fixed, changed, allocated or freed is reported, with the redo.
   // NotFound if `key` is not in the index (the tree is unchanged then).
   absl::Status Purge(const Key& key);
-  // Whether the index holds a record with `key` (a search to the leaf).
-  bool Holds(const Key& key);
   // Forgets the routes the speed devices remember (after purges, whose
   // merges and discards they do not follow). Changes no result.
   void ResetFastPath() { fast_.set_devices(fast_.devices()); }

@@ -75,9 +75,6 @@ void Engine::Build(PageEventSink* sink) {
       undo_ = std::make_unique<UndoLogs>(flavor, profile_.page_size, primary_redo_.get(),
                                          primary_->record_sizes().key_bytes);
     }
-    // Resident before the load, never read by it: the undo side's pages
-    // since the server's start, the table's FSP header / first XDES page
-    // and inode page since fsp_header_init at CREATE TABLE.
     // The columns of the secondary indexes that are not key columns: what a
     // delete mark's undo record carries besides the key.
     std::vector<uint32_t> ordering;
@@ -91,6 +88,9 @@ void Engine::Build(PageEventSink* sink) {
     }
     undo_->set_delete_mark_record_bytes(
         UndoLogs::DeleteMarkRecordBytes(primary_->record_sizes().key_bytes, ordering));
+    // Resident before the load, never read by it: the undo side's pages
+    // since the server's start, the table's FSP header / first XDES page
+    // and inode page since fsp_header_init at CREATE TABLE.
     if (first) undo_->Startup(sink_);
     sink_->OnPageCreate(table_space_, 0);
     sink_->OnMtrCommit(0);
@@ -151,10 +151,12 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
       // MySQL: the build logged no redo; ddl::Context::cleanup's
       // Flush_observer::flush writes the pages it built.
       std::vector<uint32_t> built = primary_->bulk_built_pages();
-      for (const auto& t : secondary_) built.insert(built.end(), t->bulk_built_pages().begin(), t->bulk_built_pages().end());
+      for (const auto& t : secondary_) {
+        built.insert(built.end(), t->bulk_built_pages().begin(), t->bulk_built_pages().end());
+      }
       sink_->OnPagesFlush(table_space_, built);
     }
-    // The old table dropped: its pages leave the pool unwritten.
+    // The old table dropped: its dirty pages are never written.
     sink_->OnSpaceDrop(old_space);
   }
   return status();

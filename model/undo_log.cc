@@ -148,7 +148,7 @@ void UndoLogs::ReportInsert(PageEventSink* sink) {
 }
 
 void UndoLogs::ReportDeleteMark(PageEventSink* sink) {
-  if (rows_ == 0) delete_marks_ = true;
+  delete_marks_ = true;
   AppendRecord(sink, del_mark_rec_bytes_, redo_->UndoAppend(del_mark_rec_bytes_));
 }
 
@@ -238,7 +238,10 @@ void UndoLogs::Commit(PageEventSink* sink) {
     // or by purge soon after (MariaDB): the rseg slot, the FSP header and
     // inode.
     redo += reused_ ? redo_->UndoSegmentFree(used_pages) : redo_->InsertTrxLifecycle(used_pages);
-    FreeSegment(sink, rseg_, pages_);
+    // Not reported as freed pages: the server's purge frees the log later
+    // than this (docs/flushing.md, "Purge's lag"), after the page cleaner
+    // has written most of its pages.
+    FreeSegment(sink, rseg_, pages_, /*report_free=*/false);
   }
   sink->OnMtrCommit(redo);
   rows_ = 0;
@@ -246,13 +249,13 @@ void UndoLogs::Commit(PageEventSink* sink) {
   pages_.clear();
 }
 
-void UndoLogs::FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages) {
+void UndoLogs::FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages, bool report_free) {
   Modify(sink, kRsegFirstPage + rseg);
   Modify(sink, kFspHeaderPage);
   Modify(sink, kInodePage);
   // Freed in reverse, so the next segment takes the same pages in order.
   for (size_t i = pages.size(); i-- > 0;) {
-    sink->OnPageFree(kUndoSpaceKey, pages[i]);
+    if (report_free) sink->OnPageFree(kUndoSpaceKey, pages[i]);
     free_pages_.push_back(pages[i]);
   }
 }
@@ -269,7 +272,7 @@ void UndoLogs::EndPurge(PageEventSink* sink) {
   const uint32_t n = static_cast<uint32_t>(purge_pages_.size());
   // trx_purge_free_segment: the segment's pages freed (fseg_free_step) and
   // the rseg's slot and history entry removed.
-  FreeSegment(sink, purge_rseg_, purge_pages_);
+  FreeSegment(sink, purge_rseg_, purge_pages_, /*report_free=*/true);
   sink->OnMtrCommit(redo_->UndoSegmentFree(n));
   ++stats_.segments_purged;
   purge_pending_ = false;

@@ -146,8 +146,10 @@ class UndoLogs {
   Cached& CacheOf(Rseg& rs) { return mysql() && delete_marks_ ? rs.update : rs.insert; }
   bool mysql() const { return flavor_ == ServerFlavor::kMySql84; }
   // An undo segment freed (trx_undo_seg_free, trx_purge_free_segment): the
-  // rseg header's slot, the FSP header and inode changed, `pages` freed.
-  void FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages);
+  // rseg header's slot, the FSP header and inode changed, `pages` freed
+  // for the next segments, and reported to the sink (OnPageFree) when
+  // `report_free`.
+  void FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages, bool report_free);
   // A page for a new segment or an added page: the most recently freed one
   // (fsp reuses freed pages first), else a fresh one.
   uint32_t AllocPage();

@@ -10,7 +10,7 @@
 #
 # BUILD_DIR defaults to build; CONFIG_FILTER (a grep pattern over the
 # configuration lines) runs only some, and then the table is printed but
-# docs/validation.md is left alone. Takes about 40 minutes on two cores (the
+# docs/validation.md is left alone. Takes about 10 minutes on two cores (the
 # 2M-row loads dominate). Each run's JSON is kept in $FLUSH_VALIDATION_DIR
 # (default: a temporary directory, named at the end); with
 # FLUSH_VALIDATION_REUSE=1 a configuration whose JSON is already there is
