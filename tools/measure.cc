@@ -259,8 +259,10 @@ void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
 
 }  // namespace
 
-std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind) {
-  const char* id = kind == TableKind::kUuidBinary16 ? "id BINARY(16) NOT NULL PRIMARY KEY"
+std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind, int key_width) {
+  const std::string binary_n = absl::StrCat("id BINARY(", key_width, ") NOT NULL PRIMARY KEY");
+  const char* id = kind == TableKind::kBinaryN       ? binary_n.c_str()
+                   : kind == TableKind::kUuidBinary16 ? "id BINARY(16) NOT NULL PRIMARY KEY"
                    : kind == TableKind::kAutoincInt  ? "id INT NOT NULL AUTO_INCREMENT PRIMARY KEY"
                    : kind == TableKind::kUuidChar36
                        ? "id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin NOT NULL PRIMARY KEY"
@@ -457,7 +459,10 @@ absl::StatusOr<TableKind> CheckArguments(const KeyStream& stream, const MeasureO
       return absl::InvalidArgumentError(absl::StrCat("stream has ", width, "-byte keys but the table's primary key is ",
                                                      t.pk_width, " bytes"));
     }
-    return width == 16 ? TableKind::kUuidBinary16 : TableKind::kAutoincBigint;
+    if (width == 16) return TableKind::kUuidBinary16;
+    // A BINARY(N) key takes the key's bytes; an integer key its value.
+    const ColumnDef& pk = t.def.columns[t.def.primary.columns[0]];
+    return absl::StartsWithIgnoreCase(pk.type, "BINARY") ? TableKind::kBinaryN : TableKind::kAutoincBigint;
   }
   TableKind kind;
   if (options.kind) {
@@ -468,9 +473,11 @@ absl::StatusOr<TableKind> CheckArguments(const KeyStream& stream, const MeasureO
     kind = TableKind::kAutoincBigint;
   } else if (width == 4) {
     kind = TableKind::kAutoincInt;
+  } else if (width >= 1 && width <= static_cast<int>(Key::kMaxBytes)) {
+    return TableKind::kBinaryN;  // a fileN: stream: id BINARY(N)
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat("unsupported key width ", width, " (the table takes 16-, 8- or 4-byte keys)"));
+        absl::StrCat("unsupported key width ", width, " (the table takes 1- to ", Key::kMaxBytes, "-byte keys)"));
   }
   const bool uuid_kind = kind == TableKind::kUuidBinary16 || kind == TableKind::kUuidChar36 ||
                          kind == TableKind::kUuidVarchar36;
@@ -550,7 +557,7 @@ absl::Status PrepareSchema(MeasureRun& run) {
     return s;
   }
   if (absl::Status s = DropOwnedTableOrRefuse(run); !s.ok()) return s;
-  std::string create = CreateTableSql(run.options.database, run.options.table, run.kind);
+  std::string create = CreateTableSql(run.options.database, run.options.table, run.kind, run.stream.key_width());
   if (run.spec != nullptr) {
     absl::StatusOr<std::string> owned = OwnedTableSql(run.spec->sql, run.options.database, run.options.table);
     if (!owned.ok()) return owned.status();
@@ -593,6 +600,15 @@ absl::Status AppendKey(const MeasureRun& run, const Key& key, uint64_t done, std
     if (!*version) *version = bytes[6] >> 4;
     sql->append("X'");
     AppendHex(sql, bytes, 16);
+    sql->append("'");
+    return absl::OkStatus();
+  }
+  if (run.kind == TableKind::kBinaryN) {
+    uint8_t bytes[Key::kMaxBytes];
+    const size_t n = static_cast<size_t>(run.stream.key_width());
+    key.ToBytes(bytes, n);
+    sql->append("X'");
+    AppendHex(sql, bytes, n);
     sql->append("'");
     return absl::OkStatus();
   }
@@ -667,9 +683,9 @@ absl::Status AppendRow(const MeasureRun& run, const Key& key, uint64_t done, uin
   if (run.spec != nullptr) return AppendSpecRow(run, key, done, row_index, version, sql);
   sql->push_back('(');
   // An integer key goes in only with explicit ids (else the server assigns it).
-  const bool uuid = run.kind == TableKind::kUuidBinary16 || run.kind == TableKind::kUuidChar36 ||
-                    run.kind == TableKind::kUuidVarchar36;
-  if (uuid || run.options.autoinc_explicit_ids) {
+  const bool given = run.kind == TableKind::kUuidBinary16 || run.kind == TableKind::kUuidChar36 ||
+                     run.kind == TableKind::kUuidVarchar36 || run.kind == TableKind::kBinaryN;
+  if (given || run.options.autoinc_explicit_ids) {
     if (absl::Status s = AppendKey(run, key, done, version, sql); !s.ok()) return s;
     sql->push_back(',');
   }

@@ -81,10 +81,13 @@ enum class TableKind {
   kAutoincInt,      // id INT NOT NULL AUTO_INCREMENT PRIMARY KEY (4-byte keys, sim/key_stream.h IntegerKey)
   kUuidChar36,      // id CHAR(36) CHARACTER SET ascii COLLATE ascii_bin: a 16-byte stream's UUID text
   kUuidVarchar36,   // id VARCHAR(36) CHARACTER SET ascii COLLATE ascii_bin: the same
+  kBinaryN,         // id BINARY(N) NOT NULL PRIMARY KEY: a fileN: stream's N bytes (N not 4, 8, 16)
 };
 
-// The CREATE TABLE statement for `kind` (seed 000's table, marked as owned).
-std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind);
+// The CREATE TABLE statement for `kind` (seed 000's table, marked as owned);
+// `key_width` is kBinaryN's N.
+std::string CreateTableSql(const std::string& database, const std::string& table, TableKind kind,
+                           int key_width = 16);
 
 // Checks a database or table name against MySQL's rules for unquoted
 // identifiers: 1-64 characters of [0-9A-Za-z$_], not all digits. `what` names

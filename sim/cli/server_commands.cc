@@ -1017,7 +1017,9 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand(
       "measure", "Load a key stream into a real server, simulate the same stream, print both side by side");
   auto o = std::make_shared<MeasureCliOptions>();
-  sub->add_option("--stream", o->stream, "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc, file:PATH")
+  sub->add_option("--stream", o->stream,
+                  "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc, file:PATH, fileN:PATH (N-byte keys "
+                  "into the --table's BINARY(N) key)")
       ->required();
   sub->add_option("--rows", o->rows, "rows to load; suffixes k, M (e.g. 1M)")->required();
   sub->add_option("--rows-per-ms", o->rows_per_ms, "rows per millisecond of the synthetic clock (uuidv7-*)")
