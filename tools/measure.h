@@ -169,6 +169,10 @@ struct MeasureOptions {
   // UUID tables: the version nibble every stored key must carry. Unset = the
   // version of the first key of the stream.
   std::optional<int> uuid_version;
+  // False for 16-byte keys that carry no RFC 9562 version nibble where a
+  // stored UUID has it (the 7th byte): ULIDs, UUID_TO_BIN(x, 1)'s swapped
+  // version 1. The uuid_version check is then not run, and a note says so.
+  bool uuid_version_check = true;
   // Called after each committed batch with the rows loaded so far.
   std::function<void(uint64_t rows_done)> progress;
   // Polled between batches, every 100 ms of the flush wait and between the

@@ -549,6 +549,10 @@ absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, con
   }
   mo.rows = plan.rows;
   mo.batch_rows = plan.batch;
+  // ULIDs and the swapped version 1 keep no version nibble in the 7th byte
+  // (sim/uuid_streams.h).
+  const std::string& name = plan.spec.stream.name;
+  mo.uuid_version_check = !(name == "uuidv1-swap" || name == "ulid" || name == "ulid-monotonic");
   mo.final_flush_io_capacity = o.flush_io_capacity;
   if (!o.series.empty()) mo.sample_every_s = kSeriesPeriodS;
   ProgressBar bar(plan.rows);
