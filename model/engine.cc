@@ -53,8 +53,7 @@ void Engine::Build(PageEventSink* sink) {
                                                  false, table_space_, sink));
   }
   if (sink_ != nullptr) {
-    const ServerFlavor flavor =
-        profile_.allocation == AllocationPolicy::kMariaDB1011 ? ServerFlavor::kMariaDb1011 : ServerFlavor::kMySql84;
+    const ServerFlavor flavor = profile_.flavor();
     // dict_index_get_n_fields: a clustered index has every column plus
     // DB_TRX_ID and DB_ROLL_PTR; a secondary one its key and the PK.
     // Kept by a rebuild (the table is the same, and UndoLogs holds it).
@@ -147,7 +146,7 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
     secondary_keys[i] = {};
   }
   if (sink_ != nullptr) {
-    if (profile_.allocation != AllocationPolicy::kMariaDB1011) {
+    if (profile_.flavor() == ServerFlavor::kMySql84) {
       // MySQL: the build logged no redo; ddl::Context::cleanup's
       // Flush_observer::flush writes the pages it built.
       std::vector<uint32_t> built = primary_->bulk_built_pages();

@@ -69,6 +69,11 @@ struct EngineProfile {
   // before it splits again (MariaDB 10.11.19's .ibd files, uuidv4 loads).
   bool delete_reclaims_heap_top = false;
 
+  // The server this profile models; its page allocation tells them apart.
+  ServerFlavor flavor() const {
+    return allocation == AllocationPolicy::kMariaDB1011 ? ServerFlavor::kMariaDb1011 : ServerFlavor::kMySql84;
+  }
+
   static EngineProfile MySQL84();
   static EngineProfile MariaDB1011();
   // "mysql-8.4" or "mariadb-10.11"; nullopt for anything else.

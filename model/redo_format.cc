@@ -27,13 +27,6 @@ constexpr uint32_t kFragArrSlots = 32;
 constexpr uint32_t kMariaDbReorgHeaderSpan = kPageMaxTrxId - kPageHeader;
 // Offsets within a page are 2-byte fields in MySQL's mlog_write_ulint.
 constexpr uint32_t kOffsetBytes = 2;
-// A transaction id of a server that has run under 2^24 transactions: the
-// bytes of it that differ from the field's earlier value (MariaDB's
-// MAYBE_NOP writes), and a value below it for MySQL's much-compressed form.
-// The simulator's assumption about the server's history, not an InnoDB
-// constant.
-constexpr uint32_t kTrxIdChangedBytes = 3;
-constexpr uint64_t kTrxIdBelow = (uint64_t{1} << 24) - 1;
 
 }  // namespace
 

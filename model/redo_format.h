@@ -51,6 +51,14 @@ class RedoFormat {
   // DB_ROLL_PTR and the other columns; the seed-000 table has 5).
   RedoFormat(ServerFlavor flavor, uint32_t space_id, uint32_t n_fields);
 
+  // The bytes of a transaction id that differ from the field's earlier
+  // value (MariaDB's MAYBE_NOP writes log only those), and a transaction
+  // id below which MySQL's much-compressed form is taken: a server that has
+  // run under 2^24 transactions. The simulator's assumption about the
+  // server's history, not an InnoDB constant.
+  static constexpr uint32_t kTrxIdChangedBytes = 3;
+  static constexpr uint64_t kTrxIdBelow = (uint64_t{1} << 24) - 1;
+
   // --- Encodings -----------------------------------------------------------
   // mach_write_compressed size (include/mach0data.ic), with the 8.0
   // extended forms for values near 2^32 (FIL_NULL, undo space ids).

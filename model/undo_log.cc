@@ -33,9 +33,9 @@ constexpr uint32_t kTrxRsegHistory = 38 + 8;       // TRX_RSEG + TRX_RSEG_HISTOR
 constexpr uint32_t kUndoHistoryNode = 34;          // TRX_UNDO_HISTORY_NODE in a log header
 constexpr uint32_t kFlstNodeSize = 12;             // FLST_NODE_SIZE
 constexpr uint32_t kXidExistsToPrevLog = 30 - 20;  // TRX_UNDO_PREV_LOG - TRX_UNDO_XID_EXISTS
-// A transaction id's significant bytes: ids below 2^24, the changed bytes
-// mtr_t::write<8> logs over the zeroed header (MAYBE_NOP skips equal ones).
-constexpr uint32_t kTrxIdChangedBytes = 3;
+// A transaction id's changed bytes, which mtr_t::write<8> logs over the
+// zeroed header (MAYBE_NOP skips equal ones): RedoFormat's assumption.
+constexpr uint32_t kTrxIdChangedBytes = RedoFormat::kTrxIdChangedBytes;
 
 }  // namespace
 

@@ -42,9 +42,7 @@ struct Deleted {
 // deleted and purged, then a checkpoint. `flush`: with the flush model.
 Deleted DeleteEverySecondRow(const EngineProfile& profile, bool flush) {
   EngineOptions o;
-  if (flush) o.flush = ServerSettings::Defaults(profile.allocation == AllocationPolicy::kMariaDB1011
-                                                    ? ServerFlavor::kMariaDb1011
-                                                    : ServerFlavor::kMySql84);
+  if (flush) o.flush = ServerSettings::Defaults(profile.flavor());
   Engine e(profile, TableWithIndex(), o);
   std::mt19937_64 rng(11);
   std::vector<std::pair<Key, Key>> rows;

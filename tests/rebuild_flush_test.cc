@@ -20,10 +20,6 @@
 namespace innosim {
 namespace {
 
-ServerFlavor FlavorOf(const EngineProfile& p) {
-  return p.allocation == AllocationPolicy::kMariaDB1011 ? ServerFlavor::kMariaDb1011 : ServerFlavor::kMySql84;
-}
-
 struct Rebuilt {
   uint64_t built = 0;            // pages of the new indexes (root included)
   uint64_t written_by_rebuild = 0;
@@ -42,7 +38,7 @@ struct Rebuilt {
 // checkpoint before the rebuild, else the load's pages are still dirty.
 Rebuilt Rebuild(const EngineProfile& profile, bool flush, bool checkpoint_first) {
   EngineOptions o;
-  if (flush) o.flush = ServerSettings::Defaults(FlavorOf(profile));
+  if (flush) o.flush = ServerSettings::Defaults(profile.flavor());
   Engine e(profile, BinaryTableWithIndex(16, "c", 8), o);
   std::mt19937_64 rng(5);
   for (int i = 0; i < 30000; ++i) {
@@ -51,7 +47,9 @@ Rebuilt Rebuild(const EngineProfile& profile, bool flush, bool checkpoint_first)
     EXPECT_TRUE(e.InsertSecondary(0, Key{rng(), pk.hi}).ok());
     EXPECT_TRUE(e.EndRow().ok());
   }
-  if (checkpoint_first) EXPECT_TRUE(e.Checkpoint().ok());
+  if (checkpoint_first) {
+    EXPECT_TRUE(e.Checkpoint().ok());
+  }
   e.CommitTrx();
   Rebuilt r;
   r.old_space = e.table_space();
