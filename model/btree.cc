@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "model/bulk_load.h"
+#include "model/space_reserve.h"
 
 #include "absl/strings/str_format.h"
 
@@ -22,8 +23,7 @@ BTree::BTree(const EngineProfile& profile, Tablespace* space, PageStore* store, 
       space_id_(space_id),
       sink_(sink),
       page_size_(space->page_size()),
-      // dict_index_get_space_reserve (include/dict0dict.ic): UNIV_PAGE_SIZE / 16.
-      space_reserve_(space->page_size() / 16),
+      space_reserve_(SpaceReserve(space->page_size())),
       // BTR_CUR_PAGE_REORGANIZE_LIMIT (btr/btr0cur.cc): UNIV_PAGE_SIZE / 32.
       reorganize_limit_(space->page_size() / 32),
       // BTR_CUR_PAGE_COMPRESS_LIMIT (include/btr0cur.h):

@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "model/index_page.h"
+#include "model/space_reserve.h"
 
 namespace innosim {
 
@@ -29,7 +30,7 @@ constexpr uint32_t kDefaultFillFactor = 100;
 
 // PageBulk::init's m_reserved_space.
 constexpr uint32_t BulkReservedSpace(uint32_t page_size, uint32_t fill_factor, bool clustered) {
-  if (fill_factor == 100 && clustered) return page_size / 16;  // dict_index_get_space_reserve
+  if (fill_factor == 100 && clustered) return SpaceReserve(page_size);
   return page_size * (100 - fill_factor) / 100;
 }
 

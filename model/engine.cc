@@ -28,6 +28,7 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, const Engine
   }
   const EngineOptions& o = options_status_.ok() ? options : defaults;
   rows_per_trx_ = trx_left_ = o.trx_rows;
+  fill_factor_ = options.fill_factor;
   if (flush_ != nullptr) seconds_per_row_ = 1.0 / o.rows_per_sec;
   Build(flush_.get());
 }

@@ -40,6 +40,7 @@
 #include "model/record_format.h"
 #include "model/redo_format.h"
 #include "model/server_settings.h"
+#include "model/table_engine.h"
 #include "model/tablespace.h"
 #include "model/undo_log.h"
 
@@ -81,9 +82,14 @@ struct EngineOptions {
   // seconds, the clock of the page cleaner's once-per-second decisions. An
   // input, not derived: docs/flushing.md shows the sensitivity.
   double rows_per_sec = 100000;
+  // innodb_fill_factor: how full OPTIMIZE TABLE's sorted build fills pages
+  // (Rebuild(); model/bulk_load.h). 100 unless set.
+  uint32_t fill_factor = 100;
 };
 
-class Engine {
+// InnoDB behind the engine seam (model/table_engine.h). Final: a caller that
+// holds an Engine itself (bench, tests) gets its inline per-row calls.
+class Engine final : public TableEngine {
  public:
   // The space id the table's page events carry: the buffer pool's pages
   // (FlushModel) are keyed by it. A key of the simulator, not InnoDB's
@@ -108,7 +114,7 @@ class Engine {
   // AlreadyExists on a duplicate key (the tree is unchanged then).
   // Inline: without a sink it is the B-tree insert and a count, one call
   // per row fewer on the per-row path.
-  absl::Status InsertRow(const Key& pk) {
+  absl::Status InsertRow(const Key& pk) override {
     if (sink_ != nullptr) LogUndoInsert();
     absl::Status s = primary_->Insert(pk);
     if (s.ok()) ++rows_;
@@ -118,27 +124,27 @@ class Engine {
   // calls from now (see BTree::Prefetch): a caller that reads its keys
   // ahead lets the model overlap the cache misses of random keys. Results
   // are the same with or without it.
-  void PrefetchRow(const Key& pk) { primary_->Prefetch(pk); }
+  void PrefetchRow(const Key& pk) override { primary_->Prefetch(pk); }
   // Inserts an entry of secondary index `index`: its key columns followed by
   // the PK, encoded as one ordered Key by the caller.
-  absl::Status InsertSecondary(size_t index, const Key& entry);
+  absl::Status InsertSecondary(size_t index, const Key& entry) override;
   // Ends the row (after its InsertRow and InsertSecondary calls, refused or
   // not): commits the transaction at every trx_rows-th row and moves the
   // simulated clock one row on, which runs the page cleaner at each whole
   // second. Returns status() when it committed, OK otherwise (so a caller
   // that stops at the first error learns of it once per transaction, not
   // per row). Structure only: one inline test.
-  absl::Status EndRow() {
+  absl::Status EndRow() override {
     if (sink_ == nullptr) return absl::OkStatus();
     return EndRowLogged();
   }
   // Ends the load as the seed did: commits the open transaction, then
   // flushes until no page is dirty. Returns status().
-  absl::Status EndLoad();
+  absl::Status EndLoad() override;
   // Commits the current transaction (UndoLogs::Commit: its undo log cached
   // or freed, the rollback segment, their redo). EndRow
   // and EndLoad call it; a caller with its own sink may too.
-  void CommitTrx();
+  void CommitTrx() override;
 
   // OPTIMIZE TABLE on InnoDB (ALTER TABLE ... FORCE, an in-place rebuild,
   // row0merge.cc row_merge_build_indexes): a new .ibd whose indexes are
@@ -153,6 +159,8 @@ class Engine {
   // pages never written (BufferPool::DropSpace). With the flush model the
   // rows take a row's time each, passed after the clustered index's build.
   absl::Status Rebuild(uint32_t fill_factor);
+  // Rebuild at EngineOptions::fill_factor (innodb_fill_factor).
+  absl::Status Rebuild() override { return Rebuild(fill_factor_); }
 
   // DELETE of the row with primary key `pk` (one statement's transaction,
   // rows in key order): its clustered record delete-marked, its undo record
@@ -164,7 +172,7 @@ class Engine {
   // not hold (a tie the compact encoding of an entry past 32 bytes could
   // not break) is skipped. FailedPrecondition without one entry per
   // secondary index. With the flush model each row moves the clock a row on.
-  absl::Status DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries = {});
+  absl::Status DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries = {}) override;
   // The DELETE's commit and its purge, row by row in DeleteRow's order
   // (row_purge_del_mark): each secondary entry removed
   // (row_purge_remove_sec_if_poss), then the clustered record
@@ -172,7 +180,7 @@ class Engine {
   // on per row; then the undo log's segment freed
   // (trx_purge_truncate_history). Forgets the speed devices' routes
   // (BTree::ResetFastPath). Returns status().
-  absl::Status EndDeletes();
+  absl::Status EndDeletes() override;
 
   // Reports every step of every PRIMARY insert to `trace` (not owned;
   // nullptr: none), for `innosim explain`. Changes no result.
@@ -186,13 +194,13 @@ class Engine {
   // BTree::Verify (PRIMARY, then the secondary indexes in order; each checks
   // the shared tablespace too), then the sink's (FlushModel: buffer pool,
   // redo, page cleaner). O(model); for tests, never per row.
-  std::string Verify() const;
+  std::string Verify() const override;
   // OK, or the first failure: bad options (InvalidArgument), a broken
   // tablespace precondition (Internal, naming the fsp function), then the
   // sink's (e.g. a buffer pool too small for one mini-transaction). Sticky,
   // and the run's figures mean nothing once it is not OK. Cheap but not
   // free (a virtual call): ask once per transaction, not per row.
-  absl::Status status() const;
+  absl::Status status() const override;
   // The flush model the engine owns (counters, Snapshot for a time series),
   // or nullptr without EngineOptions::flush.
   const FlushModel* flush_model() const { return flush_.get(); }
@@ -200,7 +208,7 @@ class Engine {
   // the open transaction committed, every dirty page written, the checkpoint
   // taken at the current LSN, as the load's end does (EndLoad). Needs the
   // flush model; without it nothing happens.
-  absl::Status Checkpoint();
+  absl::Status Checkpoint() override;
 
   const BTree& primary() const { return *primary_; }
   const BTree& secondary(size_t i) const { return *secondary_[i]; }
@@ -208,7 +216,8 @@ class Engine {
   const Tablespace& tablespace() const { return space_; }
   const PageStore& page_store() const { return store_; }
   const EngineProfile& profile() const { return profile_; }
-  uint64_t rows() const { return rows_; }
+  uint64_t rows() const override { return rows_; }
+  void ForEachPrimaryKey(const std::function<void(const Key&)>& f) const override { primary_->ForEachKey(f); }
   // The key of the table's page events: kPageEventSpace, then one more per
   // Rebuild (a new .ibd, a new space id).
   uint32_t table_space() const { return table_space_; }
@@ -253,6 +262,7 @@ class Engine {
   uint64_t trx_left_ = 1000;
   uint64_t rows_ended_ = 0;
   double seconds_per_row_ = 0;
+  uint32_t fill_factor_ = 100;
 };
 
 }  // namespace innosim

@@ -10,7 +10,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "nlohmann/json.hpp"
+#include "model/space_reserve.h"
 #include "sim/key_stream.h"
+#include "sim/load.h"
 #include "sim/secondary_keys.h"
 #include "sim/table_parser.h"
 #include "sim/uuid.h"
@@ -173,13 +175,12 @@ void Decide(ExplainedInsert* x) {
   }
   for (const TraceEvent& e : x->steps) x->split |= e.step == TraceStep::kSplit;
   const std::string prefix = reserve != nullptr ? "refused by the 1/16 reserve, then " : "";
-  // dict_index_get_space_reserve: UNIV_PAGE_SIZE / 16.
   const std::string reserve_why =
       reserve != nullptr ? absl::StrFormat(
                                "the leaf looks sequential (PAGE_LAST_INSERT %s next to the insert point), and there a "
                                "record must leave 1/16 of the page (%u bytes) free for updates: %u bytes are free, the "
                                "record needs %u; ",
-                               LastInsertText(reserve->page.last_insert), reserve->page.page_size / 16,
+                               LastInsertText(reserve->page.last_insert), SpaceReserve(reserve->page.page_size),
                                reserve->page.max_insert, reserve->page.rec_size)
                          : "";
   if (leaf_split != nullptr) {
@@ -351,110 +352,99 @@ absl::Status ParseKeyList(std::string_view text, std::vector<Key>* keys, int* wi
   return absl::OkStatus();
 }
 
-absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
-  RunSpec rs = spec.run;
-  const bool own_keys = !spec.keys.empty();
-  if (own_keys) {
-    rs.rows = spec.keys.size();
-    // A generator of the same width stands in for validation only.
-    rs.stream.name = spec.key_width == 8 ? "autoinc" : "uuidv4";
-  }
-  if (absl::Status s = ValidateRunSpec(rs); !s.ok()) return s;
-  absl::StatusOr<RunConfig> config = ConfigFor(rs);
-  if (!config.ok()) return config.status();
-  std::unique_ptr<KeyStream> stream;
-  int width = spec.key_width;
-  if (!own_keys) {
-    StreamSpec stream_spec = rs.stream;  // autoinc takes the table's integer width
-    if (absl::Status s = BindStreamToTable(rs.table, &stream_spec); !s.ok()) return s;
-    absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(stream_spec);
-    if (!ks.ok()) return ks.status();
-    stream = *std::move(ks);
-    width = stream->key_width();
-  }
-  absl::StatusOr<TableSchema> schema = ResolveRunTable(rs, width);
-  if (!schema.ok()) return schema.status();
+namespace {
 
-  ExplainResult result;
-  result.spec = spec;
-  result.spec.run = rs;
-  result.key_width = width;
-  result.page_size = config->profile.page_size;
-  result.table = TableSql(schema->def);
-  // Through the engine's door, as `run` drives it, with the flush model
-  // unless the spec turns it off.
-  if (rs.flush && !(rs.rows_per_sec > 0)) {
-    return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
+// Explain's view of each row as the load drives it: the steps of its
+// PRIMARY insert (from the engine's trace), the decision, and the state of
+// the pages and the buffer pool after it.
+class ExplainObserver final : public RowObserver {
+ public:
+  ExplainObserver(const ExplainSpec& spec, const Engine& engine, StepCollector& collector, ExplainResult& result)
+      : spec_(spec), engine_(engine), collector_(collector), result_(result) {}
+
+  absl::Status RowInserted(uint64_t row, const Key& key) override {
+    x_ = ExplainedInsert();
+    x_.row = row + 1;
+    x_.key = key;
+    x_.steps = collector_.Take();
+    return absl::OkStatus();
   }
-  if (rs.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
-  EngineOptions options;
-  if (rs.flush) options.flush = config->server;
-  options.trx_rows = rs.trx_rows;
-  options.rows_per_sec = rs.rows_per_sec;
-  Engine engine(config->profile, schema->def, options);
-  const FlushModel* flush = engine.flush_model();
-  StepCollector collector;
-  engine.set_trace(&collector);
-  std::vector<SecondaryKeyEncoder> encoders;
-  for (size_t ix = 0; ix < schema->def.secondary.size(); ++ix) {
-    encoders.emplace_back(*schema, ix, rs.stream.start_ms, rs.rows_per_sec > 0 ? rs.rows_per_sec : 100000,
-                          rs.columns, rs.stream.rows_per_ms);
-  }
-  // dict_index_get_space_reserve: UNIV_PAGE_SIZE / 16, kept on clustered
-  // leaves that look sequential (btr_cur_optimistic_insert).
-  const uint32_t reserve_bytes = config->profile.page_size / 16;
-  LeafLife life;
-  for (uint64_t i = 0; i < rs.rows; ++i) {
-    Key key;
-    if (own_keys) {
-      key = spec.keys[i];
-    } else if (!stream->Next(&key)) {
-      if (!stream->status().ok()) return stream->status();
-      return absl::InvalidArgumentError(
-          absl::StrCat("the stream ended after ", i, " of ", rs.rows, " rows: lower --rows or give a longer key file"));
-    }
-    if (absl::Status s = engine.InsertRow(key); !s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("row ", i + 1, ": duplicate key ", FormatKey(key, width),
-                                                     " (InnoDB would refuse it with ER_DUP_ENTRY): remove it"));
-    }
-    ExplainedInsert x;
-    x.row = i + 1;
-    x.key = key;
-    x.steps = collector.Take();
-    for (size_t ix = 0; ix < encoders.size(); ++ix) (void)engine.InsertSecondary(ix, encoders[ix].Encode(i, key));
-    if (absl::Status s = engine.EndRow(); !s.ok()) return s;
-    Decide(&x);
-    life.Note(x);
-    if (!Selected(spec, x)) continue;
-    if (flush != nullptr) {
+
+  absl::Status RowEnded(uint64_t, const Key&) override {
+    Decide(&x_);
+    life_.Note(x_);
+    if (!Selected(spec_, x_)) return absl::OkStatus();
+    if (const FlushModel* flush = engine_.flush_model(); flush != nullptr) {
       const BufferPool& pool = flush->buffer_pool();
       const RedoLog& log = flush->redo_log();
-      x.has_flush = true;
-      x.flush.dirty_pages = pool.dirty_pages();
-      x.flush.oldest_modification = pool.OldestModification();
-      x.flush.lsn = log.lsn();
-      x.flush.checkpoint_lsn = log.last_checkpoint_lsn();
-      x.flush.checkpoint_age = log.checkpoint_age();
-      x.flush.pages_written = pool.stats().pages_written;
-      x.flush.seconds = flush->Snapshot().seconds;
+      x_.has_flush = true;
+      x_.flush.dirty_pages = pool.dirty_pages();
+      x_.flush.oldest_modification = pool.OldestModification();
+      x_.flush.lsn = log.lsn();
+      x_.flush.checkpoint_lsn = log.last_checkpoint_lsn();
+      x_.flush.checkpoint_age = log.checkpoint_age();
+      x_.flush.pages_written = pool.stats().pages_written;
+      x_.flush.seconds = flush->Snapshot().seconds;
     }
-    const PageStore& store = engine.page_store();
-    for (const TraceEvent& e : x.steps) {
+    const uint32_t reserve_bytes = SpaceReserve(engine_.profile().page_size);
+    const PageStore& store = engine_.page_store();
+    for (const TraceEvent& e : x_.steps) {
       for (uint32_t p : {e.page.page_no, e.new_page, e.lower, e.upper, e.into})
-        AddPage(store, p, reserve_bytes, &x.pages_after);
+        AddPage(store, p, reserve_bytes, &x_.pages_after);
     }
-    result.inserts.push_back(std::move(x));
+    result_.inserts.push_back(std::move(x_));
+    return absl::OkStatus();
   }
-  if (absl::Status s = engine.EndLoad(); !s.ok()) return s;
-  if (flush != nullptr) {
+
+  const LeafLife& life() const { return life_; }
+
+ private:
+  const ExplainSpec& spec_;
+  const Engine& engine_;
+  StepCollector& collector_;
+  ExplainResult& result_;
+  ExplainedInsert x_;
+  LeafLife life_;
+};
+
+}  // namespace
+
+absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
+  const bool own_keys = !spec.keys.empty();
+  OwnKeys own;
+  if (own_keys) {
+    own.keys = &spec.keys;
+    own.width = spec.key_width;
+  }
+  absl::StatusOr<std::unique_ptr<Load>> prepared = Load::Prepare(spec.run, own);
+  if (!prepared.ok()) return prepared.status();
+  Load& load = **prepared;
+  // Explain reads InnoDB's pages, directory and trace.
+  const Engine* engine = load.driver().innodb();
+  if (engine == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat("explain follows InnoDB's insert path; --profile ", spec.run.profile,
+                                                   " is not an InnoDB profile: use mysql-8.4 or mariadb-10.11"));
+  }
+  ExplainResult result;
+  result.spec = spec;
+  result.spec.run = load.spec();
+  result.key_width = load.result().key_width;
+  result.page_size = load.config().profile.page_size;
+  result.table = load.result().table;
+  StepCollector collector;
+  const_cast<Engine*>(engine)->set_trace(&collector);
+  ExplainObserver observer(spec, *engine, collector, result);
+  if (absl::Status s = load.Insert(load.stream(), load.spec().rows, 0, {}, &observer); !s.ok()) return s;
+  if (absl::Status s = load.engine().EndLoad(); !s.ok()) return s;
+  if (const FlushModel* flush = engine->flush_model(); flush != nullptr) {
     result.flush = true;
     result.flush_counters = flush->counters();
     result.buffer_pool_frames = flush->buffer_pool().n_frames();
   }
-  result.rows = rs.rows;
-  result.leaves = LeavesAtEnd(engine);
-  result.summary = Summarize(result.leaves, life);
-  result.report = engine.Report();
+  result.rows = load.spec().rows;
+  result.leaves = LeavesAtEnd(*engine);
+  result.summary = Summarize(result.leaves, observer.life());
+  result.report = engine->Report();
   return result;
 }
 

@@ -15,22 +15,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "sim/file_key_stream.h"
+#include "sim/stream_registry.h"
 #include "sim/uuid_streams.h"
 #include "sim/writers.h"
 
 namespace innosim {
 namespace {
-
-// The generators, in the order messages and help list them.
-constexpr const char* kGeneratorNames[] = {
-    "uuidv4",      "uuidv7-random", "uuidv7-counter", "uuidv7-subms",   "uuidv1",    "uuidv1-swap",
-    "uuidv6",      "ulid",          "ulid-monotonic", "snowflake",      "autoinc",
-};
-
-// Generators that read the synthetic clock (rows_per_ms, start_ms).
-bool UsesClock(std::string_view name) {
-  return name != "uuidv4" && name != "autoinc";
-}
 
 // BIGINT AUTO_INCREMENT: 8-byte keys 1, 2, 3, ...
 class AutoIncStream final : public KeyStream {
@@ -97,29 +87,23 @@ std::optional<FilePrefix> FindFilePrefix(std::string_view name) {
   return p;
 }
 
-bool IsGenerator(std::string_view name) {
-  for (const char* n : kGeneratorNames) {
-    if (name == n) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
-const std::vector<std::string>& GeneratorStreamNames() {
-  static const std::vector<std::string> names(std::begin(kGeneratorNames), std::end(kGeneratorNames));
+std::vector<std::string> GeneratorStreamNames() {
+  std::vector<std::string> names;
+  for (const StreamInfo& s : Streams()) names.push_back(s.name);
   return names;
 }
 
 std::string ValidStreamNames() {
   std::string s;
-  for (const char* n : kGeneratorNames) absl::StrAppend(&s, n, ", ");
+  for (const StreamInfo& info : Streams()) absl::StrAppend(&s, info.name, ", ");
   absl::StrAppend(&s, "file:PATH, file16:PATH, file8:PATH, fileN:PATH (N = 1..32), file:- (stdin)");
   return s;
 }
 
 bool IsKnownStreamName(const std::string& name) {
-  return IsGenerator(name) || FindFilePrefix(name).has_value();
+  return FindStream(name) != nullptr || FindFilePrefix(name).has_value();
 }
 
 std::string IntegerTypeName(int bytes, bool is_unsigned) {
@@ -143,12 +127,14 @@ Key IntegerKey(int64_t v, int bytes, bool is_unsigned) {
 }
 
 int StreamKeyWidth(const StreamSpec& spec) {
-  if (spec.name == "autoinc") return spec.autoinc_bytes;
+  if (const StreamInfo* info = FindStream(spec.name); info != nullptr && info->server_assigned) {
+    return spec.autoinc_bytes;
+  }
   return StreamKeyWidth(spec.name);
 }
 
 int StreamKeyWidth(const std::string& name) {
-  if (name == "autoinc" || name == "snowflake") return 8;
+  if (const StreamInfo* info = FindStream(name)) return info->key_width;
   if (const std::optional<FilePrefix> p = FindFilePrefix(name)) return p->format == KeyFileFormat::kAuto ? 16 : p->width;
   return 16;
 }
@@ -170,15 +156,8 @@ absl::Status CheckClock(const StreamSpec& spec) {
         "start_ms ", spec.start_ms, " does not fit the 48-bit timestamp of ", name, "; use a Unix "
         "time in ms below ", kMaxMs + 1, " (e.g. 1767225600000 = 2026-01-01T00:00:00Z)"));
   }
-  if (name == "snowflake" && spec.start_ms < kSnowflakeEpochMs) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "start_ms ", spec.start_ms, " is before the Snowflake epoch ", kSnowflakeEpochMs,
-        " (Twitter's, 2010-11-04T01:42:54.657Z); use a later Unix time in ms"));
-  }
-  if ((name == "uuidv1" || name == "uuidv1-swap" || name == "uuidv6") && spec.start_ms > kUuidV1MaxStartMs) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "start_ms ", spec.start_ms, " does not fit the 60-bit timestamp of ", name,
-        " (100-ns ticks since 1582-10-15); use a Unix time in ms up to ", kUuidV1MaxStartMs));
+  if (const StreamInfo* info = FindStream(name); info != nullptr && info->check_clock != nullptr) {
+    return info->check_clock(spec);
   }
   return absl::OkStatus();
 }
@@ -196,39 +175,35 @@ absl::StatusOr<std::unique_ptr<KeyStream>> MakeKeyStream(const StreamSpec& spec)
     }
     return OpenKeyFile(name.substr(p->prefix_size), p->format, p->width);
   }
-  // AUTO_INCREMENT is assigned by the server, in arrival order: several
-  // writers make the same keys as one.
-  if (name == "autoinc") {
-    if (spec.autoinc_bytes < 8) {
-      if (spec.autoinc_bytes < 1) {
-        return absl::InvalidArgumentError("autoinc: the integer column has 0 bytes; give 1 to 8");
-      }
-      return std::unique_ptr<KeyStream>(
-          std::make_unique<NarrowAutoIncStream>(spec.autoinc_bytes, spec.autoinc_unsigned, spec.autoinc_start));
-    }
-    return std::unique_ptr<KeyStream>(std::make_unique<AutoIncStream>(spec.autoinc_start));
-  }
-  if (!IsGenerator(name)) {
+  const StreamInfo* info = FindStream(name);
+  if (info == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown key stream '", name, "'; valid names: ", ValidStreamNames()));
   }
-  if (UsesClock(name)) {
+  // AUTO_INCREMENT is assigned by the server, in arrival order: several
+  // writers make the same keys as one.
+  if (info->server_assigned) {
+    if (spec.autoinc_bytes < 1) {
+      return absl::InvalidArgumentError("autoinc: the integer column has 0 bytes; give 1 to 8");
+    }
+    return info->make(spec, spec.seed, nullptr);
+  }
+  if (info->uses_clock) {
     if (absl::Status s = CheckClock(spec); !s.ok()) return s;
   }
-  if (!HasWriters(spec)) {
-    if (name == "uuidv4") return NewUuidV4Stream(spec.seed);
-    return NewClockStream(name, spec.seed, spec.rows_per_ms, spec.start_ms);
-  }
+  if (!HasWriters(spec)) return info->make(spec, spec.seed, nullptr);
   if (spec.rows_per_ms == 0) {
     return absl::InvalidArgumentError("rows_per_ms is 0; it must be at least 1 (the rows of all writers per ms)");
   }
   std::vector<std::unique_ptr<KeyStream>> writers;
   writers.reserve(spec.writers);
-  for (uint32_t w = 0; w < spec.writers; ++w) {
-    const uint64_t seed = WriterSeed(spec.seed, w);
-    writers.push_back(name == "uuidv4" ? NewUuidV4Stream(seed) : NewWriterClockStream(name, seed, TimingOf(spec, w)));
-  }
+  for (uint32_t w = 0; w < spec.writers; ++w) writers.push_back(MakeWriterStream(spec, w));
   return NewWritersStream(spec, std::move(writers));
+}
+
+std::unique_ptr<KeyStream> NewAutoIncStream(int bytes, bool is_unsigned, uint64_t start) {
+  if (bytes < 8) return std::make_unique<NarrowAutoIncStream>(bytes, is_unsigned, start);
+  return std::make_unique<AutoIncStream>(start);
 }
 
 }  // namespace innosim

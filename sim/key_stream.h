@@ -100,12 +100,17 @@ class KeyStream {
 };
 
 absl::StatusOr<std::unique_ptr<KeyStream>> MakeKeyStream(const StreamSpec& spec);
+// The auto-increment stream: start + 1, start + 2, ... in `bytes` (1..8)
+// bytes, as the integer type stores them (IntegerKey); a narrow type's
+// stream ends with an error past its maximum.
+std::unique_ptr<KeyStream> NewAutoIncStream(int bytes, bool is_unsigned, uint64_t start);
 
 // True if `name` is a known generator name or a "file:" spec.
 bool IsKnownStreamName(const std::string& name);
 
-// The generator names (not the file: spellings), for help and suggestions.
-const std::vector<std::string>& GeneratorStreamNames();
+// The generator names (not the file: spellings), for help and suggestions:
+// the names of sim/stream_registry.h's table, in its order.
+std::vector<std::string> GeneratorStreamNames();
 // "uuidv4, uuidv7-random, ..., autoinc, file:PATH, file16:PATH, file8:PATH".
 std::string ValidStreamNames();
 

@@ -11,8 +11,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "sim/defaults_file.h"
+#include "sim/load.h"
+#include "sim/phase_runner.h"
 #include "sim/nearest_name.h"
 #include "sim/secondary_keys.h"
+#include "sim/stream_registry.h"
 
 namespace innosim {
 
@@ -139,237 +142,31 @@ namespace {
 
 // One simulation: the engine lives only as long as this call, so that the
 // key-order reference run after it never holds a second tree in memory.
-absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(const Engine&)>& at_end) {
-  if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
-  if (spec.flush && !(spec.rows_per_sec > 0)) {
-    return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
-  }
-  if (spec.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
-  for (const PhaseSpec& phase : spec.phases) {
-    if (phase.kind == PhaseSpec::Kind::kCheckpoint && !spec.flush) {
-      return absl::InvalidArgumentError(
-          "--phase checkpoint writes the dirty pages of the flush model: drop --no-flush (flush = true)");
-    }
-    if (phase.kind == PhaseSpec::Kind::kInsert && !IsKnownStreamName(phase.stream)) {
-      return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
-                                                     "'", DidYouMean(phase.stream, GeneratorStreamNames())));
-    }
-  }
-  // delete:phase:N names an insert before it (phases are numbered as the
-  // phase table prints them: 1 is the run's own insert, spec.phases[i] is
-  // i + 2). Those phases keep their keys as they insert them.
-  std::vector<bool> keep_keys(spec.phases.size() + 2, false);
-  for (size_t n = 0; n < spec.phases.size(); ++n) {
-    if (absl::Status s = CheckDeletePhaseTarget(spec.phases, n); !s.ok()) return s;
-    if (spec.phases[n].kind == PhaseSpec::Kind::kDeletePhase) keep_keys[spec.phases[n].of_phase] = true;
-  }
-  // The keys of each kept phase, in the order they were inserted.
-  std::vector<std::vector<Key>> phase_keys(spec.phases.size() + 2);
-  absl::StatusOr<RunConfig> config = ConfigFor(spec);
-  if (!config.ok()) return config.status();
-  const ServerSettings* settings = &config->server;
-  StreamSpec stream_spec = spec.stream;  // autoinc takes the table's integer width
-  if (absl::Status s = BindStreamToTable(spec.table, &stream_spec); !s.ok()) return s;
-  absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(stream_spec);
-  if (!stream.ok()) return stream.status();
-  KeyStream& ks = **stream;
-  const EngineProfile& profile = config->profile;
-  RunResult result;
-  result.spec = spec;
-  result.spec.page_size = profile.page_size;
-  if (result.spec.label.empty()) result.spec.label = spec.stream.name;
-  result.key_width = ks.key_width();
-  absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, result.key_width, settings);
-  if (!schema.ok()) return schema.status();
-  const TableDef& table = schema->def;
-  result.table = TableSql(table);
-  // The row's wall time runs at rows_per_sec whether or not flushing is on,
-  // unless a column's source has its own clock (time:R, key-time).
-  std::vector<SecondaryKeyEncoder> encoders;
-  for (size_t ix = 0; ix < table.secondary.size(); ++ix) {
-    encoders.emplace_back(*schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000,
-                          spec.columns, spec.stream.rows_per_ms);
-  }
-  EngineOptions options;
-  if (spec.flush) options.flush = *settings;
-  options.trx_rows = spec.trx_rows;
-  options.rows_per_sec = spec.rows_per_sec;
-  Engine engine(profile, table, options);
-  result.warnings = settings->warnings;
+absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end) {
+  absl::StatusOr<std::unique_ptr<Load>> prepared = Load::Prepare(spec);
+  if (!prepared.ok()) return prepared.status();
+  Load& load = **prepared;
+  PhaseRunner phases(load);
   const auto t0 = std::chrono::steady_clock::now();
-  // One insert phase: `rows` rows of `ks`, the first being the run's row
-  // `base` (secondary entries and errors count rows over the whole run).
-  // With `keep`, each row's key is appended to it (reserved first: no
-  // allocation per row).
-  // With secondary indexes and a delete phase, each row's key and row
-  // number (its secondary entries are Encode(row, key)), for purging the
-  // secondary entries of the rows a DELETE takes; a purged row's number
-  // becomes kPurged.
-  bool deletes = false;
-  for (const PhaseSpec& phase : spec.phases) deletes = deletes || IsDeletePhase(phase.kind);
-  constexpr uint64_t kPurged = ~uint64_t{0};
-  std::vector<std::pair<Key, uint64_t>> row_of;
-  const bool track_rows = deletes && !encoders.empty();
-  auto insert = [&](KeyStream& source, uint64_t rows, uint64_t base, std::vector<Key>* keep) -> absl::Status {
-    if (keep != nullptr) keep->reserve(rows);
-    if (track_rows) row_of.reserve(row_of.size() + rows);
-    // Keys are read kLookahead rows ahead, and each announced to the engine
-    // (Engine::PrefetchRow) that far before its insert; never past rows,
-    // so a stream is read exactly as far as without the lookahead.
-    constexpr uint64_t kLookahead = 2;
-    constexpr uint64_t kRing = 4;  // a power of two above kLookahead: slots by mask
-    Key ring[kRing];
-    uint64_t read = 0;  // keys taken from the stream so far
-    bool ended = false;
-    auto read_one = [&]() __attribute__((always_inline)) {
-      if (ended || read == rows) return;
-      Key& k = ring[read & (kRing - 1)];
-      if (!source.Next(&k)) {
-        ended = true;
-        return;
-      }
-      engine.PrefetchRow(k);
-      ++read;
-    };
-    for (uint64_t j = 0; j < kLookahead; ++j) read_one();
-    for (uint64_t i = 0; i < rows; ++i) {
-      read_one();
-      if (i >= read) {
-        if (!source.status().ok()) return source.status();
-        return absl::InvalidArgumentError(absl::StrCat("the stream ended after ", i, " of ", rows,
-                                                       " rows: lower --rows or give a longer key file"));
-      }
-      const Key key = ring[i & (kRing - 1)];
-      absl::Status s = engine.InsertRow(key);
-      if (!s.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("row ", base + i + 1, ": duplicate primary key in the stream (",
-                                                       "InnoDB would refuse it with ER_DUP_ENTRY): remove it from the key file"));
-      }
-      if (keep != nullptr) keep->push_back(key);
-      if (track_rows) row_of.emplace_back(key, base + i);
-      // row_ins: the clustered index first, then each secondary index in order.
-      for (size_t ix = 0; ix < encoders.size(); ++ix) {
-        const absl::Status s = engine.InsertSecondary(ix, encoders[ix].Encode(base + i, key));
-        if (absl::IsAlreadyExists(s)) {
-          ++result.secondary_ties;
-        } else if (!s.ok()) {
-          return s;
-        }
-      }
-      if (absl::Status s = engine.EndRow(); !s.ok()) return s;
-      if (spec.series_every > 0 && (base + i + 1) % spec.series_every == 0 && engine.flush_model() != nullptr) {
-        result.series.push_back({base + i + 1, engine.flush_model()->Snapshot()});
-      }
-    }
-    return absl::OkStatus();
-  };
-  if (absl::Status s = insert(ks, spec.rows, 0, keep_keys[1] ? &phase_keys[1] : nullptr); !s.ok()) return s;
-  if (!spec.phases.empty()) {
-    auto record = [&](const PhaseSpec& phase) {
-      PhaseResult pr;
-      pr.phase = phase;
-      pr.report = engine.Report();
-      if (const FlushModel* fm = engine.flush_model(); fm != nullptr) {
-        pr.flush = fm->counters();
-        pr.dirty_pages = fm->Snapshot().dirty_pages;
-        pr.table_dirty_pages = fm->DirtyPagesOf(engine.table_space());
-      }
-      result.phases.push_back(std::move(pr));
-    };
-    PhaseSpec first;
-    first.stream = spec.stream.name;
-    first.rows = spec.rows;
-    first.text = absl::StrCat("insert:", spec.stream.name, ":", spec.rows);
-    record(first);
-    uint64_t done = spec.rows;
-    // The table's AUTO_INCREMENT counter: where a later autoinc phase goes on.
-    uint64_t autoinc_rows = spec.stream.name == "autoinc" ? spec.rows : 0;
-    for (size_t n = 0; n < spec.phases.size(); ++n) {
-      const PhaseSpec& phase = spec.phases[n];
-      if (IsDeletePhase(phase.kind)) {
-        // DELETE ... in key order (a scan of PRIMARY), committed, then
-        // purged record by record in the undo log's order: the same order.
-        engine.CommitTrx();
-        std::vector<Key> doomed;
-        if (phase.kind == PhaseSpec::Kind::kDeleteEvery) {
-          uint64_t ordinal = 0;
-          engine.primary().ForEachKey([&](const Key& k) {
-            if (++ordinal % phase.every == 0) doomed.push_back(k);
-          });
-        } else if (phase.kind == PhaseSpec::Kind::kDeleteRange) {
-          // WHERE id >= A AND id < B: the rows ranked [first, last) in key order.
-          uint64_t first = 0;
-          uint64_t last = 0;
-          DeleteRangeRanks(phase, engine.rows(), &first, &last);
-          uint64_t rank = 0;
-          engine.primary().ForEachKey([&](const Key& k) {
-            if (rank >= first && rank < last) doomed.push_back(k);
-            ++rank;
-          });
-        } else {
-          // WHERE id IN (the keys phase N inserted), found by a scan of
-          // PRIMARY: key order; rows an earlier delete took are not there.
-          doomed = std::move(phase_keys[phase.of_phase]);
-          phase_keys[phase.of_phase] = {};
-          std::sort(doomed.begin(), doomed.end());
-        }
-        if (track_rows) std::sort(row_of.begin(), row_of.end());
-        std::vector<Key> entries(encoders.size());
-        for (const Key& k : doomed) {
-          if (track_rows) {
-            auto it = std::lower_bound(row_of.begin(), row_of.end(), std::pair<Key, uint64_t>{k, 0});
-            if (it == row_of.end() || !(it->first == k) || it->second == kPurged) continue;  // deleted before
-            for (size_t ix = 0; ix < encoders.size(); ++ix) entries[ix] = encoders[ix].Encode(it->second, k);
-            it->second = kPurged;
-          }
-          absl::Status s = engine.DeleteRow(k, entries);
-          if (!s.ok() && !(phase.kind == PhaseSpec::Kind::kDeletePhase && absl::IsNotFound(s))) return s;
-        }
-        if (absl::Status s = engine.EndDeletes(); !s.ok()) return s;
-      } else if (phase.kind == PhaseSpec::Kind::kCheckpoint) {
-        if (absl::Status s = engine.Checkpoint(); !s.ok()) return s;
-      } else if (phase.kind == PhaseSpec::Kind::kOptimize) {
-        // ALTER TABLE commits the open transaction first (an implicit commit).
-        engine.CommitTrx();
-        // At innodb_fill_factor (100 unless set; model/bulk_load.h).
-        if (absl::Status s = engine.Rebuild(static_cast<uint32_t>(settings->innodb_fill_factor)); !s.ok()) return s;
-      } else {
-        StreamSpec ps = PhaseStreamSpec(spec, n, done, autoinc_rows);
-        if (phase.stream == "autoinc") autoinc_rows += phase.rows;
-        if (absl::Status s = BindStreamToTable(spec.table, &ps); !s.ok()) return s;
-        absl::StatusOr<std::unique_ptr<KeyStream>> pstream = MakeKeyStream(ps);
-        if (!pstream.ok()) return pstream.status();
-        if ((*pstream)->key_width() != result.key_width) {
-          return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": its keys are ",
-                                                         (*pstream)->key_width(), " bytes wide, the table's ",
-                                                         result.key_width, ": use a stream of the table's key type"));
-        }
-        if (absl::Status s = insert(**pstream, phase.rows, done, keep_keys[n + 2] ? &phase_keys[n + 2] : nullptr);
-            !s.ok()) {
-          return s;
-        }
-        done += phase.rows;
-      }
-      record(phase);
-    }
-  }
-  if (absl::Status s = engine.EndLoad(); !s.ok()) return s;
-  if (engine.flush_model() != nullptr) result.flush = engine.flush_model()->counters();
+  if (absl::Status s = load.Insert(load.stream(), spec.rows, 0, phases.Keeping(1)); !s.ok()) return s;
+  if (absl::Status s = phases.Run(); !s.ok()) return s;
+  if (absl::Status s = load.engine().EndLoad(); !s.ok()) return s;
+  RunResult& result = load.result();
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  result.report = engine.Report();
-  if (at_end) at_end(engine);
-  result.settings_used = settings->Describe();
+  load.driver().Finish(&result);
+  if (at_end) at_end(load.driver());
+  result.settings_used = load.config().server.Describe();
   if (result.secondary_ties > 0) {
     result.warnings.push_back(absl::StrCat(result.secondary_ties,
                                            " secondary-index entries tied after the compact encoding of entries past 32 bytes and "
                                            "were not inserted (see sim/secondary_keys.h)"));
   }
-  return result;
+  return std::move(result);
 }
 
 }  // namespace
 
-absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const Engine&)>& at_end) {
+absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end) {
   absl::StatusOr<RunResult> result = RunOnce(spec, at_end);
   if (!result.ok()) return result;
   // The same rows appended in key order, structure only: the size a fill
@@ -404,7 +201,8 @@ std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs
   std::vector<size_t> order(specs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   auto cost = [&](const RunSpec& s) {
-    const bool scattered = s.stream.name == "uuidv4" || s.stream.name.rfind("file", 0) == 0;
+    const StreamInfo* info = FindStream(s.stream.name);
+    const bool scattered = info == nullptr || info->scattered;  // a key file's order is unknown: assume the worst
     return static_cast<double>(s.rows) * (scattered ? 4.0 : 1.0) * (s.flush ? 1.2 : 1.0);
   };
   std::stable_sort(order.begin(), order.end(),

@@ -18,6 +18,7 @@
 #include "model/flush_model.h"
 #include "model/server_settings.h"
 #include "sim/column_values.h"
+#include "sim/engine_driver.h"
 #include "sim/key_stream.h"
 #include "sim/phases.h"
 #include "sim/table_parser.h"
@@ -33,8 +34,8 @@ struct RunSpec {
   // result's spec holds the page size used.
   uint32_t page_size = 0;
   std::string label;  // for tables; defaults to the stream name
-  // The buffer pool, redo log and page cleaner (issue: pages written);
-  // false runs the B-tree alone (structure only).
+  // The engine's buffers and log (InnoDB: the buffer pool, redo log and
+  // page cleaner); false runs the B-trees alone (structure only).
   bool flush = true;
   // Server variables, applied in order over the profile's defaults, each
   // with its origin (--defaults-file lines, --set, an experiment file, a
@@ -111,9 +112,9 @@ absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec);
 
 // Checks a spec without running it: one-line errors saying how to mend it.
 absl::Status ValidateRunSpec(const RunSpec& spec);
-// `at_end`, if given, sees the engine once the load is done (after the
-// final flush), e.g. to draw its pages.
-absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const Engine&)>& at_end = nullptr);
+// `at_end`, if given, sees the engine's driver once the load is done (after
+// the final flush), e.g. to draw its pages.
+absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end = nullptr);
 // The ascending stream of keys `key_width` bytes wide that stands for "the
 // same rows appended in key order": uuidv7-counter (seed 000's UUIDv7 with
 // a monotonic counter, strictly ascending at any rate) for 16-byte keys,

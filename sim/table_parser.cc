@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "model/key.h"
 #include "model/server_settings.h"
+#include "sim/stream_registry.h"
 
 namespace innosim {
 namespace {
@@ -888,7 +889,7 @@ absl::StatusOr<TableSchema> ResolveTable(std::string_view arg, int key_width, co
 }
 
 absl::Status BindStreamToTable(std::string_view table, StreamSpec* stream) {
-  if (stream->name != "autoinc") return absl::OkStatus();
+  if (!ServerAssigns(stream->name)) return absl::OkStatus();
   const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(table)));
   if (!absl::StartsWith(lower, "create")) return absl::OkStatus();  // seed000, seed004: BIGINT
   absl::StatusOr<TableSchema> t = ParseCreateTable(table, TableOptions{});

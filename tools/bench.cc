@@ -14,6 +14,7 @@
 #include "model/engine.h"
 #include "nlohmann/json.hpp"
 #include "sim/metrics.h"
+#include "sim/load.h"
 
 namespace innosim {
 namespace {
@@ -56,21 +57,15 @@ absl::StatusOr<BenchSide> Measure(Fn&& fn) {
 
 absl::StatusOr<BenchSide> RunInnosimSide(const RunSpec& spec, uint64_t* index_page_splits) {
   return Measure([&]() -> absl::Status {
-    absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(spec.stream);
-    if (!ks.ok()) return ks.status();
-    absl::StatusOr<RunConfig> config = ConfigFor(spec);
-    if (!config.ok()) return config.status();
-    const EngineProfile& profile = config->profile;
-    // The structure only (no EngineOptions::flush), through the same door
-    // as a run: EndRow is then one test, the B-tree insert all the work.
-    auto engine = std::make_unique<Engine>(profile, Seed000Table((*ks)->key_width()), EngineOptions{});
-    Key k;
-    for (uint64_t i = 0; i < spec.rows && (*ks)->Next(&k); ++i) {
-      if (absl::Status s = engine->InsertRow(k); !s.ok()) return s;
-      if (absl::Status s = engine->EndRow(); !s.ok()) return s;
-    }
-    if (absl::Status s = engine->EndLoad(); !s.ok()) return s;
-    *index_page_splits = engine->primary().counters().index_page_splits;
+    // Through the run's own path (sim/load.h): the structure only unless
+    // spec.flush (bench --flush: the buffer pool, redo log and page cleaner
+    // too, what a default `run` simulates).
+    absl::StatusOr<std::unique_ptr<Load>> load = Load::Prepare(spec);
+    if (!load.ok()) return load.status();
+    if (absl::Status s = (*load)->Insert((*load)->stream(), spec.rows, 0); !s.ok()) return s;
+    if (absl::Status s = (*load)->engine().EndLoad(); !s.ok()) return s;
+    (*load)->driver().Finish(&(*load)->result());
+    *index_page_splits = (*load)->result().report.primary.counters.index_page_splits;
     return absl::OkStatus();
   });
 }
@@ -136,8 +131,9 @@ std::string BenchReport(const BenchResult& r) {
   const double rows = static_cast<double>(r.spec.rows);
   std::string s;
   const size_t reps = r.innosim_runs.size();
-  absl::StrAppendFormat(&s, "bench: %s, %d rows, rows_per_ms %d, seed %d", r.spec.stream.name, r.spec.rows,
-                        r.spec.stream.rows_per_ms, r.spec.stream.seed);
+  absl::StrAppendFormat(&s, "bench: %s, %d rows, rows_per_ms %d, seed %d%s", r.spec.stream.name, r.spec.rows,
+                        r.spec.stream.rows_per_ms, r.spec.stream.seed,
+                        r.spec.flush ? ", innosim with the flush model" : "");
   if (reps > 1) {
     absl::StrAppendFormat(&s, ", %d repetitions (the sides take turns going first)\n\n", reps);
     absl::StrAppendFormat(&s, "%-12s %10s %10s %8s\n", "repetition", "innosim", "btree_set", "ratio");
@@ -186,6 +182,7 @@ std::string BenchJson(const BenchResult& r) {
   j["rows"] = r.spec.rows;
   j["rows_per_ms"] = r.spec.stream.rows_per_ms;
   j["seed"] = r.spec.stream.seed;
+  j["flush"] = r.spec.flush;
   j["repetitions"] = r.innosim_runs.size();
   j["innosim"] = SideJson(r.innosim, r.innosim_runs);
   j["btree_set"] = SideJson(r.btree_set, r.btree_set_runs);

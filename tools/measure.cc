@@ -24,6 +24,7 @@
 #include "sim/uuid.h"
 #include "sim/uuid_streams.h"
 #include "sim/writers.h"
+#include "sim/stream_registry.h"
 
 namespace innosim {
 namespace {
@@ -356,7 +357,7 @@ WriterKeys WriterSplit::keys() const {
 
 absl::StatusOr<WriterSplit> SplitByWriter(const StreamSpec& spec, uint64_t rows) {
   if (!HasWriters(spec)) return absl::InvalidArgumentError("one writer: nothing to split");
-  if (spec.name == "autoinc") {
+  if (ServerAssigns(spec.name)) {
     return absl::InvalidArgumentError(
         "autoinc: the server's AUTO_INCREMENT counter gives the same keys whoever inserts the rows; several "
         "writers' connections apply to generated UUID-like streams: drop --writers or add --one-connection");
@@ -364,11 +365,8 @@ absl::StatusOr<WriterSplit> SplitByWriter(const StreamSpec& spec, uint64_t rows)
   // The interleaved stream checks the spec as a run does.
   absl::StatusOr<std::unique_ptr<KeyStream>> interleaved = MakeKeyStream(spec);
   if (!interleaved.ok()) return interleaved.status();
-  // Writer w's own generator, as MakeKeyStream makes it (sim/key_stream.cc).
-  auto writer_stream = [&spec](uint32_t w) {
-    const uint64_t seed = WriterSeed(spec.seed, w);
-    return spec.name == "uuidv4" ? NewUuidV4Stream(seed) : NewWriterClockStream(spec.name, seed, TimingOf(spec, w));
-  };
+  // Writer w's own generator, as MakeKeyStream makes it.
+  auto writer_stream = [&spec](uint32_t w) { return MakeWriterStream(spec, w); };
   const uint32_t n = spec.writers;
   WriterSplit split;
   split.rows.assign(n, 0);

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "sim/cli/commands.h"
 #include "sim/count.h"
+#include "sim/stream_registry.h"
 #include "tools/bench.h"
 
 namespace innosim::cli {
@@ -16,9 +17,10 @@ void AddBench(CLI::App& app, Registry& reg) {
     uint64_t seed = 1;
     int repetitions = 1;
     bool json = false;
+    bool flush = false;
   };
   auto o = std::make_shared<Opts>();
-  sub->add_option("--stream", o->stream, "key stream")->required();
+  sub->add_option("--stream", o->stream, StreamOptionHelp())->required();
   sub->add_option("--rows", o->rows, "rows (e.g. 10M)")->required();
   sub->add_option("--rows-per-ms", o->rows_per_ms, "synthetic clock rate")->capture_default_str();
   sub->add_option("--seed", o->seed, "random seed")->capture_default_str();
@@ -26,6 +28,9 @@ void AddBench(CLI::App& app, Registry& reg) {
                   "runs of each side, taking turns going first; medians are reported")
       ->capture_default_str();
   sub->add_flag("--json", o->json, "print one JSON object instead of the table");
+  sub->add_flag("--flush", o->flush,
+                "innosim's side runs the full model (buffer pool, redo log, page cleaner), as a default `run` does; "
+                "without it, the B-trees alone");
   reg.Add(sub, [o]() {
     RunSpec spec;
     absl::StatusOr<uint64_t> n = ParseCount(o->rows);
@@ -36,6 +41,7 @@ void AddBench(CLI::App& app, Registry& reg) {
     spec.stream.name = o->stream;
     spec.stream.seed = o->seed;
     spec.stream.rows_per_ms = *r;
+    spec.flush = o->flush;
     absl::StatusOr<BenchResult> b = RunBench(spec, o->repetitions);
     if (!b.ok()) return Fail(2, std::string(b.status().message()));
     std::cout << (o->json ? BenchJson(*b) : BenchReport(*b));

@@ -29,6 +29,7 @@
 #include "sim/nearest_name.h"
 #include "sim/report.h"
 #include "sim/uuid.h"
+#include "sim/stream_registry.h"
 
 namespace innosim::cli {
 namespace {
@@ -151,8 +152,7 @@ void AddKeys(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand("keys", "Write a key stream's keys (text or binary) to stdout or a file");
   auto o = std::make_shared<KeysOptions>();
   sub->add_option("--stream", o->stream,
-                  "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, uuidv1, uuidv1-swap, uuidv6, ulid, "
-                  "ulid-monotonic, snowflake, autoinc, file:PATH (docs/key-streams.md)")
+                  StreamOptionHelp())
       ->required();
   sub->add_option("--rows", o->rows, "keys to write; suffixes k, M, G (e.g. 1M)")->required();
   sub->add_option("--rows-per-ms", o->rows_per_ms, "rows per millisecond of the synthetic clock")

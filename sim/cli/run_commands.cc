@@ -114,11 +114,13 @@ void AddRun(CLI::App& app, Registry& reg) {
       if (absl::Status s = CheckOutputPath(*page_map, "--page-map"); !s.ok()) return Fail(2, std::string(s.message()));
     }
     std::string map_svg;
-    std::function<void(const Engine&)> at_end;
+    std::function<void(const EngineDriver&)> at_end;
     if (!page_map->empty()) {
       const PageMapOrder o = *order == "key" ? PageMapOrder::kKey : PageMapOrder::kFile;
       const bool writes = *shade == "writes";
-      at_end = [&map_svg, &spec, o, writes](const Engine& engine) { map_svg = PageMapOf(engine, *spec, o, writes); };
+      at_end = [&map_svg, &spec, o, writes](const EngineDriver& driver) {
+        if (const Engine* engine = driver.innodb()) map_svg = PageMapOf(*engine, *spec, o, writes);
+      };
     }
     absl::StatusOr<RunResult> r = Run(*spec, at_end);
     if (!r.ok()) return Fail(2, std::string(r.status().message()));

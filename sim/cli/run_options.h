@@ -27,6 +27,7 @@
 #include "sim/runner.h"
 #include "sim/table_parser.h"
 #include "sim/writers.h"
+#include "sim/stream_registry.h"
 
 namespace innosim::cli {
 
@@ -157,8 +158,7 @@ struct CommonRunOptions {
 
   void Register(CLI::App* sub) {
     sub->add_option("--stream", stream,
-                    "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, uuidv1, uuidv1-swap, uuidv6, ulid, "
-                    "ulid-monotonic, snowflake, autoinc, file:PATH (docs/key-streams.md)")
+                    StreamOptionHelp())
         ->required();
     sub->add_option("--rows", rows, "rows to insert; suffixes k, M, G (e.g. 10M)")->required();
     sub->add_option("--seed", seed, "random seed of the key stream (0 to 2^64-1)")->capture_default_str();

@@ -357,7 +357,7 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
   const StreamSpec& base = plan->spec.stream;
   const int width = plan->stream->key_width();
   uint64_t done = plan->rows;
-  uint64_t autoinc_rows = base.name == "autoinc" ? plan->rows : 0;
+  uint64_t autoinc_rows = ServerAssigns(base.name) ? plan->rows : 0;
   // The stream of each insert phase (index 1 = the load, 2 = the first
   // --phase, ...), for delete:phase:N to make its keys again.
   std::vector<StreamSpec> inserted(plan->spec.phases.size() + 2);
@@ -384,7 +384,7 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
                                                        "'", DidYouMean(phase.stream, GeneratorStreamNames())));
       }
       StreamSpec ps = PhaseStreamSpec(plan->spec, n, done, autoinc_rows);
-      if (phase.stream == "autoinc") autoinc_rows += phase.rows;
+      if (ServerAssigns(phase.stream)) autoinc_rows += phase.rows;
       if (absl::Status s = BindStreamToTable(plan->spec.table, &ps); !s.ok()) return s;
       absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(ps);
       if (!ks.ok()) return Prefix(ks.status(), absl::StrCat("--phase ", phase.text, ": "));
@@ -550,9 +550,9 @@ absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, con
   mo.rows = plan.rows;
   mo.batch_rows = plan.batch;
   // ULIDs and the swapped version 1 keep no version nibble in the 7th byte
-  // (sim/uuid_streams.h).
-  const std::string& name = plan.spec.stream.name;
-  mo.uuid_version_check = !(name == "uuidv1-swap" || name == "ulid" || name == "ulid-monotonic");
+  // (sim/stream_registry.h); key files are checked as the first key says.
+  const StreamInfo* stream_info = FindStream(plan.spec.stream.name);
+  mo.uuid_version_check = stream_info == nullptr || stream_info->version_nibble;
   mo.final_flush_io_capacity = o.flush_io_capacity;
   if (!o.series.empty()) mo.sample_every_s = kSeriesPeriodS;
   ProgressBar bar(plan.rows);
@@ -1022,8 +1022,7 @@ void AddMeasure(CLI::App& app, Registry& reg) {
       "measure", "Load a key stream into a real server, simulate the same stream, print both side by side");
   auto o = std::make_shared<MeasureCliOptions>();
   sub->add_option("--stream", o->stream,
-                  "uuidv4, uuidv7-random, uuidv7-counter, uuidv7-subms, autoinc, file:PATH, fileN:PATH (N-byte keys "
-                  "into the --table's BINARY(N) key)")
+                  absl::StrCat(StreamOptionHelp(), "; fileN:PATH loads N-byte keys into the --table's BINARY(N) key"))
       ->required();
   sub->add_option("--rows", o->rows, "rows to load; suffixes k, M (e.g. 1M)")->required();
   sub->add_option("--rows-per-ms", o->rows_per_ms, "rows per millisecond of the synthetic clock (uuidv7-*)")

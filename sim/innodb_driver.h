@@ -1,0 +1,35 @@
+// InnodbDriver: InnoDB's Engine (model/engine.h) as the runner drives it
+// (sim/engine_driver.h): built from the run's profile, server settings and
+// table; its EngineReport, flush counters, phases and --series samples
+// copied into the RunResult under InnoDB's names.
+#ifndef INNOSIM_SIM_INNODB_DRIVER_H_
+#define INNOSIM_SIM_INNODB_DRIVER_H_
+
+#include <memory>
+
+#include "model/engine.h"
+#include "sim/engine_driver.h"
+#include "sim/runner.h"
+
+namespace innosim {
+
+class InnodbDriver final : public EngineDriver {
+ public:
+  // The engine of `spec` with `config`'s profile and settings (the flush
+  // model unless spec.flush is false) for `table`.
+  InnodbDriver(const RunSpec& spec, const RunConfig& config, const TableDef& table);
+
+  TableEngine& engine() override { return engine_; }
+  void Sample(uint64_t rows, RunResult* result) override;
+  void RecordPhase(const PhaseSpec& phase, RunResult* result) override;
+  void Finish(RunResult* result) override;
+  const Engine* innodb() const override { return &engine_; }
+  Engine& innodb_engine() { return engine_; }
+
+ private:
+  Engine engine_;
+};
+
+}  // namespace innosim
+
+#endif  // INNOSIM_SIM_INNODB_DRIVER_H_

@@ -1,0 +1,164 @@
+#include "sim/load.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "sim/engines.h"
+#include "sim/nearest_name.h"
+
+namespace innosim {
+namespace {
+
+// The caller's keys as a stream (explain --keys).
+class OwnKeyStream final : public KeyStream {
+ public:
+  OwnKeyStream(const std::vector<Key>& keys, int width) : keys_(keys), width_(width) {}
+  bool Next(Key* out) override {
+    if (next_ == keys_.size()) return false;
+    *out = keys_[next_++];
+    return true;
+  }
+  int key_width() const override { return width_; }
+
+ private:
+  const std::vector<Key>& keys_;
+  int width_;
+  size_t next_ = 0;
+};
+
+// The checks of a spec beyond ValidateRunSpec that need no stream or table:
+// the clock, the batch, the phases.
+absl::Status CheckLoad(const RunSpec& spec) {
+  if (spec.flush && !(spec.rows_per_sec > 0)) {
+    return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
+  }
+  if (spec.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
+  for (const PhaseSpec& phase : spec.phases) {
+    if (phase.kind == PhaseSpec::Kind::kCheckpoint && !spec.flush) {
+      return absl::InvalidArgumentError(
+          "--phase checkpoint writes the dirty pages of the flush model: drop --no-flush (flush = true)");
+    }
+    if (phase.kind == PhaseSpec::Kind::kInsert && !IsKnownStreamName(phase.stream)) {
+      return absl::InvalidArgumentError(absl::StrCat("--phase ", phase.text, ": unknown stream '", phase.stream,
+                                                     "'", DidYouMean(phase.stream, GeneratorStreamNames())));
+    }
+  }
+  for (size_t n = 0; n < spec.phases.size(); ++n) {
+    if (absl::Status s = CheckDeletePhaseTarget(spec.phases, n); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Load>> Load::Prepare(const RunSpec& spec, OwnKeys own) {
+  RunSpec checked = spec;
+  if (own.keys != nullptr) {
+    checked.rows = own.keys->size();
+    // A generator of the same width stands in for the checks only.
+    checked.stream.name = own.width == 8 ? "autoinc" : "uuidv4";
+  }
+  if (absl::Status s = ValidateRunSpec(checked); !s.ok()) return s;
+  if (absl::Status s = CheckLoad(checked); !s.ok()) return s;
+  absl::StatusOr<RunConfig> config = ConfigFor(checked);
+  if (!config.ok()) return config.status();
+  std::unique_ptr<Load> load(new Load());
+  load->spec_ = own.keys != nullptr ? checked : spec;
+  load->config_ = *std::move(config);
+  if (own.keys != nullptr) {
+    load->stream_ = std::make_unique<OwnKeyStream>(*own.keys, own.width);
+  } else {
+    StreamSpec stream_spec = spec.stream;  // autoinc takes the table's integer width
+    if (absl::Status s = BindStreamToTable(spec.table, &stream_spec); !s.ok()) return s;
+    absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(stream_spec);
+    if (!stream.ok()) return stream.status();
+    load->stream_ = *std::move(stream);
+  }
+  const RunSpec& s = load->spec_;
+  RunResult& result = load->result_;
+  result.spec = s;
+  result.spec.page_size = load->config_.profile.page_size;
+  if (result.spec.label.empty()) result.spec.label = s.stream.name;
+  result.key_width = load->stream_->key_width();
+  absl::StatusOr<TableSchema> schema = ResolveRunTable(s, result.key_width, &load->config_.server);
+  if (!schema.ok()) return schema.status();
+  load->schema_ = *std::move(schema);
+  const TableDef& table = load->schema_.def;
+  result.table = TableSql(table);
+  // A row's wall time runs at rows_per_sec whether or not the engine keeps
+  // a clock, unless a column's source has its own (time:R, key-time).
+  for (size_t ix = 0; ix < table.secondary.size(); ++ix) {
+    load->encoders_.emplace_back(load->schema_, ix, s.stream.start_ms, s.rows_per_sec > 0 ? s.rows_per_sec : 100000,
+                                 s.columns, s.stream.rows_per_ms);
+  }
+  absl::StatusOr<std::unique_ptr<EngineDriver>> driver = MakeEngineDriver(s, load->config_, table);
+  if (!driver.ok()) return driver.status();
+  load->driver_ = *std::move(driver);
+  result.warnings = load->config_.server.warnings;
+  return load;
+}
+
+absl::Status Load::Insert(KeyStream& source, uint64_t rows, uint64_t base, const InsertKeeping& keep,
+                          RowObserver* observer) {
+  TableEngine& engine = driver_->engine();
+  if (keep.keys != nullptr) keep.keys->reserve(rows);
+  if (keep.rows != nullptr) keep.rows->reserve(keep.rows->size() + rows);
+  // Keys are read kLookahead rows ahead, and each announced to the engine
+  // (TableEngine::PrefetchRow) that far before its insert; never past rows,
+  // so a stream is read exactly as far as without the lookahead.
+  constexpr uint64_t kLookahead = 2;
+  constexpr uint64_t kRing = 4;  // a power of two above kLookahead: slots by mask
+  Key ring[kRing];
+  uint64_t read = 0;  // keys taken from the stream so far
+  bool ended = false;
+  auto read_one = [&]() __attribute__((always_inline)) {
+    if (ended || read == rows) return;
+    Key& k = ring[read & (kRing - 1)];
+    if (!source.Next(&k)) {
+      ended = true;
+      return;
+    }
+    engine.PrefetchRow(k);
+    ++read;
+  };
+  for (uint64_t j = 0; j < kLookahead; ++j) read_one();
+  const uint64_t series_every = spec_.series_every;
+  for (uint64_t i = 0; i < rows; ++i) {
+    read_one();
+    if (i >= read) {
+      if (!source.status().ok()) return source.status();
+      return absl::InvalidArgumentError(absl::StrCat("the stream ended after ", i, " of ", rows,
+                                                     " rows: lower --rows or give a longer key file"));
+    }
+    const Key key = ring[i & (kRing - 1)];
+    const uint64_t row = base + i;
+    if (absl::Status s = engine.InsertRow(key); !s.ok()) {
+      if (!absl::IsAlreadyExists(s)) return s;
+      return absl::InvalidArgumentError(absl::StrCat("row ", row + 1, ": duplicate primary key in the stream (",
+                                                     "the server would refuse it): remove it from the keys"));
+    }
+    if (observer != nullptr) {
+      if (absl::Status s = observer->RowInserted(row, key); !s.ok()) return s;
+    }
+    if (keep.keys != nullptr) keep.keys->push_back(key);
+    if (keep.rows != nullptr) keep.rows->emplace_back(key, row);
+    // The clustered index (or heap) first, then each secondary index in
+    // order (InnoDB's row_ins, PostgreSQL's ExecInsertIndexTuples).
+    for (size_t ix = 0; ix < encoders_.size(); ++ix) {
+      const absl::Status s = engine.InsertSecondary(ix, encoders_[ix].Encode(row, key));
+      if (absl::IsAlreadyExists(s)) {
+        ++result_.secondary_ties;
+      } else if (!s.ok()) {
+        return s;
+      }
+    }
+    if (absl::Status s = engine.EndRow(); !s.ok()) return s;
+    if (series_every > 0 && (row + 1) % series_every == 0) driver_->Sample(row + 1, &result_);
+    if (observer != nullptr) {
+      if (absl::Status s = observer->RowEnded(row, key); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace innosim
