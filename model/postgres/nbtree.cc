@@ -1,0 +1,573 @@
+#include "model/postgres/nbtree.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace innosim::postgres {
+namespace {
+
+// access/itup.h: INDEX_SIZE_MASK, the largest size t_info can hold.
+constexpr int kIndexSizeMask = 0x1FFF;
+
+int CompareKeys(const Key& a, const Key& b) {
+  if (a.hi != b.hi) return a.hi < b.hi ? -1 : 1;
+  if (a.lo != b.lo) return a.lo < b.lo ? -1 : 1;
+  if (a.tail_hi != b.tail_hi) return a.tail_hi < b.tail_hi ? -1 : 1;
+  if (a.tail_lo != b.tail_lo) return a.tail_lo < b.tail_lo ? -1 : 1;
+  return 0;
+}
+
+int CompareTids(uint64_t a, uint64_t b) { return a < b ? -1 : a > b ? 1 : 0; }
+
+}  // namespace
+
+BtIndex::BtIndex(const PgProfile& profile, const BtIndexDesc& desc)
+    : profile_(profile), desc_(desc), nkeyatts_(static_cast<int>(desc.columns.size())) {
+  if (desc_.columns.empty() || desc_.columns.size() > 32) {
+    status_ = absl::InvalidArgumentError(absl::StrCat("index ", desc_.name, ": needs 1 to 32 key columns"));
+    nkeyatts_ = 1;
+    desc_.columns = {BtKeyColumn{}};
+  }
+  if (desc_.fillfactor < kBtreeMinFillfactor || desc_.fillfactor > 100) {
+    // nbtree.h / reloptions.c: fillfactor of a btree is 10..100.
+    status_ = absl::InvalidArgumentError(
+        absl::StrCat("index ", desc_.name, ": fillfactor ", desc_.fillfactor, " is outside 10..100"));
+    desc_.fillfactor = kBtreeDefaultFillfactor;
+  }
+  // _bt_allequalimage: deduplication needs every key column's opclass to
+  // be "equal image".
+  allequalimage_ = true;
+  int key_bytes = 0;
+  plain_size_.assign(nkeyatts_ + 1, 0);
+  natts_mask_.assign(nkeyatts_ + 1, Key{});
+  int data = 0;
+  plain_size_[0] = IndexTupleSize(0);
+  for (int k = 0; k < nkeyatts_; ++k) {
+    const BtKeyColumn& c = desc_.columns[k];
+    allequalimage_ = allequalimage_ && TypeInfo(c.type).equalimage;
+    data = AddAttribute(data, c.type, c.varlena_bytes);
+    plain_size_[k + 1] = IndexTupleSize(data);
+    key_bytes += c.key_bytes;
+    if (key_bytes > static_cast<int>(Key::kMaxBytes)) {
+      status_ = absl::InvalidArgumentError(
+          absl::StrCat("index ", desc_.name, ": key columns take more than ", Key::kMaxBytes, " bytes"));
+      key_bytes = Key::kMaxBytes;
+    }
+    uint8_t bytes[Key::kMaxBytes] = {};
+    for (int i = 0; i < key_bytes; ++i) bytes[i] = 0xFF;
+    natts_mask_[k + 1] = Key::FromBytes(bytes, Key::kMaxBytes);
+  }
+  if (plain_size_[nkeyatts_] > kBTMaxItemSize) {
+    status_ = absl::InvalidArgumentError(absl::StrCat("index ", desc_.name, ": index row size ",
+                                                      plain_size_[nkeyatts_], " exceeds btree maximum ",
+                                                      kBTMaxItemSize));
+  }
+  // _bt_initmetapage: block 0, an empty metapage (btm_root = P_NONE). The
+  // first insert creates the root leaf (_bt_getroot).
+  pages_.reserve(1024);
+  pages_.emplace_back();
+  stack_.reserve(16);
+}
+
+uint32_t BtIndex::AllocBlock() {
+  // REL_15 _bt_getbuf(rel, P_NEW, BT_WRITE), REL_18 _bt_allocbuf: first ask
+  // the FSM for a recycled page (none: nothing is ever deleted here), then
+  // extend the relation by one block, which becomes the new block number.
+  pages_.emplace_back();
+  return static_cast<uint32_t>(pages_.size() - 1);
+}
+
+Key BtIndex::MaskKey(const Key& key, int natts) const {
+  const Key& m = natts_mask_[natts];
+  return Key{key.hi & m.hi, key.lo & m.lo, key.tail_hi & m.tail_hi, key.tail_lo & m.tail_lo};
+}
+
+// nbtutils.c _bt_keep_natts_fast: 1 + the number of leading key columns
+// that are equal (bitwise, which is what equal image means); nkeyatts + 1
+// when all are, i.e. a pivot between them would need a heap TID.
+int BtIndex::KeepNattsFast(const Item& a, const Item& b) const {
+  if (nkeyatts_ == 1) return CompareKeys(a.key, b.key) == 0 ? 2 : 1;
+  int keepnatts = 1;
+  for (int k = 1; k <= nkeyatts_; ++k) {
+    if (CompareKeys(MaskKey(a.key, k), MaskKey(b.key, k)) != 0) break;
+    ++keepnatts;
+  }
+  return keepnatts;
+}
+
+// nbtsearch.c _bt_compare against a pivot tuple: key columns the pivot
+// kept, then truncated columns and a truncated heap TID count as minus
+// infinity; the minus-infinity item (no key columns) is below everything.
+int BtIndex::ComparePivot(const Key& key, HeapTid tid, const Item& pivot) const {
+  const int natts = static_cast<int>(pivot.count & ~kPivotHeapTid);
+  if (natts == 0) return 1;
+  const int c = CompareKeys(natts == nkeyatts_ ? key : MaskKey(key, natts), pivot.key);
+  if (c != 0) return c;
+  if (nkeyatts_ > natts) return 1;
+  if ((pivot.count & kPivotHeapTid) == 0) return 1;
+  return CompareTids(tid, pivot.tid);
+}
+
+// _bt_compare against a leaf tuple: the key, then the heap TID (the
+// lowest of a posting list: BTreeTupleGetHeapTID).
+int BtIndex::CompareLeaf(const Key& key, HeapTid tid, const Item& item) const {
+  const int c = CompareKeys(key, item.key);
+  if (c != 0) return c;
+  return CompareTids(tid, item.tid);
+}
+
+// nbtutils.c _bt_truncate: the new high key of a splitting leaf, built
+// from firstright with only the key columns needed to tell it from
+// lastleft (_bt_keep_natts). When every key column is equal, all are
+// kept and lastleft's heap TID is appended (MAXALIGN(sizeof
+// (ItemPointerData)) more). A posting list never goes into a pivot. So a
+// single-column unique index's pivot keeps the whole key, at the plain
+// tuple's size.
+BtIndex::Item BtIndex::Truncate(const Item& lastleft, const Item& firstright) const {
+  const int keepnatts = KeepNattsFast(lastleft, firstright);
+  Item pivot = firstright;
+  pivot.aux = kPNone;
+  if (keepnatts <= nkeyatts_) {
+    pivot.key = MaskKey(firstright.key, keepnatts);
+    pivot.size = plain_size_[keepnatts];
+    pivot.count = keepnatts;
+    pivot.tid = 0;
+  } else {
+    pivot.size = MaxAlign(plain_size_[nkeyatts_]) + MaxAlign(kSizeOfItemPointerData);
+    pivot.count = nkeyatts_ | kPivotHeapTid;
+    pivot.tid = lastleft.aux;  // BTreeTupleGetMaxHeapTID(lastleft)
+  }
+  return pivot;
+}
+
+void BtIndex::AddTuple(Page& page, int pos, const Item& item) {
+  page.items.insert(page.items.begin() + pos, item);
+  page.tuple_bytes += MaxAlign(item.size);
+}
+
+void BtIndex::Recount(Page& page) {
+  int bytes = page.has_hikey ? MaxAlign(page.hikey.size) : 0;
+  for (const Item& it : page.items) bytes += MaxAlign(it.size);
+  page.tuple_bytes = bytes;
+}
+
+// nbtsearch.c _bt_search (as called by _bt_search_insert): from the root
+// down to the leaf, on each internal page the last downlink whose pivot is
+// below the scan key (_bt_binsrch), remembering the path (BTStack).
+// _bt_moveright never moves: no concurrent split can intervene here.
+uint32_t BtIndex::Search(const Key& key, HeapTid tid) {
+  stack_.clear();
+  uint32_t block = root_;
+  while (pages_[block].level > 0) {
+    const Page& page = pages_[block];
+    // First item the scan key is not above; its predecessor is the downlink.
+    int lo = 1, hi = static_cast<int>(page.items.size());  // item 0 is minus infinity
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if (ComparePivot(key, tid, page.items[mid]) > 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    const int off = lo - 1;
+    stack_.push_back(StackEntry{block, off});
+    block = static_cast<uint32_t>(page.items[off].aux);
+  }
+  return block;
+}
+
+void BtIndex::Insert(const Key& key, HeapTid tid) {
+  if (!status_.ok()) return;
+  ++counters_.inserts;
+  if (tid <= last_tid_ && counters_.inserts > 1) {
+    status_ = absl::FailedPreconditionError(absl::StrCat(
+        "index ", desc_.name, ": heap TIDs must ascend in insert order (a posting-list split is not modelled)"));
+    return;
+  }
+  last_tid_ = tid;
+  Item item{};
+  item.key = key;
+  item.tid = tid;
+  item.aux = tid;
+  item.size = static_cast<uint64_t>(plain_size_[nkeyatts_]);
+  item.count = 1;
+  const int itemsz = MaxAlign(static_cast<int>(item.size));
+
+  if (root_ == kPNone) {
+    // _bt_getroot with BT_WRITE on an empty index: a new root leaf, then
+    // the metapage points at it.
+    root_ = AllocBlock();
+    root_level_ = 0;
+  }
+
+  // _bt_search_insert's fastpath: the cached rightmost leaf, when it is
+  // still a rightmost leaf, has room (> itemsz, strictly), holds an item,
+  // and the key sorts after its last item. It lands where a descent would.
+  uint32_t block = kPNone;
+  if (cached_block_ != kPNone) {
+    const Page& page = pages_[cached_block_];
+    if (page.level == 0 && !page.has_hikey && PageGetFreeSpace(page.lower(), page.upper()) > itemsz &&
+        !page.items.empty() && CompareLeaf(key, tid, page.items.back()) > 0) {
+      block = cached_block_;
+      ++counters_.fastpath_inserts;
+      stack_.clear();
+    }
+    cached_block_ = kPNone;  // RelationSetTargetBlock(rel, InvalidBlockNumber)
+  }
+  if (block == kPNone) block = Search(key, tid);
+
+  Page* page = &pages_[block];
+  // _bt_binsrch_insert: the first item not below (key, heap TID).
+  int pos = static_cast<int>(std::lower_bound(page->items.begin(), page->items.end(), item,
+                                              [&](const Item& a, const Item& b) {
+                                                return CompareLeaf(b.key, b.tid, a) > 0;
+                                              }) -
+                             page->items.begin());
+  // _bt_check_unique: a unique index refuses an equal key (no MVCC here:
+  // every earlier row is live).
+  if (desc_.unique) {
+    const bool dup = (pos > 0 && CompareKeys(page->items[pos - 1].key, key) == 0) ||
+                     (pos < static_cast<int>(page->items.size()) && CompareKeys(page->items[pos].key, key) == 0);
+    if (dup) {
+      status_ = absl::AlreadyExistsError(
+          absl::StrCat("duplicate key value violates unique constraint \"", desc_.name, "\""));
+      return;
+    }
+  }
+
+  // _bt_findinsertloc: when the leaf cannot take the tuple, try
+  // _bt_delete_or_dedup_one_page first. There is nothing to delete
+  // (no LP_DEAD items, no version churn: simple and bottom-up deletion
+  // find nothing). Deduplication then runs only when the index
+  // deduplicates (deduplicate_items, allequalimage) and it is not a
+  // unique-checking insert that saw no duplicate: _bt_delete_or_dedup_one_page
+  // returns before _bt_dedup_pass when checkingunique && !uniquedup. So a
+  // unique index without duplicates never deduplicates (and, having no
+  // equal keys, would gain nothing from it).
+  if (PageGetFreeSpace(page->lower(), page->upper()) < itemsz && !desc_.unique && desc_.deduplicate_items &&
+      allequalimage_) {
+    if (DedupPass(*page, item)) {
+      pos = static_cast<int>(std::lower_bound(page->items.begin(), page->items.end(), item,
+                                              [&](const Item& a, const Item& b) {
+                                                return CompareLeaf(b.key, b.tid, a) > 0;
+                                              }) -
+                             page->items.begin());
+      if (PageGetFreeSpace(page->lower(), page->upper()) >= itemsz) ++counters_.dedup_split_avoided;
+    }
+  }
+  const bool fastpath_ok = !page->has_hikey;
+  InsertOnPage(block, pos, item, static_cast<int>(stack_.size()));
+  // _bt_insertonpg: cache the rightmost leaf for the next insert when the
+  // tree is at least BTREE_FASTPATH_MIN_LEVEL high and no split happened.
+  if (fastpath_ok && status_.ok() && !pages_[block].has_hikey && root_level_ >= kBtreeFastpathMinLevel) {
+    cached_block_ = block;
+  }
+}
+
+// nbtdedup.c _bt_dedup_pass: merge runs of equal keys into posting-list
+// tuples (at most maxpostingsize = BTMaxItemSize / 2 bytes each), with
+// the "single value" strategy when the whole page and the new tuple share
+// one value (stop after the sixth capped tuple, the fifth lowering the cap
+// by the left page's BTREE_SINGLEVAL_FILLFACTOR free space). Returns true
+// when the page changed (nintervals > 0).
+bool BtIndex::DedupPass(Page& page, const Item& newitem) {
+  if (page.items.empty()) return false;
+  const int newitemsz = MaxAlign(static_cast<int>(newitem.size)) + kSizeOfItemIdData;
+  int maxpostingsize = std::min(kBTMaxItemSize / 2, kIndexSizeMask);
+  // _bt_do_singleval.
+  bool singlevalstrat = KeepNattsFast(newitem, page.items.front()) > nkeyatts_ &&
+                        KeepNattsFast(newitem, page.items.back()) > nkeyatts_;
+  bool deduplicate = true;
+  int nmaxitems = 0;
+  int nintervals = 0;
+  const int basetupsize = plain_size_[nkeyatts_];  // BTreeTupleGetPostingOffset, or IndexTupleSize of a plain base
+
+  scratch_.clear();
+  Item base{};
+  int nhtids = 0;
+  int nitems = 0;
+  auto start_pending = [&](const Item& it) {
+    base = it;
+    nhtids = static_cast<int>(it.count);
+    nitems = 1;
+  };
+  auto finish_pending = [&]() {
+    if (nitems == 1) {
+      scratch_.push_back(base);
+    } else {
+      Item posting = base;
+      posting.count = static_cast<uint64_t>(nhtids);
+      posting.size = static_cast<uint64_t>(PostingTupleSize(basetupsize, nhtids));
+      scratch_.push_back(posting);
+      ++nintervals;
+    }
+  };
+  start_pending(page.items[0]);
+  for (size_t i = 1; i < page.items.size(); ++i) {
+    const Item& itup = page.items[i];
+    bool merged = false;
+    if (deduplicate && KeepNattsFast(base, itup) > nkeyatts_) {
+      // _bt_dedup_save_htid.
+      const int mergedtupsz = MaxAlign(basetupsize + (nhtids + static_cast<int>(itup.count)) * kSizeOfItemPointerData);
+      if (mergedtupsz > maxpostingsize) {
+        if (nhtids > 50) ++nmaxitems;
+      } else {
+        ++nitems;
+        nhtids += static_cast<int>(itup.count);
+        base.aux = itup.aux;  // highest heap TID so far
+        merged = true;
+      }
+    }
+    if (merged) continue;
+    finish_pending();
+    if (singlevalstrat) {
+      if (nmaxitems == 5) {
+        // _bt_singleval_fillfactor.
+        int leftfree = kBTPageSpace;
+        leftfree -= newitemsz + MaxAlign(kSizeOfItemPointerData);
+        const int reduction = static_cast<int>(leftfree * ((100 - kBtreeSinglevalFillfactor) / 100.0));
+        maxpostingsize = maxpostingsize > reduction ? maxpostingsize - reduction : 0;
+      } else if (nmaxitems == 6) {
+        deduplicate = false;
+        singlevalstrat = false;
+      }
+    }
+    start_pending(itup);
+  }
+  finish_pending();
+  if (nintervals == 0) return false;
+  page.items.swap(scratch_);
+  Recount(page);
+  ++counters_.dedup_passes;
+  return true;
+}
+
+// _bt_insertonpg: add the tuple when PageGetFreeSpace allows, else split.
+void BtIndex::InsertOnPage(uint32_t block, int pos, const Item& item, int stack_depth) {
+  Page& page = pages_[block];
+  if (PageGetFreeSpace(page.lower(), page.upper()) < MaxAlign(static_cast<int>(item.size))) {
+    Split(block, pos, item, stack_depth);
+    return;
+  }
+  AddTuple(page, pos, item);
+}
+
+// _bt_split, then _bt_insert_parent.
+void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth) {
+  const bool is_leaf = pages_[block].level == 0;
+  {
+    const Page& page = pages_[block];
+    split_sizes_.clear();
+    split_posting_.clear();
+    for (const Item& it : page.items) {
+      split_sizes_.push_back(static_cast<uint16_t>(it.size));
+      split_posting_.push_back(
+          static_cast<uint16_t>(is_leaf && it.count > 1 ? it.size - plain_size_[nkeyatts_] : 0));
+    }
+  }
+  const Page& page = pages_[block];
+  SplitPageDesc desc;
+  desc.is_leaf = is_leaf;
+  desc.is_rightmost = !page.has_hikey;
+  desc.hikey_size = page.has_hikey ? static_cast<int>(page.hikey.size) : 0;
+  desc.item_size = split_sizes_;
+  desc.posting_bytes = split_posting_;
+  desc.newitemoff = pos;
+  desc.newitemsz = MaxAlign(static_cast<int>(item.size));
+  desc.leaffillfactor = desc_.fillfactor;
+  desc.nkeyatts = nkeyatts_;
+  auto ref = [&](int i) -> const Item& { return i == kNewItem ? item : i == kHighKey ? page.hikey : page.items[i]; };
+  const SplitDecision d = finder_.FindSplitLoc(
+      desc, [&](int a, int b) { return KeepNattsFast(ref(a), ref(b)); },
+      [&](int a) {
+        // _bt_adjacenthtid: same heap block, or the next block's first offset.
+        const uint64_t low = ref(a).tid, high = item.tid;
+        return (low >> 16) == (high >> 16) || ((low >> 16) + 1 == (high >> 16) && (high & 0xFFFF) == 1);
+      });
+  if (!d.ok) {
+    status_ = absl::InternalError(absl::StrCat("could not find a feasible split point for index \"", desc_.name, "\""));
+    return;
+  }
+  (is_leaf ? counters_.leaf_splits : counters_.internal_splits)[static_cast<int>(d.kind)]++;
+
+  // The halves, with the new item in place.
+  scratch_.clear();
+  const int n = static_cast<int>(page.items.size());
+  std::vector<Item> right;
+  right.reserve(n + 1 - d.firstoldonright + 1);
+  for (int i = 0; i < d.firstoldonright; ++i) {
+    if (i == pos && d.newitemonleft) scratch_.push_back(item);
+    scratch_.push_back(page.items[i]);
+  }
+  if (pos == d.firstoldonright && d.newitemonleft) scratch_.push_back(item);
+  for (int i = d.firstoldonright; i <= n; ++i) {
+    if (i == pos && !d.newitemonleft) right.push_back(item);
+    if (i < n) right.push_back(page.items[i]);
+  }
+  // The left page's new high key: _bt_truncate on a leaf; on an internal
+  // page firstright itself (already a pivot).
+  Item lefthikey = is_leaf ? Truncate(scratch_.back(), right.front()) : right.front();
+  lefthikey.aux = kPNone;
+  if (!is_leaf) {
+    // _bt_pgaddtup: the first data item of an internal page is stored
+    // truncated to no key attributes (minus infinity), keeping its downlink.
+    Item& first = right.front();
+    first.key = Key{};
+    first.tid = 0;
+    first.count = 0;
+    first.size = static_cast<uint64_t>(MaxAlign(kSizeOfIndexTupleData));
+  }
+
+  const uint32_t rblock = AllocBlock();  // after which `page` may have moved
+  Page& left = pages_[block];
+  Page& rightpage = pages_[rblock];
+  rightpage.level = left.level;
+  rightpage.has_hikey = left.has_hikey;  // the right page inherits the old high key
+  rightpage.hikey = left.hikey;
+  rightpage.items.swap(right);
+  rightpage.prev = block;
+  rightpage.next = left.next;
+  if (left.next != kPNone) pages_[left.next].prev = rblock;  // the old right sibling's back link
+  left.next = rblock;
+  left.has_hikey = true;
+  left.hikey = lefthikey;
+  left.items.swap(scratch_);
+  Recount(left);
+  Recount(rightpage);
+  if (left.lower() > left.upper() || rightpage.lower() > rightpage.upper()) {
+    status_ = absl::InternalError(absl::StrCat("index ", desc_.name, ": a split half overflows its page"));
+    return;
+  }
+
+  // _bt_insert_parent: a downlink to the right page, keyed by the left
+  // page's new high key, just after the downlink to the left page; or a
+  // new root when the root split (_bt_newlevel).
+  if (stack_depth == 0) {
+    NewLevel(block, rblock, lefthikey);
+    return;
+  }
+  const StackEntry parent = stack_[stack_depth - 1];
+  Item downlink = lefthikey;
+  downlink.aux = rblock;
+  InsertOnPage(parent.block, parent.offset + 1, downlink, stack_depth - 1);
+}
+
+// nbtpage.c/nbtinsert.c _bt_newlevel: a new root above the two halves:
+// a minus-infinity downlink to the left page and the left page's high key
+// as the downlink to the right; the metapage then points at it.
+void BtIndex::NewLevel(uint32_t left, uint32_t right, const Item& left_hikey) {
+  const uint32_t rootblk = AllocBlock();
+  Page& root = pages_[rootblk];
+  root.level = pages_[left].level + 1;
+  Item minus_infinity{};
+  minus_infinity.size = static_cast<uint64_t>(MaxAlign(kSizeOfIndexTupleData));
+  minus_infinity.aux = left;
+  Item downlink = left_hikey;
+  downlink.aux = right;
+  root.items.push_back(minus_infinity);
+  root.items.push_back(downlink);
+  Recount(root);
+  root_ = rootblk;
+  root_level_ = root.level;
+  ++counters_.new_roots;
+}
+
+PgStatIndex BtIndex::StatIndex() const {
+  // pgstattuple/pgstatindex.c pgstatindex_impl: every block after the
+  // metapage; a leaf adds max_avail (pd_special - SizeOfPageHeaderData) and
+  // its free space, and counts a fragment when its right sibling has a
+  // lower block number.
+  PgStatIndex s;
+  s.tree_level = static_cast<int>(root_level_);
+  s.root_block_no = root_;
+  uint64_t max_avail = 0, free_space = 0, fragments = 0;
+  for (uint32_t blk = 1; blk < pages_.size(); ++blk) {
+    const Page& p = pages_[blk];
+    if (p.level == 0) {
+      ++s.leaf_pages;
+      max_avail += kBlckSz - MaxAlign(kSizeOfBTPageOpaqueData) - kSizeOfPageHeaderData;
+      free_space += profile_.pgstatindex_exact_free_space ? PageGetExactFreeSpace(p.lower(), p.upper())
+                                                          : PageGetFreeSpace(p.lower(), p.upper());
+      if (p.next != kPNone && p.next < blk) ++fragments;
+    } else {
+      ++s.internal_pages;
+    }
+  }
+  s.relpages = pages_.size();
+  s.index_size = (1 + s.leaf_pages + s.internal_pages + s.deleted_pages + s.empty_pages) * uint64_t{kBlckSz};
+  s.avg_leaf_density = max_avail > 0 ? 100.0 - static_cast<double>(free_space) / static_cast<double>(max_avail) * 100.0 : 0;
+  s.leaf_fragmentation = s.leaf_pages > 0 ? static_cast<double>(fragments) / static_cast<double>(s.leaf_pages) * 100.0 : 0;
+  return s;
+}
+
+std::string BtIndex::Verify() const {
+  if (!status_.ok()) return std::string(status_.message());
+  if (root_ == kPNone) return pages_.size() == 1 ? "" : "blocks without a root";
+  auto where = [&](uint32_t blk) { return absl::StrCat("index ", desc_.name, " block ", blk, ": "); };
+  // Each page: accounting, order, high key bound.
+  for (uint32_t blk = 1; blk < pages_.size(); ++blk) {
+    const Page& p = pages_[blk];
+    int bytes = p.has_hikey ? MaxAlign(p.hikey.size) : 0;
+    for (const Item& it : p.items) bytes += MaxAlign(it.size);
+    if (bytes != p.tuple_bytes) return where(blk) + "tuple bytes out of step";
+    if (p.lower() > p.upper()) return where(blk) + "pd_lower above pd_upper";
+    if (p.items.empty()) return where(blk) + "no data items";
+    const bool leaf = p.level == 0;
+    for (size_t i = 0; i < p.items.size(); ++i) {
+      const Item& it = p.items[i];
+      if (leaf) {
+        if (it.size != static_cast<uint64_t>(it.count > 1 ? PostingTupleSize(plain_size_[nkeyatts_], it.count)
+                                                           : plain_size_[nkeyatts_])) {
+          return where(blk) + "leaf tuple size";
+        }
+        if (i > 0) {
+          const Item& prev = p.items[i - 1];
+          const int c = CompareKeys(prev.key, it.key);
+          if (c > 0 || (c == 0 && prev.aux >= it.tid)) return where(blk) + "leaf items out of order";
+          if (c == 0 && desc_.unique) return where(blk) + "duplicate in a unique index";
+        }
+        // The high key bounds the page from above.
+        if (p.has_hikey && ComparePivot(it.key, it.aux, p.hikey) > 0) return where(blk) + "item above the high key";
+      } else {
+        if (i == 0 && (it.count & ~kPivotHeapTid) != 0) return where(blk) + "first internal item is not minus infinity";
+        if (it.aux == kPNone || it.aux >= pages_.size()) return where(blk) + "downlink out of range";
+        if (pages_[it.aux].level + 1 != p.level) return where(blk) + "downlink to the wrong level";
+      }
+    }
+    if (p.next != kPNone && pages_[p.next].prev != blk) return where(blk) + "sibling links disagree";
+    if (p.has_hikey == (p.next == kPNone)) return where(blk) + "high key on the rightmost page, or missing";
+  }
+  // Parent downlinks: the pivot keyed downlink to a child equals the high
+  // key of the child's left sibling, and children are linked in order.
+  for (uint32_t blk = 1; blk < pages_.size(); ++blk) {
+    const Page& p = pages_[blk];
+    if (p.level == 0) continue;
+    for (size_t i = 1; i < p.items.size(); ++i) {
+      const Page& lp = pages_[p.items[i - 1].aux];
+      const Item& d = p.items[i];
+      if (lp.next != d.aux) return where(blk) + "downlinks not siblings";
+      if (!lp.has_hikey || CompareKeys(lp.hikey.key, d.key) != 0 || lp.hikey.count != d.count ||
+          lp.hikey.size != d.size) {
+        return where(blk) + "downlink key differs from the left child's high key";
+      }
+    }
+  }
+  // Keys ascend across the leaf level, left to right.
+  uint32_t leftmost = root_;
+  while (pages_[leftmost].level > 0) leftmost = static_cast<uint32_t>(pages_[leftmost].items[0].aux);
+  const Item* prev = nullptr;
+  for (uint32_t blk = leftmost; blk != kPNone; blk = pages_[blk].next) {
+    for (const Item& it : pages_[blk].items) {
+      if (prev != nullptr) {
+        const int c = CompareKeys(prev->key, it.key);
+        if (c > 0 || (c == 0 && prev->aux >= it.tid)) return where(blk) + "keys descend across leaf pages";
+      }
+      prev = &it;
+    }
+  }
+  return "";
+}
+
+}  // namespace innosim::postgres
