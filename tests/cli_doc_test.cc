@@ -95,7 +95,8 @@ TEST(CliDocTest, ReadmeTestCommandIsTheCiCommand) {
   }
   ASSERT_FALSE(command.empty()) << ".ci/run runs no tools/install-deps.sh command line";
   EXPECT_NE(readme.find("```sh\n" + command + "\n```"), std::string::npos)
-      << "README.md must show .ci/run's command verbatim:\n" << command;
+      << "README.md must show .ci/run's command verbatim:\n"
+      << command;
 }
 
 TEST(CliDocTest, RelativeLinksInTheDocsResolve) {
