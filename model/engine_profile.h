@@ -63,7 +63,7 @@ struct EngineProfile {
   // number PAGE_N_HEAP - 1) gives its space back to the heap instead of
   // adding it to PAGE_FREE: MariaDB's page_mem_free (page/page0cur.cc; its
   // `deleting_top` branch). MySQL 8.4's page_mem_free always adds it to
-  // PAGE_FREE (docs/innodb-behavior.md §2.4). It shows after a split to the
+  // PAGE_FREE (docs/innodb-rules.md, 'Free list and garbage'). It shows after a split to the
   // left (page_delete_rec_list_start deletes one record at a time): the old
   // page's heap can end a record shorter, and the page takes one insert more
   // before it splits again (MariaDB 10.11.19's .ibd files, uuidv4 loads).

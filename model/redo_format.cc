@@ -94,7 +94,7 @@ uint32_t RedoFormat::MtrEnd(uint32_t n_records) const {
 uint32_t RedoFormat::MariaRecord(uint32_t page_no, uint32_t payload, uint32_t space_id) const {
   // Type/length byte, one more length varint when the payload is longer
   // than 15 bytes, then space and page varints ([Mb] mtr0log.h;
-  // innodb-behavior.md §7.2).
+  // docs/innodb-rules.md, 'Redo volume').
   const uint32_t len = payload > 15 ? VarintSize(payload - 16) : 0;
   return 1 + len + VarintSize(space_id) + VarintSize(page_no) + payload;
 }
@@ -233,7 +233,7 @@ uint32_t RedoFormat::ListDelete(uint32_t page_no) const {
   if (mysql()) return RecordHeader(page_no) + IndexInfo() + 2;
   // Header fields (PAGE_N_DIR_SLOTS .. PAGE_N_RECS span), the last
   // record's next pointer, the owner's n_owned and the last directory slot
-  // (§7.2: ~50-100 bytes; UNVERIFIED form).
+  // (docs/innodb-rules.md, 'Redo volume': ~50-100 bytes; UNVERIFIED form).
   return MariaRecord(page_no, 2 + 18, space_id_) + (1 + 2 + 2) + (1 + 2 + 1) + (1 + 2 + 2);
 }
 
@@ -292,7 +292,7 @@ uint32_t RedoFormat::SplitMoveEnd(uint32_t new_page_no, uint32_t old_page_no, ui
 
 uint32_t RedoFormat::MariaCopyToCreated(uint32_t page_no, uint32_t n_recs, uint64_t bytes) const {
   // [Ma] copying into the created page: WRITE of the heap span and of the
-  // directory (2 bytes per slot, a slot per ~4-8 records; §7.2 UNVERIFIED),
+  // directory (2 bytes per slot, a slot per ~4-8 records; 'Redo volume', UNVERIFIED),
   // plus the header fields.
   const uint32_t slots = (n_recs + 5) / 6 + 1;
   return MariaRecord(page_no, 2 + static_cast<uint32_t>(bytes), space_id_) + (1 + 2 + 2 + 2 * slots) + (1 + 2 + 18);

@@ -1,5 +1,5 @@
 // RedoFormat: bytes of redo InnoDB writes for each logical page operation,
-// derived from the log record layouts (innodb-behavior.md §7 and the
+// derived from the log record layouts (docs/innodb-rules.md, 'Redo volume', and the
 // InnoDB source named at each function). The B-tree adds up the records of
 // one mini-transaction and reports the sum with OnMtrCommit(); RedoLog adds
 // MySQL's 512-byte block framing on top.
@@ -26,7 +26,8 @@
 // MySQL numbers are exact for the record layouts cited; the undo,
 // allocation and transaction records are assembled from their writers and
 // marked UNVERIFIED where a detail was not checked against 8.4. MariaDB
-// numbers follow the physical format of §7.2 (estimates there).
+// numbers follow the physical format of docs/innodb-rules.md, 'Redo volume'
+// (estimates there).
 //
 // Value type; no thread-safety concerns.
 #ifndef INNOSIM_MODEL_REDO_FORMAT_H_

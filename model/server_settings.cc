@@ -225,7 +225,7 @@ ServerSettings ServerSettings::Defaults(ServerFlavor flavor) {
   ServerSettings s;
   s.flavor = flavor;
   if (flavor == ServerFlavor::kMariaDb1011) {
-    // MariaDB 10.11 defaults ([Doc]; innodb-behavior.md §6.4 table).
+    // MariaDB 10.11 defaults ([Doc]; docs/innodb-rules.md, 'Redo and page cleaner, MariaDB').
     s.innodb_lru_scan_depth = 1536;
     s.innodb_io_capacity = 200;
     s.innodb_max_dirty_pages_pct_lwm = 0;

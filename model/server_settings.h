@@ -85,24 +85,24 @@ struct ServerSettings {
   // innodb_old_blocks_time: 1000 ms ([Doc] innodb_old_blocks_time, both).
   uint64_t innodb_old_blocks_time = 1000;
   // innodb_lru_scan_depth: MySQL 1024 ([Doc]; WL#5580); MariaDB 1536 since
-  // 10.5 ([Doc]; innodb-behavior.md §6.4).
+  // 10.5 ([Doc]; docs/innodb-rules.md, 'Redo and page cleaner, MariaDB').
   uint64_t innodb_lru_scan_depth = 1024;
   // innodb_lru_flush_size: MariaDB only, 32 ([Doc]).
   uint64_t innodb_lru_flush_size = 32;
 
   // --- Page cleaner --------------------------------------------------------
-  // innodb_io_capacity: MySQL 8.4 10000 ([Doc] MySQL 8.4 manual §17.8.7);
+  // innodb_io_capacity: MySQL 8.4 10000 ([Doc] MySQL 8.4 manual, section 17.8.7);
   // MariaDB 200 ([Doc]).
   uint64_t innodb_io_capacity = 10000;
   // innodb_io_capacity_max: 0 = unset, derived by EffectiveIoCapacityMax()
   // as max(2 * io_capacity, 2000) ([O] handler/ha_innodb.cc, 8.0;
   // MariaDB [Doc]).
   uint64_t innodb_io_capacity_max = 0;
-  // innodb_max_dirty_pages_pct: 90 on both ([Doc]; innodb-behavior.md §6.3,
-  // §6.4).
+  // innodb_max_dirty_pages_pct: 90 on both ([Doc]; docs/innodb-rules.md,
+  // 'Flushing defaults, MySQL' and 'Redo and page cleaner, MariaDB').
   double innodb_max_dirty_pages_pct = 90;
-  // innodb_max_dirty_pages_pct_lwm: MySQL 10 ([Doc], §6.3); MariaDB 0
-  // ([Doc], §6.4).
+  // innodb_max_dirty_pages_pct_lwm: MySQL 10 ([Doc]); MariaDB 0
+  // ([Doc]; docs/innodb-rules.md, 'Redo and page cleaner, MariaDB').
   double innodb_max_dirty_pages_pct_lwm = 10;
   // innodb_adaptive_flushing: ON ([Doc], both).
   bool innodb_adaptive_flushing = true;

@@ -2,7 +2,7 @@
 // experiment and the figures it published, run in parallel and compared.
 //
 //   name = "seed000"
-//   source = "shared/seeds/000_....txt, sections 6.1 and 6.3"
+//   source = "seed 000 (MySQL 8.4.11, 10M rows per key stream), sections 6.1 and 6.3"
 //   [defaults]  rows = "10M"  profile = "mysql-8.4"  seed = 1  rows_per_ms = 482
 //   [[run]]     label = "UUIDv4"  stream = "uuidv4"
 //     [run.published]  index_page_splits = 133401  size = 152506

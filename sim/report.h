@@ -1,5 +1,5 @@
 // Report writers for run results: one JSON object per run (field names as
-// InnoDB names them, see docs/design in the README), a readable summary, and
+// InnoDB names them; docs/cli.md lists them), a readable summary, and
 // an atomic file writer (unique temporary file + rename, so nothing is left
 // half-written) and its check before a run.
 #ifndef INNOSIM_SIM_REPORT_H_
@@ -23,7 +23,8 @@ namespace innosim {
 //  "size", "data_length", "height", "leaf_fill", "data_length_in_key_order",
 //  "data_length_fill_seed000", "elapsed_s", "levels": [...]}
 nlohmann::ordered_json RunToJson(const RunResult& r);
-// Seed 000's "fill factor" (shared/seeds/000_*.txt, sections 6.1-6.3),
+// Seed 000's "fill factor" (seed 000, MySQL 8.4.11, 10M rows per key
+// stream, sections 6.1-6.3),
 // computed as the seed computes it: 15/16 x DATA_LENGTH of the same rows
 // appended in key order (RunResult::data_length_in_key_order) / DATA_LENGTH.
 // It assumes that appended pages are 15/16 full and scales that by size, so

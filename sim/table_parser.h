@@ -25,8 +25,8 @@
 // Character sets: ascii, latin1 and binary are single-byte (CHAR is fixed
 // length); utf8mb4 and utf8mb3/utf8 are multi-byte, and a multi-byte CHAR(n)
 // is variable-length in COMPACT/DYNAMIC: it stores n bytes for the
-// workload's ASCII content and needs a length byte (innodb-behavior.md
-// §1.4). A column without CHARACTER SET takes the table's, and a table
+// workload's ASCII content and needs a length byte (docs/innodb-rules.md,
+// 'Record sizes'). A column without CHARACTER SET takes the table's, and a table
 // without CHARSET the server's default: the profile's (TableOptions::profile).
 // Text keys: a CHAR(36) or VARCHAR(36) PRIMARY KEY takes a 16-byte stream's
 // keys as their canonical text (TableSchema::pk_text) in ascii, latin1,

@@ -2,9 +2,10 @@
 // reserve, root raises, split kinds, the right-sibling shortcut, counters
 // and size statistics.
 //
-// Expected counts are derived by hand from docs/innodb-behavior.md:
-// §1.4 (records per leaf), §2.1 (reserve rule), §3.0 (shortcut), §3.1-3.2
-// (split points, root raise), §4.3 / §3.2 "Counting" (index_page_splits).
+// Expected counts are derived by hand from docs/innodb-rules.md:
+// 'Record sizes' (records per leaf), 'Optimistic insert' (reserve rule),
+// 'Right-sibling shortcut', 'Splits' and 'Root raise' (split points),
+// 'Counters' (index_page_splits).
 // The helpers below restate those inequalities independently of the model.
 #include "model/btree.h"
 
@@ -30,7 +31,7 @@ namespace {
 // K(): tests/test_util.h.
 uint32_t CeilHalf(uint32_t n) { return (n + 1) / 2; }
 
-// §2.1: rows a clustered leaf takes from an append stream: the n+1-th row
+// 'Optimistic insert': rows a clustered leaf takes from an append stream: the n+1-th row
 // goes in while free - n x rec - ceil((n+1)/2) >= page/16 + rec.
 uint32_t SequentialFill(uint32_t page_size, uint32_t rec) {
   uint32_t rows = 0;
@@ -43,7 +44,7 @@ uint32_t SequentialFill(uint32_t page_size, uint32_t rec) {
   return rows;
 }
 
-// §1.4: rows a page takes without the reserve (random inserts, non-leaf
+// 'Record sizes': rows a page takes without the reserve (random inserts, non-leaf
 // pages): while free - n x rec - ceil((n+1)/2) >= rec.
 uint32_t RandomFill(uint32_t page_size, uint32_t rec) {
   uint32_t rows = 0;
@@ -95,8 +96,8 @@ std::vector<std::pair<uint64_t, uint64_t>> LeafHistogram(const Engine& e) {
 using Hist = std::vector<std::pair<uint64_t, uint64_t>>;
 
 TEST(BTreeFillTest, HandFormulasMatchTheDocumentTable) {
-  // §1.4 table: 106 / 114 (142-byte rows), 113 / 120 (134-byte rows);
-  // §1.5: ~637 node pointers of 25 bytes.
+  // 'Record sizes' table: 106 / 114 (142-byte rows), 113 / 120 (134-byte rows);
+  // 'Node pointers': ~637 node pointers of 25 bytes.
   EXPECT_EQ(SequentialFill(16384, 142), 106u);
   EXPECT_EQ(RandomFill(16384, 142), 114u);
   EXPECT_EQ(SequentialFill(16384, 134), 113u);

@@ -1,6 +1,7 @@
 // Integration tests: whole streams through sim/runner.h Run() at 200,000
 // rows, checked against the structural relations the seed-000 tables
-// establish (docs/innodb-behavior.md §1.4, §2.1, §3.2) rather than against
+// establish (docs/innodb-rules.md, 'Record sizes',
+// 'Optimistic insert', 'Splits') rather than against
 // numbers copied from a run.
 #include <gtest/gtest.h>
 
@@ -35,7 +36,7 @@ constexpr uint64_t kRows = 200000;
 uint64_t LeafPages(const RunResult& r) { return r.report.primary.levels.back().pages; }
 
 uint32_t CeilHalf(uint32_t n) { return (n + 1) / 2; }
-// §2.1 / §1.4, as in btree_test.cc: rows per leaf of an append stream, and
+// 'Optimistic insert' / 'Record sizes', as in btree_test.cc: rows per leaf of an append stream, and
 // records per page without the reserve.
 uint32_t SequentialFill(uint32_t ps, uint32_t rec) {
   uint32_t rows = 0;

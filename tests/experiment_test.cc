@@ -198,7 +198,7 @@ TEST(ExperimentRunTest, TheSeedFillIsComparedAsPublished) {
   }
 }
 
-// The experiment files of seeds 002, 003 and 004 (issue 16). Their seeds
+// The experiment files of seeds 002, 003 and 004. Their seeds
 // publish no figure innosim can compare (times, PostgreSQL's pages, words),
 // so these check that each file loads as written and that, at a reduced row
 // count, the runs show what the files' comments say they show.

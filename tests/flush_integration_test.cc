@@ -3,7 +3,7 @@
 //   - seed 000 (4 GB pool, doublewrite off): UUIDv4 writes each page several
 //     times more often than UUIDv7 with a counter and auto-increment, which
 //     write each page about once;
-//   - seed 000 §6.4: doublewrite ON counts Innodb_dblwr_pages_written ==
+//   - seed 000, section 6.4: doublewrite ON counts Innodb_dblwr_pages_written ==
 //     Innodb_pages_written and leaves the tree's counters unchanged;
 //   - seed 004 (its table with idx_created, 10,000-row batches, a pool
 //     smaller than the UUIDv4 table): physical reads appear for UUIDv4 once

@@ -9,8 +9,8 @@
 // storage of its datadir (storage_rotational) and the insert rate it
 // achieved, as `innosim measure` does. Asserts Innodb_pages_written and
 // Innodb_buffer_pool_reads within 15% with innodb_flush_neighbors 1 and 0
-// (issue 15's bound and configuration; docs/validation.md has the 2M-row
-// ones, by tools/flush-validation.sh).
+// (the flush model's acceptance bound and configuration; docs/validation.md
+// has the 2M-row ones, by tools/flush-validation.sh).
 //
 // Why not a smaller pool: at 16 MB the default innodb_lru_scan_depth (1,536)
 // is above the pool's 1,014 frames, so every LRU flush empties the LRU to

@@ -1,8 +1,9 @@
 // Specification tests for IndexPage (model/index_page.h): byte accounting,
 // directory slots, free list, direction bookkeeping, reorganize.
 //
-// Expected values are derived by hand from docs/innodb-behavior.md §1.1-1.3,
-// §2.3-2.4 and §4.1 (page_create_low, page_get_max_insert_size[_after_
+// Expected values are derived by hand from docs/innodb-rules.md, 'Page layout',
+// 'Page directory', 'Inserting a record on a page', 'Free list and garbage' and
+// 'Reorganize' (page_create_low, page_get_max_insert_size[_after_
 // reorganize], page_cur_insert_rec_low, page_dir_split_slot,
 // page_dir_balance_slot, page_copy_rec_list_end_to_created_page,
 // page_delete_rec_list_end, btr_page_reorganize_low); the comment above each
@@ -27,7 +28,7 @@ namespace innosim {
 namespace {
 
 constexpr uint32_t k16K = 16384;
-constexpr uint32_t kRec = 142;  // table A leaf record (§1.4)
+constexpr uint32_t kRec = 142;  // table A leaf record ('Record sizes')
 // A small record, so that pages of every size hold more than 126 records
 // (owner bits in more than two words) once they fill.
 constexpr uint32_t kSmallRec = 30;
@@ -615,7 +616,7 @@ TEST_F(IndexPageTest, DirectionRandomAndReversals) {
     PageDirection dir;
     uint32_t n_dir;
   };
-  // Each step applies page_cur_insert_rec_low's rule (§2.3) by hand:
+  // Each step applies page_cur_insert_rec_low's rule ('Inserting a record on a page') by hand:
   const std::vector<Step> steps = {
       {500, PageDirection::kNoDirection, 0},  // LAST_INSERT NULL
       {100, PageDirection::kLeft, 1},         // next(100) = 500 = last

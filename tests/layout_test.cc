@@ -1,4 +1,4 @@
-// The folder boundaries of ../shared/docs/design.md, checked on the sources
+// The folder boundaries of docs/architecture.md, checked on the sources
 // themselves: model/ is pure computation (its rule files make no OS calls,
 // print nothing, abort nothing, and include no sim/ or tools/ header); the
 // OS calls of the speed devices stay in model/fast/; sim/'s library

@@ -1,5 +1,5 @@
-// The mariadb-10.11 profile against MariaDB 10.11 itself, at the scale of the
-// acceptance criterion of issue 4: 1,000,000 rows per stream (uuidv4,
+// The mariadb-10.11 profile against MariaDB 10.11 itself, at the scale of its
+// acceptance run: 1,000,000 rows per stream (uuidv4,
 // uuidv7-random, uuidv7-counter, autoinc) loaded into a private mariadbd
 // with seed 000's InnoDB settings, then the same streams simulated in
 // process. Asserts, per stream:

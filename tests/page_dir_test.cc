@@ -2,7 +2,7 @@
 // directory rules on slot n_owned counts.
 //
 // Expected values are worked out by hand from InnoDB's functions, as stated
-// in docs/innodb-behavior.md §1.3 and checked against page/page0page.cc
+// in docs/innodb-rules.md, 'Page directory', and checked against page/page0page.cc
 // (page_dir_split_slot, page_dir_balance_slot, page_dir_delete_slot,
 // page_delete_rec_list_end) and page/page0cur.cc (page_cur_insert_rec_low,
 // page_cur_delete_rec, page_copy_rec_list_end_to_created_page); the comment

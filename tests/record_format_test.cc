@@ -1,7 +1,8 @@
 // Specification tests for record sizes (model/record_format.h).
 //
 // Every expected size is worked out by hand from the COMPACT rules of
-// docs/innodb-behavior.md §1.4-1.5 (rec_get_converted_size_comp):
+// docs/innodb-rules.md, 'Record sizes' and 'Node pointers'
+// (rec_get_converted_size_comp):
 //   rec_size = 5 (REC_N_NEW_EXTRA_BYTES) + ceil(n_nullable / 8)
 //            + one length byte per variable column (two when the maximum
 //              length is > 255 and the actual length is >= 128)
@@ -24,7 +25,7 @@ ColumnDef Var(const std::string& name, uint32_t stored, uint32_t max_bytes, bool
   return ColumnDef{name, "VARCHAR", stored, max_bytes, true, nullable};
 }
 
-// Table C of §1.4: id BIGINT PK, payload VARCHAR(200) NOT NULL holding 100
+// Table C of 'Record sizes': id BIGINT PK, payload VARCHAR(200) NOT NULL holding 100
 // bytes, created DATETIME(3) NOT NULL (5 + ceil(3/2) = 7 bytes).
 TableDef TableC(uint32_t pk_bytes, bool payload_nullable = false, uint32_t payload_max = 200,
                 uint32_t payload_len = 100) {

@@ -37,7 +37,7 @@ TEST(RedoFormatTest, MySqlSeed000RowInsert) {
   // bytes, end_seg_len 270 (2 bytes): 5 + 16 + 2 + 2 + 135 = 160.
   EXPECT_EQ(r.RecInsert(100000, 142, RedoFormat::Mismatch(5, 2), true), 160u);
   // Sequential BIGINT (record 134 bytes), 7 bytes common: 134 - 12 = 122
-  // bytes: 5 + 16 + 2 + 2 + 122 = 147 (innodb-behavior.md: 145-150).
+  // bytes: 5 + 16 + 2 + 2 + 122 = 147 (docs/innodb-rules.md, 'Redo volume': 145-150).
   EXPECT_EQ(r.RecInsert(50000, 134, RedoFormat::Mismatch(5, 7), true), 147u);
   // After the infimum: sizes differ, extra info (3 bytes).
   EXPECT_EQ(r.RecInsert(100000, 142, 5, false), 5u + 16 + 2 + 2 + 3 + 137);
@@ -64,7 +64,7 @@ TEST(RedoFormatTest, MariaDbPhysicalRecords) {
   const RedoFormat r(ServerFlavor::kMariaDb1011, 5, 5);
   EXPECT_EQ(r.IndexInfo(), 0u);
   EXPECT_EQ(r.MtrEnd(1), 5u);
-  // §7.2: ~148-150 bytes for the random-UUID row (plus 5 per mtr).
+  // 'Redo volume': ~148-150 bytes for the random-UUID row (plus 5 per mtr).
   const uint32_t ins = r.RecInsert(100000, 142, 5, true);
   EXPECT_GE(ins, 143u);
   EXPECT_LE(ins, 152u);

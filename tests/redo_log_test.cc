@@ -7,7 +7,7 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-// innodb-behavior.md §6.2, worked example for innodb_redo_log_capacity =
+// docs/innodb-rules.md, 'Redo capacity, MySQL': the worked example for innodb_redo_log_capacity =
 // 100 MiB (the table there is approximate; the margin in the table is the
 // sn value, here translated to LSN as log_free_check_margin does).
 TEST(RedoLogTest, MySqlThresholdsForTheDefaultCapacity) {

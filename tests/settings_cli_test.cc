@@ -1,6 +1,5 @@
 // Every setting a user gives takes effect or is refused, as the user meets
-// it on the command line (issue: "every setting that is accepted takes
-// effect"). Each test drives the built innosim binary.
+// it on the command line: every setting that is accepted takes effect. Each test drives the built innosim binary.
 #include <unistd.h>
 
 #include <fstream>

@@ -4,7 +4,7 @@
 // Pages are built with InsertAfter in a chosen order so that PAGE_LAST_INSERT
 // is the record we want; expectations follow btr_page_get_split_rec_to_right,
 // btr_page_get_split_rec_to_left, page_get_middle_rec and
-// btr_page_get_split_rec as docs/innodb-behavior.md §3.1 states them.
+// btr_page_get_split_rec as docs/innodb-rules.md, 'Splits', states them.
 #include "model/split_rules.h"
 
 #include <gtest/gtest.h>

@@ -31,13 +31,13 @@ TEST(TableParserTest, Seed000TableAsSqlHasTheModelsRecordSizes) {
       "CREATE TABLE t_uuid (id BINARY(16) NOT NULL PRIMARY KEY, payload CHAR(100) CHARACTER SET ascii NOT NULL, "
       "created BIGINT NOT NULL) ENGINE=InnoDB");
   EXPECT_EQ(ClusteredRecordSizes(t.def).leaf, ClusteredRecordSizes(Seed000Table(16)).leaf);
-  EXPECT_EQ(ClusteredRecordSizes(t.def).leaf, 142u);  // innodb-behavior.md §1.4, table A
+  EXPECT_EQ(ClusteredRecordSizes(t.def).leaf, 142u);  // innodb-rules.md 'Record sizes', A
   EXPECT_EQ(t.pk_width, 16u);
   EXPECT_TRUE(t.def.secondary.empty());
 }
 
 TEST(TableParserTest, Seed004TableMatchesTheWorkedExamples) {
-  // innodb-behavior.md §1.4: C (BIGINT PK) 134 bytes, C' (BINARY(16)) 142.
+  // docs/innodb-rules.md, 'Record sizes': C (BIGINT PK) 134 bytes, C' (BINARY(16)) 142.
   absl::StatusOr<TableSchema> c = ResolveTable("seed004", 8, TableOptions{});
   ASSERT_TRUE(c.ok()) << c.status();
   EXPECT_EQ(ClusteredRecordSizes(c->def).leaf, 134u);

@@ -1,4 +1,4 @@
-// Specification of issue 16's generators: uuidv1, uuidv1-swap, uuidv6, ulid,
+// Specification of the time-based generators: uuidv1, uuidv1-swap, uuidv6, ulid,
 // ulid-monotonic and snowflake (sim/uuid_streams.h, docs/key-streams.md).
 #include <gtest/gtest.h>
 

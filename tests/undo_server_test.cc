@@ -6,8 +6,8 @@
 //     advance over the load within 15% of the simulated redo bytes (the
 //     cached undo log's header and commit instead of a segment's life:
 //     2.5x the server's before UndoLogs);
-//   - autoinc, 1000-row transactions, 1,000,000 rows (the ordered
-//     case; at 300,000 rows the server's own figure varied by 9% between
+//   - autoinc, 1000-row transactions, 1,000,000 rows (the ordered case
+//     the undo model was accepted on; at 300,000 rows the server's own figure varied by 9% between
 //     runs): Innodb_pages_written
 //     within 15% (the rollback segment headers, undo pages and the table's
 //     XDES and inode pages are written beside the index's).

@@ -1,4 +1,4 @@
-// Issue 16's workloads against a private MariaDB 10.11 (label `server`): an
+// The several-writers and small-integer-key workloads against a private MariaDB 10.11 (label `server`): an
 // INT AUTO_INCREMENT table (4-byte keys) and four writers with skewed clocks
 // making uuidv7-counter keys (skew 5, 0.5 and 0 ms) or Snowflake ids (the
 // BIGINT table, ids loaded explicitly), 200,000 rows each, loaded by Measure() with
@@ -297,7 +297,7 @@ TEST_F(WritersServerTest, TextKeyInSecondaryEntriesAgreesWithinTwoPercent) {
   // idx_created holds the server's SYSDATE(3), so its leaves move with how
   // fast the server loads: the same BINARY(16) load measured 688 and 697
   // leaves on a busy machine (the model: 685), a ratio of 1.7253 or 1.7044.
-  // 2%, the issue's tolerance, is above that spread; 1% was not.
+  // 2%, the acceptance tolerance, is above that spread; 1% was not.
   EXPECT_LE(std::fabs(RelativeError(sim_ratio, real_ratio)), 0.02);
 }
 

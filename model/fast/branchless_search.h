@@ -12,7 +12,8 @@
 // is a coin toss for the branch predictor; here the probes select the next
 // position through masks, and three probes of each step depend only on the
 // previous step, so their loads overlap: half the dependent loads of a
-// binary search. Measured in model/fast/README-directory.md.
+// binary search. Measured in model/fast/README.md, "The page directory and the
+// key search".
 //
 // Contract: keys[0..n) sorted ascending, without duplicates or with (the
 // answer is the first key not below k either way); keys[n] must be readable

@@ -18,7 +18,7 @@
 // What it buys. An insert at a random place in a page is the per-row work of
 // a random-key load; on bits it is a shift and a few masks, without a loop
 // or a branch on where the record falls (a branch no predictor learns).
-// Measured in model/fast/README-directory.md. No result depends on it: it
+// Measured in model/fast/README.md, "The page directory and the key search". No result depends on it: it
 // answers exactly what PageDirectory answers.
 //
 // The bits live in words the page owns (IndexPage's block from PagePool,

@@ -13,7 +13,7 @@
 // blocks stay in the TLB anyway, ran about 8% slower on huge pages: in a
 // fresh process obtaining them can cost more than the faults they save,
 // on virtual machines that hand free 2 MiB blocks back to their host; see
-// docs/validation.md, section 4. They keep ordinary chunks.)
+// model/fast/README.md, "Record blocks". They keep ordinary chunks.)
 //
 // Every byte a block can hold is initialised: chunks come zero-filled.
 //
