@@ -3,13 +3,14 @@
 # the compilers (g++; clang and its libFuzzer runtime for tests/fuzz) and
 # build tools, the libraries, and MariaDB 10.11 for the
 # adapter's tests, and Debian's chromium for the browser explainer's test
-# (headless). Packages already present are left alone. The MariaDB
+# (headless), and help2man for the man page (cmake/Install.cmake).
+# Packages already present are left alone. The MariaDB
 # package's own service is kept from starting (policy-rc.d): tests start a
 # private server of their own.
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config clang libclang-rt-14-dev
           libabsl-dev libboost-container-dev libcli11-dev libgtest-dev libgmock-dev
-          libbenchmark-dev nlohmann-json3-dev libtomlplusplus-dev libmariadb-dev
+          libbenchmark-dev nlohmann-json3-dev libtomlplusplus-dev libmariadb-dev help2man
           mariadb-server mariadb-client chromium zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
