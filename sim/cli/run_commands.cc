@@ -23,11 +23,11 @@
 
 namespace innosim::cli {
 
-int Registry::Dispatch(CLI::App&) {
+int Registry::Dispatch(CLI::App& app) {
   for (auto& [sub, handler] : handlers_) {
     if (sub->parsed()) return handler();
   }
-  return Fail(2, "no subcommand given: use run, sweep, experiment, keys, bench, measure or ibd");
+  return Fail(2, "no subcommand given: use one of " + SubcommandNames(app) + " (innosim --help)");
 }
 
 int Fail(int code, const std::string& message) {
