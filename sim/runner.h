@@ -20,6 +20,7 @@
 #include "sim/column_values.h"
 #include "sim/key_stream.h"
 #include "sim/phases.h"
+#include "sim/progress.h"
 #include "sim/table_parser.h"
 
 namespace innosim {
@@ -63,6 +64,10 @@ struct RunSpec {
   // takes stream's seed plus its phase number (0 for the first) and starts
   // its clock where the rows before it ended. None: a plain run.
   std::vector<PhaseSpec> phases;
+  // Where the insert loop adds its rows (every ProgressCounter::kBatch
+  // rows) and RunMany its finished runs, for a progress line; may be shared
+  // by runs on several threads. Never changes a result.
+  ProgressCounter* progress = nullptr;
 };
 
 struct SeriesPoint {
@@ -126,6 +131,9 @@ const char* OrderedStreamName(int key_width);
 // (the rows of autoinc phases before it) as the AUTO_INCREMENT counter's
 // start. What Run() inserts in that phase; a server test loads the same keys.
 StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, uint64_t autoinc_rows);
+// The rows a run inserts: spec.rows and those of its insert phases (what
+// its progress counts towards).
+uint64_t RowsToInsert(const RunSpec& spec);
 // Runs every spec, `threads` at a time (0 = all cores).
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);
 
