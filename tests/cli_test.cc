@@ -69,7 +69,7 @@ TEST(CliTest, BadValuesGetOneLineAndExitCode2) {
 TEST(CliTest, UnknownSubcommandMessageNamesEverySubcommand) {
   const Result help = Innosim("--help", /*capture_stderr=*/false);
   ASSERT_EQ(help.exit_code, 0);
-  const size_t at = help.text.find("SUBCOMMANDS:");
+  const size_t at = help.text.find("Subcommands:");
   ASSERT_NE(at, std::string::npos) << help.text;
   std::vector<std::string> names;
   for (absl::string_view line : absl::StrSplit(absl::string_view(help.text).substr(at), '\n')) {
