@@ -60,13 +60,14 @@ void Engine::Build(PageEventSink* sink) {
     // Kept by a rebuild (the table is the same, and UndoLogs holds it).
     if (primary_redo_ == nullptr) {
       primary_redo_ = std::make_unique<RedoFormat>(flavor, kTableSpaceId,
-                                                   static_cast<uint32_t>(table_.columns.size() + 2));
+                                                   static_cast<uint32_t>(table_.columns.size() + 2),
+                                                   profile_.page_size);
     }
     primary_->SetRedo(primary_redo_.get(), 1);
     secondary_redo_.clear();
     for (size_t i = 0; i < secondary_.size(); ++i) {
       const uint32_t n = static_cast<uint32_t>(table_.secondary[i].columns.size() + table_.primary.columns.size());
-      secondary_redo_.push_back(std::make_unique<RedoFormat>(flavor, kTableSpaceId, n));
+      secondary_redo_.push_back(std::make_unique<RedoFormat>(flavor, kTableSpaceId, n, profile_.page_size));
       secondary_[i]->SetRedo(secondary_redo_.back().get(), 2 + i);
     }
     // The undo logs are the server's: made once, kept by a rebuild.

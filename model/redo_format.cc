@@ -12,9 +12,9 @@ namespace {
 // 11.0), so undo logs live in the system tablespace, space 0.
 constexpr uint32_t kMariaDbUndoSpaceId = 0;
 // fsp0fsp: the FSP header / first XDES page is page 0, the first inode page
-// is page 2 (FSP_FIRST_INODE_PAGE_NO); an XDES page every page_size pages.
+// is page 2 (FSP_FIRST_INODE_PAGE_NO); an XDES page every page_size pages
+// (XdesPageOf).
 constexpr uint32_t kInodePageNo = 2;
-constexpr uint32_t kXdesPagesEvery = 16384;
 // flst_remove + flst_add_last: ~5 + ~9 single-field writes (prev/next
 // page and offset of the neighbours, base first/last, base length;
 // fut0lst.cc flst_write_addr writes page (4B) and offset (2B) separately).
@@ -30,8 +30,11 @@ constexpr uint32_t kOffsetBytes = 2;
 
 }  // namespace
 
-RedoFormat::RedoFormat(ServerFlavor flavor, uint32_t space_id, uint32_t n_fields)
-    : flavor_(flavor), space_id_(space_id), n_fields_(n_fields) {}
+RedoFormat::RedoFormat(ServerFlavor flavor, uint32_t space_id, uint32_t n_fields, uint32_t page_size)
+    : flavor_(flavor),
+      space_id_(space_id),
+      n_fields_(n_fields),
+      page_size_(IsSupportedPageSize(page_size) ? page_size : 16384) {}
 
 uint32_t RedoFormat::CompressedSize(uint32_t n) {
   // include/mach0data.ic mach_write_compressed (8.0 layout).
@@ -181,7 +184,7 @@ uint32_t RedoFormat::InsertTrxLifecycle(uint32_t undo_pages) const {
 
 uint32_t RedoFormat::PageAllocate(uint32_t new_page_no, bool extent_list_move,
                                   bool new_extent) const {
-  const uint32_t xdes_page = new_page_no / kXdesPagesEvery * kXdesPagesEvery;
+  const uint32_t xdes_page = XdesPageOf(new_page_no);
   if (mysql()) {
     // XDES free bit (MLOG_1BYTE), FSEG_NOT_FULL_N_USED (MLOG_4BYTES),
     // MLOG_INIT_FILE_PAGE2 (header only).

@@ -49,8 +49,16 @@ class RedoFormat {
  public:
   // `space_id` of the index's tablespace; `n_fields` of the index
   // (dict_index_get_n_fields: for a clustered index the key, DB_TRX_ID,
-  // DB_ROLL_PTR and the other columns; the seed-000 table has 5).
-  RedoFormat(ServerFlavor flavor, uint32_t space_id, uint32_t n_fields);
+  // DB_ROLL_PTR and the other columns; the seed-000 table has 5);
+  // `page_size` (innodb_page_size) places the extent-descriptor pages the
+  // allocation records write to (XdesPageOf).
+  RedoFormat(ServerFlavor flavor, uint32_t space_id, uint32_t n_fields, uint32_t page_size = 16384);
+
+  // The XDES page describing `page_no`: an extent-descriptor page comes
+  // every XDES_DESCRIBED_PER_PAGE = page size pages (fsp0types.h;
+  // xdes_calc_descriptor_page: ut_2pow_round(offset, page_size)), page 0
+  // (the FSP header page) describing the first page-size pages.
+  uint32_t XdesPageOf(uint32_t page_no) const { return page_no / page_size_ * page_size_; }
 
   // The bytes of a transaction id that differ from the field's earlier
   // value (MariaDB's MAYBE_NOP writes log only those), and a transaction
@@ -202,6 +210,9 @@ class RedoFormat {
   ServerFlavor flavor_;
   uint32_t space_id_;
   uint32_t n_fields_;
+  // A supported page size (an unsupported one is the Tablespace's error to
+  // report; 16384 stands in here so XdesPageOf never divides by zero).
+  uint32_t page_size_;
 };
 
 }  // namespace innosim

@@ -123,6 +123,7 @@ absl::Status Load::Insert(KeyStream& source, uint64_t rows, uint64_t base, const
   };
   for (uint64_t j = 0; j < kLookahead; ++j) read_one();
   const uint64_t series_every = spec_.series_every;
+  ProgressCounter* const progress = spec_.progress;
   for (uint64_t i = 0; i < rows; ++i) {
     read_one();
     if (i >= read) {
@@ -157,7 +158,13 @@ absl::Status Load::Insert(KeyStream& source, uint64_t rows, uint64_t base, const
     if (observer != nullptr) {
       if (absl::Status s = observer->RowEnded(row, key); !s.ok()) return s;
     }
+    // The progress line's count, in batches: one shared atomic add per row
+    // would cost more than some rows do.
+    if (progress != nullptr && ((i + 1) & (ProgressCounter::kBatch - 1)) == 0) {
+      progress->AddRows(ProgressCounter::kBatch);
+    }
   }
+  if (progress != nullptr) progress->AddRows(rows & (ProgressCounter::kBatch - 1));
   return absl::OkStatus();
 }
 

@@ -183,11 +183,34 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
   // With phases: the rows the table ends with (deletes aside), appended.
   for (const PhaseSpec& phase : spec.phases) ordered.rows += phase.rows;
   ordered.phases.clear();
+  ordered.progress = nullptr;  // not rows the user asked for
   // A table no ascending generator fits (a fileN: key of a width other than
   // an integer's or 16) has no reference: the fill is then not reported.
   absl::StatusOr<RunResult> reference = RunOnce(ordered, nullptr);
   if (reference.ok()) result->data_length_in_key_order = reference->report.data_length;
   return result;
+}
+
+absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const Engine&)>& at_end) {
+  bool innodb = true;
+  absl::StatusOr<RunResult> r = Run(spec, [&](const EngineDriver& driver) {
+    if (driver.innodb() == nullptr) {
+      innodb = false;
+    } else if (at_end) {
+      at_end(*driver.innodb());
+    }
+  });
+  if (r.ok() && !innodb) {
+    return absl::InvalidArgumentError(absl::StrCat("profile ", spec.profile, " is not an InnoDB profile: this view needs "
+                                                   "mysql-8.4 or mariadb-10.11"));
+  }
+  return r;
+}
+
+uint64_t RowsToInsert(const RunSpec& spec) {
+  uint64_t rows = spec.rows;
+  for (const PhaseSpec& phase : spec.phases) rows += phase.kind == PhaseSpec::Kind::kInsert ? phase.rows : 0;
+  return rows;
 }
 
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads) {
@@ -207,9 +230,17 @@ std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return cost(specs[a]) > cost(specs[b]); });
+  for (const RunSpec& s : specs) {
+    if (s.progress == nullptr) continue;
+    s.progress->total_rows += RowsToInsert(s);
+    s.progress->total_configurations += 1;
+  }
   std::atomic<size_t> next{0};
   auto worker = [&]() {
-    for (size_t k = next++; k < specs.size(); k = next++) results[order[k]] = Run(specs[order[k]]);
+    for (size_t k = next++; k < specs.size(); k = next++) {
+      results[order[k]] = Run(specs[order[k]]);
+      if (specs[order[k]].progress != nullptr) specs[order[k]].progress->configurations.fetch_add(1);
+    }
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker);

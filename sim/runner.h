@@ -21,6 +21,7 @@
 #include "sim/engine_driver.h"
 #include "sim/key_stream.h"
 #include "sim/phases.h"
+#include "sim/progress.h"
 #include "sim/table_parser.h"
 
 namespace innosim {
@@ -64,6 +65,10 @@ struct RunSpec {
   // takes stream's seed plus its phase number (0 for the first) and starts
   // its clock where the rows before it ended. None: a plain run.
   std::vector<PhaseSpec> phases;
+  // Where the insert loop adds its rows (every ProgressCounter::kBatch
+  // rows) and RunMany its finished runs, for a progress line; may be shared
+  // by runs on several threads. Never changes a result.
+  ProgressCounter* progress = nullptr;
 };
 
 struct SeriesPoint {
@@ -115,6 +120,10 @@ absl::Status ValidateRunSpec(const RunSpec& spec);
 // `at_end`, if given, sees the engine's driver once the load is done (after
 // the final flush), e.g. to draw its pages.
 absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end = nullptr);
+// The same for a run of an InnoDB profile, whose `at_end` sees the InnoDB
+// engine itself (its tablespace, buffer pool, trees); a run of another
+// engine is refused.
+absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const Engine&)>& at_end);
 // The ascending stream of keys `key_width` bytes wide that stands for "the
 // same rows appended in key order": uuidv7-counter (seed 000's UUIDv7 with
 // a monotonic counter, strictly ascending at any rate) for 16-byte keys,
@@ -127,6 +136,9 @@ const char* OrderedStreamName(int key_width);
 // (the rows of autoinc phases before it) as the AUTO_INCREMENT counter's
 // start. What Run() inserts in that phase; a server test loads the same keys.
 StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, uint64_t autoinc_rows);
+// The rows a run inserts: spec.rows and those of its insert phases (what
+// its progress counts towards).
+uint64_t RowsToInsert(const RunSpec& spec);
 // Runs every spec, `threads` at a time (0 = all cores).
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);
 

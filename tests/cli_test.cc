@@ -64,6 +64,29 @@ TEST(CliTest, BadValuesGetOneLineAndExitCode2) {
   }
 }
 
+// The message for a wrong subcommand names every subcommand the app has
+// registered (the list `innosim --help` prints), not a hand-typed copy.
+TEST(CliTest, UnknownSubcommandMessageNamesEverySubcommand) {
+  const Result help = Innosim("--help", /*capture_stderr=*/false);
+  ASSERT_EQ(help.exit_code, 0);
+  const size_t at = help.text.find("Subcommands:");
+  ASSERT_NE(at, std::string::npos) << help.text;
+  std::vector<std::string> names;
+  for (absl::string_view line : absl::StrSplit(absl::string_view(help.text).substr(at), '\n')) {
+    if (line.size() > 2 && line.substr(0, 2) == "  " && line[2] != ' ') {
+      names.emplace_back(line.substr(2, line.find(' ', 2) - 2));
+    }
+  }
+  ASSERT_GE(names.size(), 8u) << help.text;
+  EXPECT_NE(std::find(names.begin(), names.end(), "explain"), names.end()) << help.text;
+  const Result r = Innosim("nonsense", /*capture_stderr=*/true);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(Lines(r.text), 1) << r.text;
+  for (const std::string& n : names) {
+    EXPECT_NE(r.text.find(" " + n + (n == names.back() ? " " : ",")), std::string::npos) << n << ": " << r.text;
+  }
+}
+
 // Keys are read a few rows ahead of the inserts; a key file that ends early,
 // or has a bad line, is still reported at the row where it runs out, and a
 // file holding exactly --rows keys is enough.

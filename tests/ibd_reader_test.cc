@@ -622,15 +622,67 @@ TEST(IbdReaderFuzzTest, RandomCorruptionsNeverCrash) {
   EXPECT_GT(oks, 10);
 }
 
+// What the reader promises on any bytes (tools/ibd_reader.h): an error with a
+// message, or a census that accounts for every page of the file: one IbdPage
+// per page in page order, each page unused, system or index (live + stale),
+// and the indexes' live pages adding up to live_index_pages. Returns "" or
+// the first broken promise.
+std::string BrokenPromise(const std::vector<uint8_t>& bytes, const absl::StatusOr<IbdCensus>& c) {
+  if (!c.ok()) return c.status().message().empty() ? "an error without a message" : "";
+  if (c->page_size == 0 || bytes.size() % c->page_size != 0) return "page size does not divide the file";
+  if (c->n_pages != bytes.size() / c->page_size) return "n_pages is not the file's pages";
+  if (c->pages.size() != c->n_pages) return "not one IbdPage per page";
+  uint64_t unused = 0, system = 0, live = 0, stale = 0;
+  for (size_t i = 0; i < c->pages.size(); ++i) {
+    const IbdPage& p = c->pages[i];
+    if (p.page_no != i) return "pages out of order at " + std::to_string(i);
+    switch (p.state) {
+      case IbdPageState::kUnused: ++unused; break;
+      case IbdPageState::kSystem: ++system; break;
+      case IbdPageState::kIndexLive: ++live; break;
+      case IbdPageState::kIndexStale: ++stale; break;
+    }
+  }
+  if (unused + system + live + stale != c->n_pages) return "page states do not add up to the file's pages";
+  if (unused != c->unused_pages) return "unused_pages is not the unused pages";
+  if (live != c->live_index_pages) return "live_index_pages is not the live pages";
+  if (live + stale != c->raw_index_pages) return "raw_index_pages is not live + stale";
+  uint64_t in_indexes = 0;
+  for (const IbdIndexCensus& ix : c->indexes) {
+    uint64_t by_level = 0;
+    for (const IbdLevelCensus& l : ix.levels) by_level += l.pages;
+    if (by_level != ix.live_pages) return "an index's levels do not add up to its live pages";
+    in_indexes += ix.live_pages;
+  }
+  if (in_indexes != c->live_index_pages) return "the indexes' live pages do not add up to live_index_pages";
+  return "";
+}
+
+// Random files, and valid files with a few random bytes changed: no crash,
+// and every answer keeps the promise above. Both kinds of answer must occur,
+// or the property was not exercised.
 TEST(IbdReaderFuzzTest, RandomBytesNeverCrash) {
   std::mt19937_64 rng(7);
-  for (int iter = 0; iter < 200; ++iter) {
-    std::vector<uint8_t> bytes(4096 * (1 + rng() % 4));
-    for (auto& b : bytes) b = static_cast<uint8_t>(rng());
-    // Sometimes a valid 4 KiB full_crc32 flag word, so the pages get parsed.
-    if (iter % 2) Put32(bytes.data() + 54, 0x13);
-    (void)ReadIbdBytes(bytes, {.verify_checksums = false});
+  const std::vector<uint8_t> valid = TwoLevelSpace(4096, true, 20).bytes();
+  int errors = 0, censuses = 0;
+  for (int iter = 0; iter < 400; ++iter) {
+    std::vector<uint8_t> bytes;
+    if (iter % 2 == 0) {
+      bytes.resize(4096 * (1 + rng() % 4));
+      for (auto& b : bytes) b = static_cast<uint8_t>(rng());
+      // Sometimes a valid 4 KiB full_crc32 flag word, so the pages get parsed.
+      if (iter % 4 == 2) Put32(bytes.data() + 54, 0x13);
+    } else {
+      bytes = valid;
+      const int changes = 1 + static_cast<int>(rng() % 8);
+      for (int k = 0; k < changes; ++k) bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
+    }
+    const absl::StatusOr<IbdCensus> c = ReadIbdBytes(bytes, {.verify_checksums = false});
+    (c.ok() ? censuses : errors)++;
+    EXPECT_EQ(BrokenPromise(bytes, c), "") << "iteration " << iter;
   }
+  EXPECT_GT(errors, 0);
+  EXPECT_GT(censuses, 0);
 }
 
 }  // namespace

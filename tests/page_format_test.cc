@@ -32,5 +32,29 @@ TEST(PageFormatTest, OffsetsFollowEachOther) {
   EXPECT_EQ(ExtentSizeInPages(65536), 64u);
 }
 
+// The byte map at the top of model/page_format.h, number by number, against
+// the constants the model and the reader use.
+TEST(PageFormatTest, ByteMapAgreesWithTheConstants) {
+  static_assert(kFilPageSpaceOrChksum == 0 && kFilPageOffset == 4 && kFilPagePrev == 8 && kFilPageNext == 12);
+  static_assert(kFilPageLsn == 16 && kFilPageType == 24 && kFilPageFileFlushLsn == 26 && kFilPageSpaceId == 34);
+  static_assert(kFilPageData == 38 && kPageHeader == 38);
+  static_assert(kPageNDirSlots == 38 && kPageHeapTop == 40 && kPageNHeap == 42 && kPageFree == 44);
+  static_assert(kPageGarbage == 46 && kPageLastInsert == 48 && kPageDirection == 50 && kPageNDirection == 52);
+  static_assert(kPageNRecs == 54 && kPageMaxTrxId == 56 && kPageLevel == 64 && kPageIndexId == 66);
+  static_assert(kPageBtrSegLeaf == 74 && kPageBtrSegTop == 84 && kPageData == 94);
+  static_assert(kPageData + kRecNewExtraBytes == kPageNewInfimum && kPageNewInfimum == 99);
+  static_assert(kPageNewSupremum - kRecNewExtraBytes == 107 && kPageNewSupremum == 112);
+  static_assert(kPageNewSupremumEnd == 120);
+  static_assert(kPageDir == 8 && kFilPageDataEnd == 8 && kPageDirSlotSize == 2);
+  // Each field ends where the next begins (widths from the map).
+  static_assert(kPageMaxTrxId + 8 == kPageLevel && kPageIndexId + 8 == kPageBtrSegLeaf);
+  static_assert(kPageBtrSegLeaf + kFsegHeaderSize == kPageBtrSegTop && kPageBtrSegTop + kFsegHeaderSize == kPageData);
+  // Free space of an empty page: P - 120 - trailer - two slots (infimum and
+  // supremum), at every page size.
+  for (uint32_t p : kSupportedPageSizes) {
+    EXPECT_EQ(FreeSpaceOfEmpty(p), p - kPageNewSupremumEnd - kPageDir - 2 * kPageDirSlotSize) << p;
+  }
+}
+
 }  // namespace
 }  // namespace innosim

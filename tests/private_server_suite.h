@@ -2,7 +2,8 @@
 // in TearDownTestSuite, and every test of the suite fails (never skips)
 // with the reason when it could not start (e.g. mariadbd not installed).
 // A suite that includes this is a server test: its file belongs in
-// tests/CMakeLists.txt's INNOSIM_SERVER_TEST_SOURCES (ctest label `server`).
+// tests/*_server_test.cc (tests/CMakeLists.txt lists the server suites by
+// that name; ctest label `server`).
 #ifndef INNOSIM_TESTS_PRIVATE_SERVER_SUITE_H_
 #define INNOSIM_TESTS_PRIVATE_SERVER_SUITE_H_
 

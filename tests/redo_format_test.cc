@@ -1,5 +1,7 @@
 #include "model/redo_format.h"
 
+#include "model/page_format.h"
+
 #include "gtest/gtest.h"
 
 namespace innosim {
@@ -46,6 +48,38 @@ TEST(RedoFormatTest, MySqlSeed000RowInsert) {
   EXPECT_EQ(r.UndoInsert(16, 500, 1500), 29u);
   EXPECT_EQ(r.MtrEnd(1), 0u);
   EXPECT_EQ(r.MtrEnd(3), 1u);
+}
+
+// An extent-descriptor page every page-size pages (XDES_DESCRIBED_PER_PAGE,
+// fsp0types.h), at every page size: the allocation records name that page,
+// and MySQL writes its number compressed (0: 1 byte, 4096: 2, 16384 and
+// 65536: 3), MariaDB as a varint (0: 1, 4096 and 16384: 2, 65536: 3).
+TEST(RedoFormatTest, XdesPageEveryPageSizePages) {
+  for (uint32_t ps : kSupportedPageSizes) {
+    const RedoFormat r(ServerFlavor::kMySql84, 10, 5, ps);
+    EXPECT_EQ(r.XdesPageOf(0), 0u) << ps;
+    EXPECT_EQ(r.XdesPageOf(ps - 1), 0u) << ps;
+    EXPECT_EQ(r.XdesPageOf(ps), ps) << ps;
+    EXPECT_EQ(r.XdesPageOf(3 * ps + 5), 3 * ps) << ps;
+  }
+  for (ServerFlavor f : {ServerFlavor::kMySql84, ServerFlavor::kMariaDb1011}) {
+    const RedoFormat r4(f, 10, 5, 4096), r16(f, 10, 5, 16384), r64(f, 10, 5, 65536);
+    auto size = [f](uint32_t page_no) {
+      return f == ServerFlavor::kMySql84 ? RedoFormat::CompressedSize(page_no) : RedoFormat::VarintSize(page_no);
+    };
+    // 4k pages: page 5000 is described by XDES page 4096, not page 0.
+    EXPECT_EQ(r4.XdesPageOf(5000), 4096u);
+    EXPECT_EQ(r16.XdesPageOf(5000), 0u);
+    EXPECT_EQ(r4.PageAllocate(5000, false, false), r16.PageAllocate(5000, false, false) + size(4096) - size(0));
+    // 64k pages: page 20000 is described by page 0, not 16384.
+    EXPECT_EQ(r64.XdesPageOf(20000), 0u);
+    EXPECT_EQ(r16.XdesPageOf(20000), 16384u);
+    EXPECT_EQ(r64.PageAllocate(20000, false, false) + size(16384) - size(0), r16.PageAllocate(20000, false, false));
+    // A new extent writes its descriptor (state, id, list nodes) on the XDES
+    // page too: more bytes where the XDES page number is longer.
+    EXPECT_GT(r4.PageAllocate(5000, false, true), r16.PageAllocate(5000, false, true));
+    EXPECT_LT(r64.PageAllocate(20000, false, true), r16.PageAllocate(20000, false, true));
+  }
 }
 
 TEST(RedoFormatTest, MySqlMiddleSplitIsAboutTheBytesMoved) {

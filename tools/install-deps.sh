@@ -3,8 +3,8 @@
 # the compilers (g++; clang and its libFuzzer runtime for tests/fuzz) and
 # build tools, the libraries, MariaDB 10.11 and PostgreSQL 15 (with its
 # contrib modules pgstattuple, pageinspect, pg_buffercache; and libpq) for
-# the adapters' tests, and Debian's chromium for the browser explainer's test
-# (headless). Packages already present are left alone. The packages' own
+# the adapters' tests, Debian's chromium for the browser explainer's test
+# (headless), and help2man for the man page (cmake/Install.cmake). Packages already present are left alone. The packages' own
 # services are kept from starting (policy-rc.d), and postgresql-common is
 # told not to create its `main` cluster: tests start private servers of
 # their own (own folder and socket, no TCP), so a cluster made anyway stays
@@ -12,7 +12,7 @@
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config clang libclang-rt-14-dev
           libabsl-dev libboost-container-dev libcli11-dev libgtest-dev libgmock-dev
-          libbenchmark-dev nlohmann-json3-dev libtomlplusplus-dev libmariadb-dev
+          libbenchmark-dev nlohmann-json3-dev libtomlplusplus-dev libmariadb-dev help2man
           mariadb-server mariadb-client chromium zlib1g-dev libpq-dev postgresql-15)
 missing=()
 for p in "${packages[@]}"; do

@@ -31,6 +31,14 @@ void AddIbd(CLI::App& app, Registry& reg);
 void AddMeasure(CLI::App& app, Registry& reg);
 void AddExplain(CLI::App& app, Registry& reg);
 
+// The app's registered subcommands, "run, sweep, ..." in the order they were
+// added: the one list the messages that name them use.
+inline std::string SubcommandNames(const CLI::App& app) {
+  std::string list;
+  for (const CLI::App* sub : app.get_subcommands({})) list += (list.empty() ? "" : ", ") + sub->get_name();
+  return list;
+}
+
 // One-line error to stderr, returns the exit code.
 int Fail(int code, const std::string& message);
 

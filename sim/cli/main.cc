@@ -37,10 +37,8 @@ int main(int argc, char** argv) {
     std::vector<std::string> names;
     for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-      std::string list;
-      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
       std::fprintf(stderr, "innosim: unknown subcommand '%s'%s: use one of %s (innosim --help)\n", argv[1],
-                   innosim::DidYouMean(argv[1], names).c_str(), list.c_str());
+                   innosim::DidYouMean(argv[1], names).c_str(), innosim::cli::SubcommandNames(app).c_str());
       return 2;
     }
   }

@@ -14,6 +14,7 @@
 #include "sim/experiment.h"
 #include "sim/metrics.h"
 #include "sim/nearest_name.h"
+#include "sim/progress.h"
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
@@ -23,11 +24,11 @@
 
 namespace innosim::cli {
 
-int Registry::Dispatch(CLI::App&) {
+int Registry::Dispatch(CLI::App& app) {
   for (auto& [sub, handler] : handlers_) {
     if (sub->parsed()) return handler();
   }
-  return Fail(2, "no subcommand given: use run, sweep, experiment, keys, bench, measure or ibd");
+  return Fail(2, "no subcommand given: use one of " + SubcommandNames(app) + " (innosim --help)");
 }
 
 int Fail(int code, const std::string& message) {
@@ -36,6 +37,9 @@ int Fail(int code, const std::string& message) {
 }
 
 namespace {
+
+constexpr char kQuietHelp[] =
+    "no progress line on the terminal (drawn on stderr after 2 s of work, only when stderr is a terminal)";
 
 // --page-map: the run's simulated tablespace, drawn as `innosim ibd --svg`
 // draws a file. The census is taken from the run's own engine at the end of
@@ -83,12 +87,14 @@ void AddRun(CLI::App& app, Registry& reg) {
       ->capture_default_str();
   auto phases = std::make_shared<PhaseOptions>();
   phases->Register(sub);
+  auto quiet = std::make_shared<bool>(false);
+  sub->add_flag("--quiet", *quiet, kQuietHelp);
   auto shade = std::make_shared<std::string>("fill");
   sub->add_option("--shade", *shade,
                   "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
                   "flush model)")
       ->capture_default_str();
-  reg.Add(sub, [opts, series, page_map, order, shade, phases]() {
+  reg.Add(sub, [opts, series, page_map, order, shade, phases, quiet]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
@@ -122,7 +128,14 @@ void AddRun(CLI::App& app, Registry& reg) {
         if (const Engine* engine = driver.innodb()) map_svg = PageMapOf(*engine, *spec, o, writes);
       };
     }
-    absl::StatusOr<RunResult> r = Run(*spec, at_end);
+    ProgressCounter progress;
+    progress.total_rows = RowsToInsert(*spec);
+    spec->progress = &progress;
+    absl::StatusOr<RunResult> r;
+    {
+      StderrProgress line(progress, *quiet);
+      r = Run(*spec, at_end);
+    }
     if (!r.ok()) return Fail(2, std::string(r.status().message()));
     if (!series->empty()) {
       if (absl::Status s = WriteSeriesCsv(*series, *r); !s.ok()) return Fail(3, std::string(s.message()));
@@ -156,7 +169,9 @@ void AddSweep(CLI::App& app, Registry& reg) {
   // every phase of every run.
   auto phases = std::make_shared<PhaseOptions>();
   phases->Register(sub);
-  reg.Add(sub, [opts, values, threads, svg, phases]() {
+  auto quiet = std::make_shared<bool>(false);
+  sub->add_flag("--quiet", *quiet, kQuietHelp);
+  reg.Add(sub, [opts, values, threads, svg, phases, quiet]() {
     absl::StatusOr<std::vector<uint64_t>> list = ParseCountList(*values);
     if (!list.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", list.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
@@ -170,7 +185,13 @@ void AddSweep(CLI::App& app, Registry& reg) {
       if (absl::Status s = phases->Apply(&*spec); !s.ok()) return Fail(2, std::string(s.message()));
       specs.push_back(*spec);
     }
-    std::vector<absl::StatusOr<RunResult>> results = RunMany(specs, *threads);
+    ProgressCounter progress;
+    for (RunSpec& s : specs) s.progress = &progress;
+    std::vector<absl::StatusOr<RunResult>> results;
+    {
+      StderrProgress line(progress, *quiet);
+      results = RunMany(specs, *threads);
+    }
     for (const auto& r : results) {
       if (!r.ok()) return Fail(2, std::string(r.status().message()));
     }
@@ -233,7 +254,9 @@ void AddExperiment(CLI::App& app, Registry& reg) {
   sub->add_option("--svg", *svg,
                   "also draw the experiment's rows-per-ms sweep (leaf fill, DATA_LENGTH) with its published points "
                   "(one experiment file)");
-  reg.Add(sub, [paths, markdown, rows, threads, svg]() {
+  auto quiet = std::make_shared<bool>(false);
+  sub->add_flag("--quiet", *quiet, kQuietHelp);
+  reg.Add(sub, [paths, markdown, rows, threads, svg, quiet]() {
     if (paths->size() > 1 && (!markdown->empty() || !svg->empty())) {
       return Fail(2, absl::StrCat(markdown->empty() ? "--svg" : "--markdown",
                                   " writes one experiment's figures: give one experiment file with it"));
@@ -261,7 +284,13 @@ void AddExperiment(CLI::App& app, Registry& reg) {
     bool all_ok = true;
     for (size_t i = 0; i < experiments.size(); ++i) {
       const std::string& path = (*paths)[i];
-      absl::StatusOr<ExperimentResult> r = RunExperiment(experiments[i], *threads, override_rows);
+      ProgressCounter progress;
+      for (ExperimentRun& run : experiments[i].runs) run.spec.progress = &progress;
+      absl::StatusOr<ExperimentResult> r;
+      {
+        StderrProgress line(progress, *quiet);
+        r = RunExperiment(experiments[i], *threads, override_rows);
+      }
       if (!r.ok()) return Fail(2, std::string(r.status().message()));
       if (experiments.size() > 1) std::cout << (i ? "\n" : "") << "== " << path << " ==\n";
       std::cout << ExperimentTable(*r) << std::flush;

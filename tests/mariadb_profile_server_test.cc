@@ -12,7 +12,7 @@
 // and prints the comparison table (the one docs/validation.md quotes).
 //
 // It runs the library directly (Measure, ReadIbdFile, Run), not the
-// binary; tests/measure_cli_test.cc covers the command line at 200,000 rows.
+// binary; tests/measure_cli_server_test.cc covers the command line at 200,000 rows.
 // INNOSIM_PROFILE_ROWS overrides the row count (e.g. 200000 for a quick
 // check). About 2-3 minutes on two cores at 1,000,000 rows. If mariadbd is
 // not installed the test FAILS saying to install mariadb-server.
@@ -119,7 +119,7 @@ TEST_P(MariaDbProfileTest, AgreesWithinTwoPercent) {
                                          << ibd_fill;
   ASSERT_EQ(p.height, ibd.height) << stream_name;
   // Non-leaf levels hold a few dozen pages at this scale, where one page is
-  // more than 2%: they are printed, not asserted (measure_cli_test asserts
+  // more than 2%: they are printed, not asserted (measure_cli_server_test asserts
   // every level at 200,000 rows).
   std::string nonleaf;
   for (const IbdLevelCensus& lv : ibd.levels) {

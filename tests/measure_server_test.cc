@@ -306,7 +306,7 @@ TEST_F(MeasureTest, AutoincWithServerAssignedIds) {
 
 // MeasureOptions::interrupted: Measure() stops with kCancelled, says where,
 // and turns off again the counter it had turned on (in process; the signal
-// side is in measure_cli_test.cc).
+// side is in measure_cli_server_test.cc).
 TEST_F(MeasureTest, InterruptedMeasurementIsCancelledAndPutsCountersBack) {
   std::unique_ptr<ServerConnection> root = Root();
   ASSERT_NE(root, nullptr);
