@@ -1,19 +1,30 @@
 #include "sim/engines.h"
 
-#include "absl/strings/str_cat.h"
+#include "model/postgres/profile.h"
 #include "sim/innodb_driver.h"
+#include "sim/postgres_driver.h"
 
 namespace innosim {
 namespace {
 
-absl::StatusOr<std::unique_ptr<EngineDriver>> MakeInnodb(const RunSpec& spec, const RunConfig& config,
-                                                         const TableDef& table) {
-  return std::unique_ptr<EngineDriver>(std::make_unique<InnodbDriver>(spec, config, table));
-}
-
 std::vector<EngineKind> Kinds() {
   std::vector<EngineKind> kinds;
-  kinds.push_back({"innodb", EngineProfile::Names(), MakeInnodb});
+  kinds.push_back({.name = "innodb",
+                   .profiles = EngineProfile::Names(),
+                   .configure = InnodbConfigure,
+                   .check = InnodbCheck,
+                   .bind_stream = BindStreamToTable,
+                   .prepare = InnodbPrepare,
+                   .check_table = InnodbCheckTable,
+                   .metric_names = nullptr});
+  kinds.push_back({.name = "postgresql",
+                   .profiles = {std::string(postgres::kPostgresql15.name), std::string(postgres::kPostgresql18.name)},
+                   .configure = PostgresConfigure,
+                   .check = PostgresCheck,
+                   .bind_stream = PostgresBindStream,
+                   .prepare = PostgresPrepare,
+                   .check_table = PostgresCheckTable,
+                   .metric_names = PostgresMetricNames});
   return kinds;
 }
 
@@ -33,11 +44,10 @@ const EngineKind* EngineKindFor(std::string_view profile) {
   return nullptr;
 }
 
-absl::StatusOr<std::unique_ptr<EngineDriver>> MakeEngineDriver(const RunSpec& spec, const RunConfig& config,
-                                                               const TableDef& table) {
-  const EngineKind* kind = EngineKindFor(spec.profile);
-  if (kind == nullptr) return absl::InvalidArgumentError(absl::StrCat("unknown profile '", spec.profile, "'"));
-  return kind->make(spec, config, table);
+std::vector<std::string> ProfileNames() {
+  std::vector<std::string> names;
+  for (const EngineKind& k : EngineKinds()) names.insert(names.end(), k.profiles.begin(), k.profiles.end());
+  return names;
 }
 
 }  // namespace innosim

@@ -14,30 +14,53 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "model/record_format.h"
 #include "sim/engine_driver.h"
+#include "sim/entry_encoder.h"
 #include "sim/runner.h"
 
 namespace innosim {
+
+// What an engine's preparation hands the runner: the engine's driver, one
+// entry encoder per secondary index (in the engine's index order), and the
+// table as the engine's own SQL says it (RunResult::table).
+struct PreparedEngine {
+  std::unique_ptr<EngineDriver> driver;
+  std::vector<std::unique_ptr<EntryEncoder>> encoders;
+  std::string table_sql;
+};
 
 struct EngineKind {
   // The engine's name as the docs and --json's "engine" say it.
   std::string name;
   // Its profiles, as --profile takes them.
   std::vector<std::string> profiles;
-  // The driver of one run (the spec checked, the config built, the table
-  // resolved).
-  absl::StatusOr<std::unique_ptr<EngineDriver>> (*make)(const RunSpec& spec, const RunConfig& config,
-                                                        const TableDef& table) = nullptr;
+  // The run's server settings and profile (ConfigFor): one-line errors
+  // saying how to mend the spec.
+  absl::StatusOr<RunConfig> (*configure)(const RunSpec& spec) = nullptr;
+  // Checks the engine's own limits on a spec (what it does not simulate),
+  // before any work: one-line errors.
+  absl::Status (*check)(const RunSpec& spec) = nullptr;
+  // Fits an autoinc stream to the table's integer primary key (its width),
+  // as the engine reads spec.table (BindStreamToTable for InnoDB).
+  absl::Status (*bind_stream)(std::string_view table, StreamSpec* stream) = nullptr;
+  // The table (spec.table read in the engine's SQL, its primary key
+  // `key_width` bytes wide) and the engine for one run; may add warnings to
+  // config.
+  absl::StatusOr<PreparedEngine> (*prepare)(const RunSpec& spec, RunConfig* config, int key_width) = nullptr;
+  // The table and its column sources checked without building the engine
+  // (an experiment file's runs, before any runs).
+  absl::Status (*check_table)(const RunSpec& spec, int key_width) = nullptr;
+  // The figures an experiment may compare for `spec` (its table's index
+  // names among them); nullptr: the numeric fields of `run --json`.
+  absl::StatusOr<std::vector<std::string>> (*metric_names)(const RunSpec& spec) = nullptr;
 };
 
 // Every engine, in the order help lists them.
 const std::vector<EngineKind>& EngineKinds();
 // The engine whose profiles include `profile`, or nullptr.
 const EngineKind* EngineKindFor(std::string_view profile);
-// The driver of `spec`'s profile; InvalidArgument for an unknown profile.
-absl::StatusOr<std::unique_ptr<EngineDriver>> MakeEngineDriver(const RunSpec& spec, const RunConfig& config,
-                                                               const TableDef& table);
+// Every profile of every engine, in that order.
+std::vector<std::string> ProfileNames();
 
 }  // namespace innosim
 

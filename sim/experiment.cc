@@ -21,6 +21,7 @@
 #include "sim/key_stream.h"
 #include "sim/compare.h"
 #include "sim/count.h"
+#include "sim/engines.h"
 #include "sim/metrics.h"
 #include "sim/nearest_name.h"
 #include "sim/report.h"
@@ -168,8 +169,18 @@ absl::StatusOr<double> ToleranceField(const toml::node& n, const std::string& me
 }
 
 // A metric name for published, tolerance or show.
-absl::Status CheckMetric(const std::string& metric, const toml::source_region& src, bool flush,
+absl::Status CheckMetric(const std::string& metric, const toml::source_region& src, const RunSpec& spec,
                          const std::string& section, const std::string& path) {
+  const bool flush = spec.flush;
+  // An engine that names its own figures (sim/engines.h metric_names) is
+  // asked; InnoDB's are the numeric fields of its run --json.
+  if (const EngineKind* kind = EngineKindFor(spec.profile); kind != nullptr && kind->metric_names != nullptr) {
+    absl::StatusOr<std::vector<std::string>> own = kind->metric_names(spec);
+    if (!own.ok()) return ErrorAt(path, src, std::string(own.status().message()));
+    if (std::find(own->begin(), own->end(), metric) != own->end()) return absl::OkStatus();
+    return ErrorAt(path, src, absl::StrCat("unknown metric '", metric, "' in ", section, DidYouMean(metric, *own),
+                                           ": use a figure of `innosim run --profile ", spec.profile, " --json`"));
+  }
   const std::vector<std::string> names = MetricNames(flush);
   if (std::find(names.begin(), names.end(), metric) != names.end()) return absl::OkStatus();
   const std::vector<std::string> with_flush = MetricNames(true);
@@ -524,9 +535,10 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
     if (!run.spec.columns.empty() && !absl::StartsWith(run.spec.stream.name, "file")) {
       // The table with its column sources (a file stream's width is known
       // only when it is opened: Run checks those).
-      absl::StatusOr<TableSchema> table = ResolveRunTable(run.spec, StreamKeyWidth(run.spec.stream.name));
+      const EngineKind* kind = EngineKindFor(run.spec.profile);
+      absl::Status table = kind->check_table(run.spec, StreamKeyWidth(run.spec.stream.name));
       if (!table.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", table.status().message()));
+        return absl::InvalidArgumentError(absl::StrCat(where, " (", run.spec.label, "): ", table.message()));
       }
     }
     const toml::node* show = t->get("show");
@@ -539,7 +551,7 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
       for (const toml::node& m : *a) {
         std::optional<std::string> name = m.value_exact<std::string>();
         if (!name) return ErrorAt(path, m.source(), "show must be a list of metric names, e.g. show = [\"size\"]");
-        if (absl::Status s = CheckMetric(*name, m.source(), run.spec.flush, "show", path); !s.ok()) return s;
+        if (absl::Status s = CheckMetric(*name, m.source(), run.spec, "show", path); !s.ok()) return s;
         // Shown without a published figure: NaN marks it (see Verdict).
         run.published.emplace_back(*name, std::nan(""));
       }
@@ -549,7 +561,7 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
       if (pub == nullptr) return ErrorAt(path, pub_node->source(), "published must be a table: write [run.published]");
       for (const auto& [k, v] : *pub) {
         const std::string metric(k.str());
-        if (absl::Status s = CheckMetric(metric, k.source(), run.spec.flush, "[run.published]", path); !s.ok()) {
+        if (absl::Status s = CheckMetric(metric, k.source(), run.spec, "[run.published]", path); !s.ok()) {
           return s;
         }
         std::optional<double> d = NumberField(v);
@@ -562,7 +574,7 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
       if (tol == nullptr) return ErrorAt(path, tol_node->source(), "tolerance must be a table: write [run.tolerance]");
       for (const auto& [k, v] : *tol) {
         const std::string metric(k.str());
-        if (absl::Status s = CheckMetric(metric, k.source(), run.spec.flush, "[run.tolerance]", path); !s.ok()) {
+        if (absl::Status s = CheckMetric(metric, k.source(), run.spec, "[run.tolerance]", path); !s.ok()) {
           return s;
         }
         const toml::table* pub = t->get("published") != nullptr ? t->get("published")->as_table() : nullptr;
@@ -614,11 +626,19 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
       row.label = run.spec.label;
       row.metric = metric;
       row.published = published;
-      if (!j.contains(metric) || !j[metric].is_number()) {
+      if (rr.engine_result != nullptr) {
+        const std::optional<double> v = rr.engine_result->Metric(metric);
+        if (!v) {
+          return absl::InvalidArgumentError(absl::StrCat(e.name, ": run '", run.spec.label, "' publishes '", metric,
+                                                         "', which innosim does not produce for ", run.spec.profile));
+        }
+        row.simulated = *v;
+      } else if (!j.contains(metric) || !j[metric].is_number()) {
         return absl::InvalidArgumentError(absl::StrCat(e.name, ": run '", run.spec.label, "' publishes '", metric,
                                                        "', which innosim does not produce: use a field of `innosim run --json`"));
+      } else {
+        row.simulated = j[metric].get<double>();
       }
-      row.simulated = j[metric].get<double>();
       // Not published (NaN): no error to show or check.
       row.rel_error = std::isnan(published) ? 0 : RelativeError(row.simulated, published);
       if (auto it = run.tolerance.find(metric); it != run.tolerance.end() && !std::isnan(published)) {

@@ -1,6 +1,14 @@
 #include "sim/innodb_driver.h"
 
+#include <memory>
+#include <optional>
 #include <utility>
+
+#include <unistd.h>
+
+#include "absl/strings/str_cat.h"
+#include "model/page_format.h"
+#include "sim/secondary_keys.h"
 
 namespace innosim {
 namespace {
@@ -18,8 +26,82 @@ EngineOptions OptionsOf(const RunSpec& spec, const RunConfig& config) {
 
 }  // namespace
 
+absl::Status InnodbCheck(const RunSpec& spec) {
+  if (spec.page_size != 0 && !IsSupportedPageSize(spec.page_size)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "page size ", spec.page_size, " is not supported: use ", SupportedPageSizesInK(), " (", kUnivPageSizeMin,
+        " ... ", kUnivPageSizeMax, ")"));
+  }
+  if (spec.payload_bytes > 4000) {
+    return absl::InvalidArgumentError(absl::StrCat("--payload-bytes ", spec.payload_bytes,
+                                                   " is too long: the model keeps records on the page (at most 4000)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<RunConfig> InnodbConfigure(const RunSpec& spec) {
+  const std::optional<ServerFlavor> flavor = ServerFlavorByName(spec.profile);
+  if (!flavor) return absl::InvalidArgumentError(absl::StrCat("profile '", spec.profile, "' is not InnoDB's"));
+  ServerSettings settings = ServerSettings::Defaults(*flavor);
+  for (const VariableAssignment& a : spec.settings) {
+    absl::Status s = ApplyServerVariable(&settings, a.name, a.value, a.origin);
+    if (!s.ok()) {
+      const std::string sep = a.origin.rfind("--", 0) == 0 ? " " : ": ";
+      return absl::InvalidArgumentError(absl::IsInvalidArgument(s)
+                                            ? absl::StrCat(a.origin, sep, s.message())
+                                            : absl::StrCat(a.origin, sep, a.name, "=", a.value, ": ", s.message()));
+    }
+  }
+  // --page-size is the command line's innodb_page_size: two different
+  // values on the command line are a contradiction, not a precedence.
+  if (spec.page_size != 0 && settings.OriginOf("innodb_page_size") == "--set" &&
+      settings.innodb_page_size != spec.page_size) {
+    return absl::InvalidArgumentError(absl::StrCat("--page-size ", spec.page_size, " and --set innodb_page_size=",
+                                                   settings.innodb_page_size, " disagree: give the page size once"));
+  }
+  if (spec.page_size != 0) {
+    if (absl::Status s = settings.Set("innodb_page_size", absl::StrCat(spec.page_size), "--page-size"); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("--page-size: ", s.message()));
+    }
+  }
+  // The buffer pool's frames are simulated, not allocated, but a pool the
+  // machine could not hold is a typo, not a what-if a server could run.
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page_bytes > 0) {
+    const uint64_t memory = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes);
+    if (settings.innodb_buffer_pool_size > memory) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "innodb_buffer_pool_size=", settings.innodb_buffer_pool_size, " (", settings.OriginOf("innodb_buffer_pool_size"),
+          ") is larger than this machine's memory (", memory, " bytes): give a size a server here could have"));
+    }
+  }
+  RunConfig config{settings, EngineProfile::ForServer(settings)};
+  return config;
+}
+
+absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* config, int key_width) {
+  absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, key_width, &config->server);
+  if (!schema.ok()) return schema.status();
+  PreparedEngine prepared;
+  prepared.table_sql = TableSql(schema->def);
+  // A row's wall time runs at rows_per_sec whether or not the engine keeps
+  // a clock, unless a column's source has its own (time:R, key-time).
+  for (size_t ix = 0; ix < schema->def.secondary.size(); ++ix) {
+    prepared.encoders.push_back(std::make_unique<SecondaryKeyEncoder>(
+        *schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000, spec.columns,
+        spec.stream.rows_per_ms));
+  }
+  prepared.driver = std::make_unique<InnodbDriver>(spec, *config, schema->def);
+  return prepared;
+}
+
+absl::Status InnodbCheckTable(const RunSpec& spec, int key_width) {
+  return ResolveRunTable(spec, key_width).status();
+}
+
 InnodbDriver::InnodbDriver(const RunSpec& spec, const RunConfig& config, const TableDef& table)
-    : engine_(config.profile, table, OptionsOf(spec, config)) {}
+    : engine_(config.profile, table, OptionsOf(spec, config)), settings_(config.server.Describe()) {}
 
 void InnodbDriver::Sample(uint64_t rows, RunResult* result) {
   if (const FlushModel* fm = engine_.flush_model(); fm != nullptr) result->series.push_back({rows, fm->Snapshot()});
@@ -40,6 +122,7 @@ void InnodbDriver::RecordPhase(const PhaseSpec& phase, RunResult* result) {
 void InnodbDriver::Finish(RunResult* result) {
   if (const FlushModel* fm = engine_.flush_model(); fm != nullptr) result->flush = fm->counters();
   result->report = engine_.Report();
+  result->settings_used = settings_;
 }
 
 }  // namespace innosim

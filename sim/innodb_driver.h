@@ -6,12 +6,23 @@
 #define INNOSIM_SIM_INNODB_DRIVER_H_
 
 #include <memory>
+#include <vector>
 
 #include "model/engine.h"
 #include "sim/engine_driver.h"
+#include "sim/engines.h"
 #include "sim/runner.h"
 
 namespace innosim {
+
+// The EngineKind functions of InnoDB (sim/engines.h): the page size and
+// payload InnoDB's model takes; the server settings of the profile, --set,
+// --defaults-file and --page-size (ConfigFor); the table read as MySQL's
+// CREATE TABLE with its secondary entry encoders, and the driver.
+absl::Status InnodbCheck(const RunSpec& spec);
+absl::StatusOr<RunConfig> InnodbConfigure(const RunSpec& spec);
+absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* config, int key_width);
+absl::Status InnodbCheckTable(const RunSpec& spec, int key_width);
 
 class InnodbDriver final : public EngineDriver {
  public:
@@ -28,6 +39,7 @@ class InnodbDriver final : public EngineDriver {
 
  private:
   Engine engine_;
+  std::vector<ServerSettings::Row> settings_;  // the run's settings, for RunResult::settings_used
 };
 
 }  // namespace innosim

@@ -69,7 +69,7 @@ absl::StatusOr<std::unique_ptr<Load>> Load::Prepare(const RunSpec& spec, OwnKeys
     load->stream_ = std::make_unique<OwnKeyStream>(*own.keys, own.width);
   } else {
     StreamSpec stream_spec = spec.stream;  // autoinc takes the table's integer width
-    if (absl::Status s = BindStreamToTable(spec.table, &stream_spec); !s.ok()) return s;
+    if (absl::Status s = EngineKindFor(spec.profile)->bind_stream(spec.table, &stream_spec); !s.ok()) return s;
     absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(stream_spec);
     if (!stream.ok()) return stream.status();
     load->stream_ = *std::move(stream);
@@ -80,22 +80,18 @@ absl::StatusOr<std::unique_ptr<Load>> Load::Prepare(const RunSpec& spec, OwnKeys
   result.spec.page_size = load->config_.profile.page_size;
   if (result.spec.label.empty()) result.spec.label = s.stream.name;
   result.key_width = load->stream_->key_width();
-  absl::StatusOr<TableSchema> schema = ResolveRunTable(s, result.key_width, &load->config_.server);
-  if (!schema.ok()) return schema.status();
-  load->schema_ = *std::move(schema);
-  const TableDef& table = load->schema_.def;
-  result.table = TableSql(table);
-  // A row's wall time runs at rows_per_sec whether or not the engine keeps
-  // a clock, unless a column's source has its own (time:R, key-time).
-  for (size_t ix = 0; ix < table.secondary.size(); ++ix) {
-    load->encoders_.emplace_back(load->schema_, ix, s.stream.start_ms, s.rows_per_sec > 0 ? s.rows_per_sec : 100000,
-                                 s.columns, s.stream.rows_per_ms);
-  }
-  absl::StatusOr<std::unique_ptr<EngineDriver>> driver = MakeEngineDriver(s, load->config_, table);
-  if (!driver.ok()) return driver.status();
-  load->driver_ = *std::move(driver);
+  const EngineKind* kind = EngineKindFor(s.profile);  // ValidateRunSpec found it
+  absl::StatusOr<PreparedEngine> prepared = kind->prepare(s, &load->config_, result.key_width);
+  if (!prepared.ok()) return prepared.status();
+  result.table = std::move(prepared->table_sql);
+  load->encoders_ = std::move(prepared->encoders);
+  load->driver_ = std::move(prepared->driver);
   result.warnings = load->config_.server.warnings;
   return load;
+}
+
+absl::Status Load::BindStream(StreamSpec* stream) const {
+  return EngineKindFor(spec_.profile)->bind_stream(spec_.table, stream);
 }
 
 absl::Status Load::Insert(KeyStream& source, uint64_t rows, uint64_t base, const InsertKeeping& keep,
@@ -146,7 +142,7 @@ absl::Status Load::Insert(KeyStream& source, uint64_t rows, uint64_t base, const
     // The clustered index (or heap) first, then each secondary index in
     // order (InnoDB's row_ins, PostgreSQL's ExecInsertIndexTuples).
     for (size_t ix = 0; ix < encoders_.size(); ++ix) {
-      const absl::Status s = engine.InsertSecondary(ix, encoders_[ix].Encode(row, key));
+      const absl::Status s = engine.InsertSecondary(ix, encoders_[ix]->Encode(row, key));
       if (absl::IsAlreadyExists(s)) {
         ++result_.secondary_ties;
       } else if (!s.ok()) {

@@ -2,8 +2,8 @@
 //
 // Prepare checks a RunSpec and builds everything a run needs: the server's
 // settings and profile (ConfigFor), the key stream bound to the table, the
-// table, the secondary-key encoders (sim/secondary_keys.h) and the engine's
-// driver (sim/engines.h). Insert then drives rows through the engine seam
+// table, the secondary entries' encoders and the engine's driver (all three
+// from the profile's engine, sim/engines.h). Insert then drives rows through the engine seam
 // (model/table_engine.h) in the runner's order: the primary key, each
 // secondary entry in index order, the row's end. run, sweep and experiment
 // (sim/runner.h), explain (sim/explain.h) and bench (tools/bench.h) all
@@ -30,7 +30,7 @@
 #include "sim/engine_driver.h"
 #include "sim/key_stream.h"
 #include "sim/runner.h"
-#include "sim/secondary_keys.h"
+#include "sim/entry_encoder.h"
 #include "sim/table_parser.h"
 
 namespace innosim {
@@ -74,14 +74,18 @@ class Load {
   absl::Status Insert(KeyStream& source, uint64_t rows, uint64_t base, const InsertKeeping& keep = {},
                       RowObserver* observer = nullptr);
 
+  // Fits `stream` to the table as the run's engine reads it (an autoinc
+  // stream takes an integer key's width).
+  absl::Status BindStream(StreamSpec* stream) const;
+
   const RunSpec& spec() const { return spec_; }
   const RunConfig& config() const { return config_; }
-  const TableSchema& schema() const { return schema_; }
   // The spec's stream (or the caller's keys), bound to the table.
   KeyStream& stream() { return *stream_; }
   EngineDriver& driver() { return *driver_; }
   TableEngine& engine() { return driver_->engine(); }
-  const std::vector<SecondaryKeyEncoder>& encoders() const { return encoders_; }
+  // One per secondary index, in the engine's index order.
+  const std::vector<std::unique_ptr<EntryEncoder>>& encoders() const { return encoders_; }
   // The result being filled: spec (page size resolved), key width, table,
   // warnings; the driver adds the engine's figures.
   RunResult& result() { return result_; }
@@ -91,9 +95,8 @@ class Load {
 
   RunSpec spec_;
   RunConfig config_;
-  TableSchema schema_;
   std::unique_ptr<KeyStream> stream_;
-  std::vector<SecondaryKeyEncoder> encoders_;
+  std::vector<std::unique_ptr<EntryEncoder>> encoders_;
   std::unique_ptr<EngineDriver> driver_;
   RunResult result_;
 };

@@ -66,7 +66,7 @@ absl::Status PhaseRunner::Run() {
 
 absl::Status PhaseRunner::Delete(const PhaseSpec& phase) {
   TableEngine& engine = load_.engine();
-  const std::vector<SecondaryKeyEncoder>& encoders = load_.encoders();
+  const std::vector<std::unique_ptr<EntryEncoder>>& encoders = load_.encoders();
   // DELETE ... in key order (a scan of the primary key), committed, then
   // cleaned up row by row in the same order.
   engine.CommitTrx();
@@ -99,7 +99,7 @@ absl::Status PhaseRunner::Delete(const PhaseSpec& phase) {
     if (track_rows_) {
       auto it = std::lower_bound(row_of_.begin(), row_of_.end(), std::pair<Key, uint64_t>{k, 0});
       if (it == row_of_.end() || !(it->first == k) || it->second == kPurged) continue;  // deleted before
-      for (size_t ix = 0; ix < encoders.size(); ++ix) entries[ix] = encoders[ix].Encode(it->second, k);
+      for (size_t ix = 0; ix < encoders.size(); ++ix) entries[ix] = encoders[ix]->Encode(it->second, k);
       it->second = kPurged;
     }
     absl::Status s = engine.DeleteRow(k, entries);
@@ -113,7 +113,7 @@ absl::Status PhaseRunner::InsertPhase(size_t n) {
   const PhaseSpec& phase = spec.phases[n];
   StreamSpec ps = PhaseStreamSpec(spec, n, done_, autoinc_rows_);
   if (ServerAssigns(phase.stream)) autoinc_rows_ += phase.rows;
-  if (absl::Status s = BindStreamToTable(spec.table, &ps); !s.ok()) return s;
+  if (absl::Status s = load_.BindStream(&ps); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(ps);
   if (!stream.ok()) return stream.status();
   const int width = load_.result().key_width;

@@ -90,12 +90,13 @@ nlohmann::ordered_json LevelsJson(const IndexReport& p) {
 
 }  // namespace
 
-nlohmann::ordered_json RunToJson(const RunResult& r) {
-  const IndexReport& p = r.report.primary;
-  const IndexCounters& c = p.counters;
-  nlohmann::ordered_json j;
+namespace {
+
+// The fields every run's JSON opens with, whatever its engine.
+void PutRunHeader(const RunResult& r, uint64_t rows, nlohmann::ordered_json* out) {
+  nlohmann::ordered_json& j = *out;
   j["stream"] = r.spec.stream.name;
-  j["rows"] = r.report.rows;
+  j["rows"] = rows;
   j["rows_per_ms"] = r.spec.stream.rows_per_ms;
   j["seed"] = r.spec.stream.seed;
   j["profile"] = r.spec.profile;
@@ -113,6 +114,29 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
     for (const ColumnSource& c : r.spec.columns) cols[c.column] = ColumnSourceText(c);
     j["columns"] = cols;
   }
+}
+
+// Another engine's run: the header, then the engine's own figures.
+nlohmann::ordered_json EngineRunToJson(const RunResult& r) {
+  nlohmann::ordered_json j;
+  j["engine"] = r.engine_result->engine();
+  PutRunHeader(r, static_cast<uint64_t>(r.engine_result->Metric("rows").value_or(0)), &j);
+  for (auto& [k, v] : r.engine_result->ToJson().items()) {
+    if (k != "rows") j[k] = v;
+  }
+  if (!r.warnings.empty()) j["warnings"] = r.warnings;
+  j["elapsed_s"] = r.elapsed_s;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json RunToJson(const RunResult& r) {
+  if (r.engine_result != nullptr) return EngineRunToJson(r);
+  const IndexReport& p = r.report.primary;
+  const IndexCounters& c = p.counters;
+  nlohmann::ordered_json j;
+  PutRunHeader(r, r.report.rows, &j);
   PutIndexCounters(r.report, &j);
   j["height"] = p.height;
   j["leaf_fill"] = p.leaf_fill;
@@ -254,8 +278,10 @@ std::string RunSummary(const RunResult& r) {
   const IndexReport& p = r.report.primary;
   const IndexCounters& c = p.counters;
   std::string s;
+  const uint64_t rows =
+      r.engine_result != nullptr ? static_cast<uint64_t>(r.engine_result->Metric("rows").value_or(0)) : r.report.rows;
   absl::StrAppendFormat(&s, "innosim run: %s, %d rows, rows_per_ms %d, seed %d, profile %s, page size %d\n",
-                        r.spec.stream.name, r.report.rows, r.spec.stream.rows_per_ms, r.spec.stream.seed,
+                        r.spec.stream.name, rows, r.spec.stream.rows_per_ms, r.spec.stream.seed,
                         r.spec.profile, r.spec.page_size);
   if (r.spec.stream.writers > 1) {
     absl::StrAppendFormat(&s, "writers: %d, clock skew %g ms, clock drift %g ppm, interleave %s\n",
@@ -271,6 +297,7 @@ std::string RunSummary(const RunResult& r) {
   // Clamped settings and the like first, where they are seen.
   for (const std::string& w : r.warnings) absl::StrAppendFormat(&s, "warning: %s\n", w);
   s += "\n";
+  if (r.engine_result != nullptr) return s + r.engine_result->Summary();
   absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kIndexPageSplits.name, c.index_page_splits);
   absl::StrAppendFormat(&s, "    %-26s %14d\n", "to the right", c.splits_to_right);
   absl::StrAppendFormat(&s, "    %-26s %14d\n", "to the left", c.splits_to_left);

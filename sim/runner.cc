@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "sim/defaults_file.h"
+#include "sim/engines.h"
 #include "sim/load.h"
 #include "sim/phase_runner.h"
 #include "sim/nearest_name.h"
@@ -18,6 +19,15 @@
 #include "sim/stream_registry.h"
 
 namespace innosim {
+namespace {
+
+absl::Status UnknownProfile(const std::string& profile) {
+  const std::vector<std::string> names = ProfileNames();
+  return absl::InvalidArgumentError(absl::StrCat("unknown profile '", profile, "'", DidYouMean(profile, names),
+                                                 ": use ", absl::StrJoin(names, ", ")));
+}
+
+}  // namespace
 
 absl::Status ValidateRunSpec(const RunSpec& spec) {
   if (spec.rows == 0) return absl::InvalidArgumentError("--rows must be at least 1 (e.g. --rows 10M)");
@@ -30,23 +40,12 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
   if (spec.stream.rows_per_ms == 0) {
     return absl::InvalidArgumentError("--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
   }
-  if (spec.page_size != 0 && !IsSupportedPageSize(spec.page_size)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "page size ", spec.page_size, " is not supported: use ", SupportedPageSizesInK(), " (", kUnivPageSizeMin,
-        " ... ", kUnivPageSizeMax, ")"));
-  }
-  if (spec.payload_bytes > 4000) {
-    return absl::InvalidArgumentError(absl::StrCat("--payload-bytes ", spec.payload_bytes,
-                                                   " is too long: the model keeps records on the page (at most 4000)"));
-  }
   if (spec.table.empty()) {
     return absl::InvalidArgumentError("--table is empty: give seed000, seed004 or a CREATE TABLE statement");
   }
-  if (!EngineProfile::ByName(spec.profile)) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown profile '", spec.profile, "'",
-                                                   DidYouMean(spec.profile, EngineProfile::Names()), ": use ",
-                                                   absl::StrJoin(EngineProfile::Names(), " or ")));
-  }
+  const EngineKind* kind = EngineKindFor(spec.profile);
+  if (kind == nullptr) return UnknownProfile(spec.profile);
+  if (kind->check != nullptr) return kind->check(spec);
   return absl::OkStatus();
 }
 
@@ -82,48 +81,9 @@ std::string TableSql(const TableDef& t) {
 }
 
 absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec) {
-  const std::optional<ServerFlavor> flavor = ServerFlavorByName(spec.profile);
-  if (!flavor) {
-    return absl::InvalidArgumentError(absl::StrCat("unknown profile '", spec.profile, "': use ",
-                                                   absl::StrJoin(EngineProfile::Names(), " or "),
-                                                   DidYouMean(spec.profile, EngineProfile::Names())));
-  }
-  ServerSettings settings = ServerSettings::Defaults(*flavor);
-  for (const VariableAssignment& a : spec.settings) {
-    absl::Status s = ApplyServerVariable(&settings, a.name, a.value, a.origin);
-    if (!s.ok()) {
-      const std::string sep = a.origin.rfind("--", 0) == 0 ? " " : ": ";
-      return absl::InvalidArgumentError(absl::IsInvalidArgument(s)
-                                            ? absl::StrCat(a.origin, sep, s.message())
-                                            : absl::StrCat(a.origin, sep, a.name, "=", a.value, ": ", s.message()));
-    }
-  }
-  // --page-size is the command line's innodb_page_size: two different
-  // values on the command line are a contradiction, not a precedence.
-  if (spec.page_size != 0 && settings.OriginOf("innodb_page_size") == "--set" &&
-      settings.innodb_page_size != spec.page_size) {
-    return absl::InvalidArgumentError(absl::StrCat("--page-size ", spec.page_size, " and --set innodb_page_size=",
-                                                   settings.innodb_page_size, " disagree: give the page size once"));
-  }
-  if (spec.page_size != 0) {
-    if (absl::Status s = settings.Set("innodb_page_size", absl::StrCat(spec.page_size), "--page-size"); !s.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--page-size: ", s.message()));
-    }
-  }
-  // The buffer pool's frames are simulated, not allocated, but a pool the
-  // machine could not hold is a typo, not a what-if a server could run.
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_bytes = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page_bytes > 0) {
-    const uint64_t memory = static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes);
-    if (settings.innodb_buffer_pool_size > memory) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "innodb_buffer_pool_size=", settings.innodb_buffer_pool_size, " (", settings.OriginOf("innodb_buffer_pool_size"),
-          ") is larger than this machine's memory (", memory, " bytes): give a size a server here could have"));
-    }
-  }
-  RunConfig config{settings, EngineProfile::ForServer(settings)};
-  return config;
+  const EngineKind* kind = EngineKindFor(spec.profile);
+  if (kind == nullptr) return UnknownProfile(spec.profile);
+  return kind->configure(spec);
 }
 
 const char* OrderedStreamName(int key_width) { return key_width <= 8 ? "autoinc" : "uuidv7-counter"; }
@@ -155,7 +115,6 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   result.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   load.driver().Finish(&result);
   if (at_end) at_end(load.driver());
-  result.settings_used = load.config().server.Describe();
   if (result.secondary_ties > 0) {
     result.warnings.push_back(absl::StrCat(result.secondary_ties,
                                            " secondary-index entries tied after the compact encoding of entries past 32 bytes and "
@@ -169,6 +128,9 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
 absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end) {
   absl::StatusOr<RunResult> result = RunOnce(spec, at_end);
   if (!result.ok()) return result;
+  // The key-order reference is InnoDB's DATA_LENGTH at 15/16 (seed 000's
+  // fill); an engine that reports its own figures has none.
+  if (result->engine_result != nullptr) return result;
   // The same rows appended in key order, structure only: the size a fill
   // computed from DATA_LENGTH (seed 000's) is measured against. Appends
   // cost about 0.03 s per million rows.

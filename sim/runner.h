@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "model/flush_model.h"
 #include "model/server_settings.h"
 #include "sim/column_values.h"
+#include "sim/engine_result.h"
 #include "sim/engine_driver.h"
 #include "sim/key_stream.h"
 #include "sim/phases.h"
@@ -100,6 +102,9 @@ struct RunResult {
   // With spec.phases: every counter after each phase, the first included;
   // report (above) is the last phase's. Empty for a plain run.
   std::vector<PhaseResult> phases;
+  // An engine other than InnoDB: its figures under its own names
+  // (sim/engine_result.h); report, flush and phases above then stay empty.
+  std::shared_ptr<const EngineResult> engine_result;
 };
 
 // What a spec runs with: the server's settings (the profile's defaults, then

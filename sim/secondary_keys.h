@@ -50,13 +50,14 @@
 #include <vector>
 
 #include "model/key.h"
+#include "sim/entry_encoder.h"
 #include "sim/column_values.h"
 #include "sim/key_stream.h"
 #include "sim/table_parser.h"
 
 namespace innosim {
 
-class SecondaryKeyEncoder {
+class SecondaryKeyEncoder final : public EntryEncoder {
  public:
   // `index` is a position in schema.def.secondary; `sources` as checked by
   // CheckColumnSources; `rows_per_ms` is the key stream's clock (key-time).
@@ -64,7 +65,7 @@ class SecondaryKeyEncoder {
                       const std::vector<ColumnSource>& sources = {}, uint64_t rows_per_ms = 1);
 
   // The entry key of row `row` (0-based) whose primary key is `pk`.
-  Key Encode(uint64_t row, const Key& pk) const;
+  Key Encode(uint64_t row, const Key& pk) const override;
 
   // True if the entry is the columns' exact bytes and the whole PK.
   bool exact() const { return exact_; }

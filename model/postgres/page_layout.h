@@ -76,6 +76,14 @@ constexpr int MaxAlignDown(int len) { return len & ~(kMaxAlignOf - 1); }
 // _bt_findsplitloc calls leftspace (nbtsplitloc.c), and pgstatindex's
 // max_avail (pd_special - SizeOfPageHeaderData): 8192 - 24 - 16 = 8152.
 inline constexpr int kBTPageSpace = kBlckSz - kSizeOfPageHeaderData - MaxAlign(kSizeOfBTPageOpaqueData);
+// access/heaptoast.h: TOAST_TUPLE_THRESHOLD = MaximumBytesPerTuple(
+// TOAST_TUPLES_PER_PAGE = 4) = MAXALIGN_DOWN((BLCKSZ - MAXALIGN(
+// SizeOfPageHeaderData + 4 * sizeof(ItemIdData))) / 4) = 2032: heap_insert
+// (heap_prepare_insert) hands a longer tuple to the TOAST code, which
+// compresses or moves its long values out of line.
+inline constexpr int kToastTupleThreshold =
+    MaxAlignDown((kBlckSz - MaxAlign(kSizeOfPageHeaderData + 4 * kSizeOfItemIdData)) / 4);
+static_assert(kToastTupleThreshold == 2032);
 // Bytes of a heap page available to line pointers and tuples: 8168.
 inline constexpr int kHeapPageSpace = kBlckSz - kSizeOfPageHeaderData;
 

@@ -1,0 +1,266 @@
+#include "sim/postgres_driver.h"
+
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "model/postgres/heap.h"
+#include "model/postgres/page_layout.h"
+#include "sim/pg_entry_encoder.h"
+#include "sim/pg_table_parser.h"
+#include "sim/stream_registry.h"
+
+namespace innosim {
+namespace {
+
+using postgres::PgIndexReport;
+using postgres::PgTableReport;
+using postgres::SplitKind;
+
+constexpr SplitKind kSplitKinds[] = {SplitKind::kRightmostFillfactor, SplitKind::kFiftyFifty,
+                                     SplitKind::kAfterNewItem, SplitKind::kManyDuplicates,
+                                     SplitKind::kSingleValue};
+
+// pgstatindex prints avg_leaf_density and leaf_fragmentation with two
+// decimals (pgstatindex.c: snprintf "%.2f"); the JSON carries them so.
+double TwoDecimals(double v) { return std::round(v * 100.0) / 100.0; }
+
+nlohmann::ordered_json IndexJson(const PgIndexReport& ix) {
+  const postgres::PgStatIndex& s = ix.stat;
+  nlohmann::ordered_json j;
+  j["name"] = ix.name;
+  j["unique"] = ix.unique;
+  // pgstatindex()'s columns, in its order.
+  j["version"] = s.version;
+  j["tree_level"] = s.tree_level;
+  j["index_size"] = s.index_size;
+  j["root_block_no"] = s.root_block_no;
+  j["internal_pages"] = s.internal_pages;
+  j["leaf_pages"] = s.leaf_pages;
+  j["empty_pages"] = s.empty_pages;
+  j["deleted_pages"] = s.deleted_pages;
+  j["avg_leaf_density"] = TwoDecimals(s.avg_leaf_density);
+  j["leaf_fragmentation"] = TwoDecimals(s.leaf_fragmentation);
+  // pg_class.relpages of the index: its blocks, the metapage included.
+  j["relpages"] = s.relpages;
+  nlohmann::ordered_json leaf = nlohmann::ordered_json::object();
+  nlohmann::ordered_json internal = nlohmann::ordered_json::object();
+  for (SplitKind k : kSplitKinds) {
+    leaf[postgres::SplitKindName(k)] = ix.counters.leaf_splits[static_cast<int>(k)];
+    internal[postgres::SplitKindName(k)] = ix.counters.internal_splits[static_cast<int>(k)];
+  }
+  j["leaf_splits"] = leaf;
+  j["internal_splits"] = internal;
+  j["new_roots"] = ix.counters.new_roots;
+  j["dedup_passes"] = ix.counters.dedup_passes;
+  j["fastpath_inserts"] = ix.counters.fastpath_inserts;
+  return j;
+}
+
+nlohmann::ordered_json TableJson(const PgTableReport& r) {
+  nlohmann::ordered_json j;
+  j["rows"] = r.rows;
+  nlohmann::ordered_json heap;
+  heap["relpages"] = r.heap_relpages;
+  heap["pg_relation_size"] = r.heap_pg_relation_size;
+  j["heap"] = heap;
+  nlohmann::ordered_json indexes = nlohmann::ordered_json::array();
+  for (const PgIndexReport& ix : r.indexes) indexes.push_back(IndexJson(ix));
+  j["indexes"] = indexes;
+  return j;
+}
+
+uint64_t Splits(const uint64_t (&by_kind)[5]) {
+  uint64_t n = 0;
+  for (uint64_t v : by_kind) n += v;
+  return n;
+}
+
+// The figures Metric answers for one index, by pgstatindex's names.
+std::optional<double> IndexMetric(const PgIndexReport& ix, std::string_view name) {
+  const postgres::PgStatIndex& s = ix.stat;
+  if (name == "tree_level") return s.tree_level;
+  if (name == "index_size") return static_cast<double>(s.index_size);
+  if (name == "root_block_no") return s.root_block_no;
+  if (name == "internal_pages") return static_cast<double>(s.internal_pages);
+  if (name == "leaf_pages") return static_cast<double>(s.leaf_pages);
+  if (name == "empty_pages") return static_cast<double>(s.empty_pages);
+  if (name == "deleted_pages") return static_cast<double>(s.deleted_pages);
+  if (name == "avg_leaf_density") return TwoDecimals(s.avg_leaf_density);
+  if (name == "leaf_fragmentation") return TwoDecimals(s.leaf_fragmentation);
+  if (name == "relpages") return static_cast<double>(s.relpages);
+  if (name == "leaf_splits") return static_cast<double>(Splits(ix.counters.leaf_splits));
+  if (name == "internal_splits") return static_cast<double>(Splits(ix.counters.internal_splits));
+  if (name == "new_roots") return static_cast<double>(ix.counters.new_roots);
+  return std::nullopt;
+}
+
+constexpr const char* kIndexMetricNames[] = {"tree_level",     "index_size",         "root_block_no", "internal_pages",
+                                             "leaf_pages",     "empty_pages",        "deleted_pages",
+                                             "avg_leaf_density", "leaf_fragmentation", "relpages",
+                                             "leaf_splits",    "internal_splits",    "new_roots"};
+
+}  // namespace
+
+absl::Status PostgresCheck(const RunSpec& spec) {
+  if (spec.page_size != 0 && spec.page_size != postgres::kBlckSz) {
+    return absl::InvalidArgumentError(absl::StrCat("--page-size ", spec.page_size, ": PostgreSQL's block size is BLCKSZ, ",
+                                                   postgres::kBlckSz,
+                                                   ", fixed when the server is built: drop --page-size"));
+  }
+  if (!spec.settings.empty()) {
+    const VariableAssignment& a = spec.settings.front();
+    return absl::InvalidArgumentError(absl::StrCat(
+        a.origin, " ", a.name, ": the ", spec.profile,
+        " profile takes no server variables yet (its pages follow none; fillfactor goes in the CREATE TABLE's or "
+        "CREATE INDEX's WITH (fillfactor = N)): drop it"));
+  }
+  for (const PhaseSpec& phase : spec.phases) {
+    if (phase.kind != PhaseSpec::Kind::kInsert) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--phase ", phase.text, ": the PostgreSQL model simulates insert phases only (DELETE with VACUUM, REINDEX "
+          "and CHECKPOINT are not modelled yet): drop it"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<RunConfig> PostgresConfigure(const RunSpec& spec) {
+  if (!postgres::FindPgProfile(spec.profile)) {
+    return absl::InvalidArgumentError(absl::StrCat("profile '", spec.profile, "' is not PostgreSQL's"));
+  }
+  RunConfig config;
+  config.profile.name = spec.profile;
+  config.profile.page_size = postgres::kBlckSz;
+  return config;
+}
+
+absl::Status PostgresBindStream(std::string_view table, StreamSpec* stream) {
+  // A sequence (bigserial, serial, identity) fills the key column at its
+  // width: integer keys of 4 or 2 bytes for integer and smallint keys.
+  if (!ServerAssigns(stream->name) || table == "seed000") return absl::OkStatus();
+  absl::StatusOr<PgSchema> schema = ParsePgTable(table, PgTableOptions{});
+  if (!schema.ok()) return schema.status();
+  if (schema->spec.primary_key.size() != 1) return absl::OkStatus();
+  const postgres::PgType type = schema->spec.columns[schema->spec.primary_key.front()].type;
+  if (type == postgres::PgType::kInt4) stream->autoinc_bytes = 4;
+  if (type == postgres::PgType::kInt2) stream->autoinc_bytes = 2;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PreparedEngine> PostgresPrepare(const RunSpec& spec, RunConfig*, int key_width) {
+  const std::optional<postgres::PgProfile> profile = postgres::FindPgProfile(spec.profile);
+  if (!profile) return absl::InvalidArgumentError(absl::StrCat("profile '", spec.profile, "' is not PostgreSQL's"));
+  PgTableOptions options;
+  options.payload_bytes = spec.payload_bytes;
+  options.payload_given = spec.payload_bytes_given;
+  absl::StatusOr<PgSchema> schema = ResolvePgTable(spec.table, key_width, options);
+  if (!schema.ok()) return schema.status();
+  if (absl::Status s = CheckPgColumnSources(*schema, spec.columns); !s.ok()) return s;
+  // A tuple over TOAST_TUPLE_THRESHOLD would have its long values
+  // compressed or moved out of line by heap_insert; that is not modelled,
+  // so such a row is refused rather than sized wrongly.
+  const int tuple = postgres::HeapTupleLength(schema->spec.columns, postgres::PgRow{});
+  if (tuple > postgres::kToastTupleThreshold) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a row of this table is ", tuple, " bytes, over TOAST_TUPLE_THRESHOLD (", postgres::kToastTupleThreshold,
+        "): PostgreSQL would TOAST its long values, which the model does not simulate: lower --payload-bytes"));
+  }
+  PreparedEngine prepared;
+  prepared.table_sql = schema->sql;
+  for (size_t ix = 0; ix < schema->spec.secondary.size(); ++ix) {
+    prepared.encoders.push_back(std::make_unique<PgEntryEncoder>(
+        *schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000, spec.columns,
+        spec.stream.rows_per_ms));
+  }
+  prepared.driver = std::make_unique<PostgresDriver>(*profile, schema->spec);
+  return prepared;
+}
+
+absl::Status PostgresCheckTable(const RunSpec& spec, int key_width) {
+  RunConfig config;
+  return PostgresPrepare(spec, &config, key_width).status();
+}
+
+absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec) {
+  const std::optional<postgres::PgProfile> profile = postgres::FindPgProfile(spec.profile);
+  if (!profile) return absl::InvalidArgumentError(absl::StrCat("profile '", spec.profile, "' is not PostgreSQL's"));
+  PgTableOptions options;
+  options.payload_bytes = spec.payload_bytes;
+  options.payload_given = spec.payload_bytes_given;
+  StreamSpec stream = spec.stream;  // a sequence takes the key's width
+  if (absl::Status s = PostgresBindStream(spec.table, &stream); !s.ok()) return s;
+  absl::StatusOr<PgSchema> schema = ResolvePgTable(spec.table, StreamKeyWidth(stream), options);
+  if (!schema.ok()) return schema.status();
+  // The names of an empty table's figures: its indexes' names are the
+  // run's.
+  return PgRunResult(postgres::PgTable(*profile, schema->spec).Report()).MetricNames();
+}
+
+void PostgresDriver::Finish(RunResult* result) {
+  result->engine_result = std::make_shared<PgRunResult>(engine_.table().Report());
+}
+
+nlohmann::ordered_json PgRunResult::ToJson() const { return TableJson(report_); }
+
+std::string PgRunResult::Summary() const {
+  std::string out;
+  absl::StrAppendFormat(&out, "  %-36s %10u  (pg_class.relpages of the table)\n", "heap relpages",
+                        report_.heap_relpages);
+  absl::StrAppendFormat(&out, "  %-36s %10u\n", "heap pg_relation_size", report_.heap_pg_relation_size);
+  for (const PgIndexReport& ix : report_.indexes) {
+    const postgres::PgStatIndex& s = ix.stat;
+    absl::StrAppendFormat(&out, "  index %s%s\n", ix.name, ix.unique ? " (unique)" : "");
+    absl::StrAppendFormat(&out, "    %-34s %10d\n", "tree_level", s.tree_level);
+    absl::StrAppendFormat(&out, "    %-34s %10u  (bytes)\n", "index_size", s.index_size);
+    absl::StrAppendFormat(&out, "    %-34s %10u\n", "root_block_no", s.root_block_no);
+    absl::StrAppendFormat(&out, "    %-34s %10u\n", "internal_pages", s.internal_pages);
+    absl::StrAppendFormat(&out, "    %-34s %10u\n", "leaf_pages", s.leaf_pages);
+    absl::StrAppendFormat(&out, "    %-34s %10u\n", "empty_pages", s.empty_pages);
+    absl::StrAppendFormat(&out, "    %-34s %10u\n", "deleted_pages", s.deleted_pages);
+    absl::StrAppendFormat(&out, "    %-34s %10.2f\n", "avg_leaf_density", s.avg_leaf_density);
+    absl::StrAppendFormat(&out, "    %-34s %10.2f\n", "leaf_fragmentation", s.leaf_fragmentation);
+    absl::StrAppendFormat(&out, "    %-34s %10u  (", "leaf splits", Splits(ix.counters.leaf_splits));
+    bool first = true;
+    for (SplitKind k : kSplitKinds) {
+      const uint64_t n = ix.counters.leaf_splits[static_cast<int>(k)];
+      if (n == 0) continue;
+      absl::StrAppend(&out, first ? "" : ", ", postgres::SplitKindName(k), " ", n);
+      first = false;
+    }
+    absl::StrAppend(&out, ")\n");
+    absl::StrAppendFormat(&out, "    %-34s %10u\n", "internal splits", Splits(ix.counters.internal_splits));
+    absl::StrAppendFormat(&out, "    %-34s %10u\n", "new roots", ix.counters.new_roots);
+    if (!ix.unique) absl::StrAppendFormat(&out, "    %-34s %10u\n", "dedup passes", ix.counters.dedup_passes);
+  }
+  return out;
+}
+
+std::optional<double> PgRunResult::Metric(std::string_view name) const {
+  if (name == "heap_relpages") return report_.heap_relpages;
+  if (name == "heap_pg_relation_size") return static_cast<double>(report_.heap_pg_relation_size);
+  if (name == "rows") return static_cast<double>(report_.rows);
+  // "NAME.figure" for the index NAME; a bare figure for the primary key's
+  // index (the first).
+  const size_t dot = name.find('.');
+  if (dot == std::string_view::npos) {
+    if (report_.indexes.empty()) return std::nullopt;
+    return IndexMetric(report_.indexes.front(), name);
+  }
+  for (const PgIndexReport& ix : report_.indexes) {
+    if (name.substr(0, dot) == ix.name) return IndexMetric(ix, name.substr(dot + 1));
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> PgRunResult::MetricNames() const {
+  std::vector<std::string> names = {"heap_relpages", "heap_pg_relation_size", "rows"};
+  for (const char* n : kIndexMetricNames) names.push_back(n);
+  for (const PgIndexReport& ix : report_.indexes) {
+    for (const char* n : kIndexMetricNames) names.push_back(absl::StrCat(ix.name, ".", n));
+  }
+  return names;
+}
+
+}  // namespace innosim
