@@ -254,7 +254,9 @@ const Key& PgEntryEncoder::StreamKey(int stream, uint64_t row) const {
 }
 
 Key PgEntryEncoder::Encode(uint64_t row, const Key& pk) const {
-  uint8_t buf[Key::kMaxBytes] = {};
+  // Fixed-length parts write their whole width (at most 16 bytes) even
+  // where the last one was cut to fit the Key: room for that.
+  uint8_t buf[Key::kMaxBytes + 16] = {};
   uint32_t n = 0;
   for (const Part& p : parts_) {
     uint8_t* out = buf + n;

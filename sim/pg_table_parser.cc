@@ -787,7 +787,10 @@ class Parser {
         conname = *n;
         continue;
       }
-      if (Accept("NOT")) {
+      if (IsKeyword(tok, "NOT") && IsKeyword(Peek(1), "DEFERRABLE")) {
+        Next();
+        Next();
+      } else if (Accept("NOT")) {
         if (!Accept("NULL")) return Error(absl::StrCat("column ", *name, ": expected NULL after NOT"));
         c.col.nullable = false;
       } else if (Accept("NULL")) {
@@ -858,9 +861,6 @@ class Parser {
         // the workload's values under any of them.
         if (absl::StatusOr<std::string> n = QualifiedName("collation"); !n.ok()) return n.status();
       } else if (Accept("DEFERRABLE")) {
-      } else if (IsKeyword(tok, "NOT") && IsKeyword(Peek(1), "DEFERRABLE")) {
-        Next();
-        Next();
       } else if (Accept("INITIALLY")) {
         if (!Accept("DEFERRED") && !Accept("IMMEDIATE")) return Error("expected DEFERRED or IMMEDIATE after INITIALLY");
       } else {
@@ -992,6 +992,11 @@ class Parser {
     out.spec.name = table_;
     out.spec.fillfactor = fillfactor_;
     // Stored lengths.
+    if (options_.payload_bytes > static_cast<uint32_t>(kToastTupleThreshold)) {
+      return Error(absl::StrCat("--payload-bytes ", options_.payload_bytes, " is over TOAST_TUPLE_THRESHOLD (",
+                                kToastTupleThreshold, "): PostgreSQL would compress or TOAST such values, which the "
+                                "model does not; give at most ", kToastTupleThreshold));
+    }
     for (PendingColumn& c : columns_) {
       const bool varlena = postgres::TypeInfo(c.col.type).typlen < 0;
       if (!varlena) continue;
@@ -1003,6 +1008,10 @@ class Parser {
       }
       // char(n) is blank-padded to n (bpchar.c bpchar); varchar(n) and text
       // hold the payload, cut to n when the user did not choose it.
+      if (c.char_type && n > static_cast<uint32_t>(kToastTupleThreshold)) {
+        return Error(absl::StrCat("column ", c.col.name, " ", c.value.type_name, " is over TOAST_TUPLE_THRESHOLD (",
+                                  kToastTupleThreshold, "), which the model does not handle (TOAST)"));
+      }
       c.value.value_bytes = n > 0 ? std::min(options_.payload_bytes, n) : options_.payload_bytes;
       c.value.blank_padded = c.char_type;
       c.col.varlena_bytes = static_cast<int>(c.char_type ? n : c.value.value_bytes);
@@ -1010,8 +1019,11 @@ class Parser {
     // heap_form_tuple's length of a row without nulls (heaptuple.c
     // heap_compute_data_size; MAXALIGNed header): over the TOAST threshold
     // heap_insert would compress or move values out of line.
-    int len = 0;
-    for (const PendingColumn& c : columns_) len = postgres::AddAttribute(len, c.col.type, c.col.varlena_bytes);
+    int64_t len = 0;
+    for (const PendingColumn& c : columns_) {
+      len = postgres::AddAttribute(static_cast<int>(len), c.col.type, c.col.varlena_bytes);
+      if (len > kToastTupleThreshold) break;  // 64 columns of at most 2032 bytes: no overflow
+    }
     len += postgres::MaxAlign(postgres::kSizeofHeapTupleHeader);
     if (len > kToastTupleThreshold) {
       return Error(absl::StrCat("a row takes ", len, " bytes, over TOAST_TUPLE_THRESHOLD (", kToastTupleThreshold,
