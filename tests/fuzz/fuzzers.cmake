@@ -10,4 +10,5 @@ set(INNOSIM_FUZZERS
   create_table   # ParseCreateTable / ResolveTable
   experiment     # ParseExperiment (parsed and checked, never run)
   count_size     # ParseCount, ParseCountList, ParseSize
+  pg_table       # ParsePgTable / ResolvePgTable + PgEntryEncoder
 )

@@ -1,0 +1,1 @@
+CREATE TABLE c (id bigint PRIMARY KEY, parent_id bigint NOT NULL REFERENCES p (id), payload text); CREATE INDEX ON c (parent_id)

@@ -1,0 +1,2 @@
+-- comment
+CREATE TABLE "Orders" (id int GENERATED ALWAYS AS IDENTITY (START WITH 5) PRIMARY KEY, r real, d double precision, b boolean, dt date, ts timestamp(3) without time zone, bin bytea, FOREIGN KEY (id) REFERENCES x ON DELETE SET NULL, CHECK (r > 0)) /* c */
