@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "model/page_format.h"
+#include "sim/defaults_file.h"
 #include "sim/secondary_keys.h"
 
 namespace innosim {

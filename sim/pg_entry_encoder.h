@@ -51,6 +51,7 @@
 
 #include "absl/status/status.h"
 #include "model/key.h"
+#include "sim/entry_encoder.h"
 #include "model/postgres/page_layout.h"  // pg_type.h uses TypeAlign without including it
 #include "model/postgres/pg_type.h"
 #include "sim/column_values.h"
@@ -68,7 +69,7 @@ absl::Status CheckPgColumnSources(const PgSchema& schema, const std::vector<Colu
 // for its type (never kDefault).
 ValueSource PgSourceOf(const PgSchema& schema, size_t column, const std::vector<ColumnSource>& sources);
 
-class PgEntryEncoder {
+class PgEntryEncoder final : public EntryEncoder {
  public:
   // `index` is a position in schema.spec.secondary; `sources` as checked by
   // CheckPgColumnSources; `rows_per_ms` is the key stream's clock (key-time).
@@ -76,7 +77,7 @@ class PgEntryEncoder {
                  const std::vector<ColumnSource>& sources = {}, uint64_t rows_per_ms = 1);
 
   // The entry key of row `row` (0-based) whose primary key is `pk`.
-  Key Encode(uint64_t row, const Key& pk) const;
+  Key Encode(uint64_t row, const Key& pk) const override;
 
   // Bytes of the entry (the sum of its columns' key_bytes).
   uint32_t key_bytes() const { return key_bytes_; }

@@ -42,7 +42,7 @@ TEST(PostgresRunTest, SeedTwoPrimaryKeysAtOneMillionRows) {
       {"uuidv4", "CREATE TABLE t (id uuid PRIMARY KEY)", 4700, 4950, 70.0, 73.5},
   };
   for (const Case& c : cases) {
-    absl::StatusOr<RunResult> r = Run(PgSpec(c.stream, 1000000, c.table, "postgresql-18"));
+    absl::StatusOr<RunResult> r = innosim::Run(PgSpec(c.stream, 1000000, c.table, "postgresql-18"));
     ASSERT_TRUE(r.ok()) << r.status();
     const postgres::PgTableReport& pg = PgReport(*r);
     ASSERT_EQ(pg.indexes.size(), 1u);
@@ -65,8 +65,8 @@ TEST(PostgresRunTest, SeedTwoPrimaryKeysAtOneMillionRows) {
 // The same keys, the same pages on both profiles; only pgstatindex's free
 // space differs (REL_18 counts PageGetExactFreeSpace: a lower density).
 TEST(PostgresRunTest, FifteenAndEighteenShareThePages) {
-  absl::StatusOr<RunResult> a = Run(PgSpec("uuidv4", 100000, "seed000", "postgresql-15"));
-  absl::StatusOr<RunResult> b = Run(PgSpec("uuidv4", 100000, "seed000", "postgresql-18"));
+  absl::StatusOr<RunResult> a = innosim::Run(PgSpec("uuidv4", 100000, "seed000", "postgresql-15"));
+  absl::StatusOr<RunResult> b = innosim::Run(PgSpec("uuidv4", 100000, "seed000", "postgresql-18"));
   ASSERT_TRUE(a.ok()) << a.status();
   ASSERT_TRUE(b.ok()) << b.status();
   const postgres::PgStatIndex& s15 = PgReport(*a).indexes[0].stat;
@@ -84,7 +84,7 @@ TEST(PostgresRunTest, AnInsertPhaseGrowsTheIndex) {
   absl::StatusOr<PhaseSpec> phase = ParsePhase("insert:autoinc:10k");
   ASSERT_TRUE(phase.ok());
   spec.phases.push_back(*phase);
-  absl::StatusOr<RunResult> r = Run(spec);
+  absl::StatusOr<RunResult> r = innosim::Run(spec);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(PgReport(*r).rows, 1010000u);
   EXPECT_EQ(PgReport(*r).indexes[0].stat.relpages, 2772u);
@@ -93,13 +93,13 @@ TEST(PostgresRunTest, AnInsertPhaseGrowsTheIndex) {
 TEST(PostgresRunTest, WhatIsNotModelledIsRefusedInOneLine) {
   RunSpec spec = PgSpec("uuidv4", 1000, "seed000", "postgresql-18");
   spec.page_size = 16384;
-  absl::StatusOr<RunResult> r = Run(spec);
+  absl::StatusOr<RunResult> r = innosim::Run(spec);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("BLCKSZ"), std::string::npos) << r.status();
 
   spec = PgSpec("uuidv4", 1000, "seed000", "postgresql-18");
   spec.settings.push_back({"shared_buffers", "1G", "--set"});
-  r = Run(spec);
+  r = innosim::Run(spec);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("no server variables"), std::string::npos) << r.status();
 
@@ -107,7 +107,7 @@ TEST(PostgresRunTest, WhatIsNotModelledIsRefusedInOneLine) {
   absl::StatusOr<PhaseSpec> del = ParsePhase("delete:every:2");
   ASSERT_TRUE(del.ok());
   spec.phases.push_back(*del);
-  r = Run(spec);
+  r = innosim::Run(spec);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("insert phases only"), std::string::npos) << r.status();
 
@@ -115,20 +115,20 @@ TEST(PostgresRunTest, WhatIsNotModelledIsRefusedInOneLine) {
   spec = PgSpec("uuidv4", 1000, "CREATE TABLE t (id uuid PRIMARY KEY, v text)", "postgresql-18");
   spec.payload_bytes = 3000;
   spec.payload_bytes_given = true;
-  r = Run(spec);
+  r = innosim::Run(spec);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("TOAST"), std::string::npos) << r.status();
   for (const char* ch : {"\n"}) EXPECT_EQ(std::string(r.status().message()).find(ch), std::string::npos);
 
   // A bigint key for a 16-byte stream: the parser's own message.
-  r = Run(PgSpec("uuidv4", 1000, "CREATE TABLE t (id bigint PRIMARY KEY)", "postgresql-18"));
+  r = innosim::Run(PgSpec("uuidv4", 1000, "CREATE TABLE t (id bigint PRIMARY KEY)", "postgresql-18"));
   EXPECT_FALSE(r.ok());
 }
 
 // InnoDB's profiles still read MySQL's CREATE TABLE; the profile list
 // names both engines' profiles.
 TEST(PostgresRunTest, UnknownProfileNamesEveryEngine) {
-  absl::StatusOr<RunResult> r = Run(PgSpec("uuidv4", 10, "seed000", "postgresql-16"));
+  absl::StatusOr<RunResult> r = innosim::Run(PgSpec("uuidv4", 10, "seed000", "postgresql-16"));
   ASSERT_FALSE(r.ok());
   const std::string m(r.status().message());
   EXPECT_NE(m.find("mysql-8.4"), std::string::npos) << m;
