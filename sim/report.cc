@@ -121,7 +121,8 @@ nlohmann::ordered_json EngineRunToJson(const RunResult& r) {
   nlohmann::ordered_json j;
   j["engine"] = r.engine_result->engine();
   PutRunHeader(r, static_cast<uint64_t>(r.engine_result->Metric("rows").value_or(0)), &j);
-  for (auto& [k, v] : r.engine_result->ToJson().items()) {
+  const nlohmann::ordered_json figures = r.engine_result->ToJson();  // items() must not outlive it
+  for (auto& [k, v] : figures.items()) {
     if (k != "rows") j[k] = v;
   }
   if (!r.warnings.empty()) j["warnings"] = r.warnings;

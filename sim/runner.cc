@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "sim/defaults_file.h"
 #include "sim/engines.h"
@@ -47,6 +48,16 @@ absl::Status ValidateRunSpec(const RunSpec& spec) {
   if (kind == nullptr) return UnknownProfile(spec.profile);
   if (kind->check != nullptr) return kind->check(spec);
   return absl::OkStatus();
+}
+
+absl::Status CheckRunTable(const RunSpec& spec) {
+  const EngineKind* kind = EngineKindFor(spec.profile);
+  if (kind == nullptr) return UnknownProfile(spec.profile);
+  StreamSpec bound = spec.stream;  // autoinc takes the table's integer width
+  if (absl::Status s = kind->bind_stream(spec.table, &bound); !s.ok()) return s;
+  const int width = StreamKeyWidth(bound);
+  if (absl::StartsWith(spec.stream.name, "file:") || width < 1 || width > 16) return absl::OkStatus();
+  return kind->check_table(spec, width);
 }
 
 absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width, const ServerSettings* settings) {

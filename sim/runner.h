@@ -122,6 +122,10 @@ absl::StatusOr<RunConfig> ConfigFor(const RunSpec& spec);
 
 // Checks a spec without running it: one-line errors saying how to mend it.
 absl::Status ValidateRunSpec(const RunSpec& spec);
+// Checks the spec's table as its engine reads it, for the stream's keys
+// (autoinc bound to the table's integer width), before any work; a file
+// stream's width is known only when it opens, so Run checks those.
+absl::Status CheckRunTable(const RunSpec& spec);
 // `at_end`, if given, sees the engine's driver once the load is done (after
 // the final flush), e.g. to draw its pages.
 absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end = nullptr);

@@ -263,14 +263,7 @@ struct CommonRunOptions {
     absl::StatusOr<RunConfig> config = ConfigFor(spec);
     if (!config.ok()) return config.status();
     // The table, checked against the stream's key width before running.
-    StreamSpec bound = spec.stream;  // autoinc takes the table's integer width
-    if (absl::Status s = BindStreamToTable(spec.table, &bound); !s.ok()) return s;
-    const int width = StreamKeyWidth(bound);
-    // (a fileN: width out of 1..16 is the stream's error, named when it opens)
-    if (!absl::StartsWith(stream, "file:") && width >= 1 && width <= 16) {
-      absl::StatusOr<TableSchema> t = ResolveRunTable(spec, width);
-      if (!t.ok()) return t.status();
-    }
+    if (absl::Status s = CheckRunTable(spec); !s.ok()) return s;
     return spec;
   }
 };
