@@ -224,7 +224,7 @@ PgEntryEncoder::PgEntryEncoder(const PgSchema& schema, size_t index, uint64_t st
         streams_.push_back(std::move(cs));
       }
     }
-    p.us_per_row = rate > 0 ? 1e6 / rate : 0;
+    p.rows_per_sec = rate > 0 ? rate : 0;
     if (p.source == ValueSource::kStream && p.stream < 0) p.source = ValueSource::kConstant;
     key_bytes_ += p.width;
     parts_.push_back(p);
@@ -239,7 +239,9 @@ int64_t PgEntryEncoder::TimeUs(const Part& p, uint64_t row) const {
     t += static_cast<int64_t>(row / rows_per_ms_) * 1000 +
          static_cast<int64_t>(row % rows_per_ms_ * 1000 / rows_per_ms_);
   } else if (p.source == ValueSource::kRowTime) {
-    t += static_cast<int64_t>(std::floor(static_cast<double>(row) * p.us_per_row));
+    // row * 1e6 / rate rather than row * (1e6 / rate): row 3 at 3000 rows/s
+    // is 1000 us, not 999.
+    if (p.rows_per_sec > 0) t += static_cast<int64_t>(std::floor(static_cast<double>(row) * 1e6 / p.rows_per_sec));
   }
   return t;
 }

@@ -90,7 +90,7 @@ class PgEntryEncoder final : public EntryEncoder {
     uint32_t fill = 0;        // char(n): leading 'x' bytes of a const (the rest blanks)
     uint32_t column = 0;
     int32_t typmod = -1;      // timestamp precision
-    double us_per_row = 0;    // kRowTime
+    double rows_per_sec = 0;  // kRowTime (0: time stands still)
     int stream = -1;          // kStream: index into streams_
     uint32_t pk_width = 0;    // kPrimaryKey: the primary key's bytes
   };
