@@ -30,28 +30,11 @@
 namespace innosim {
 namespace {
 
-// Every key a table may hold, by place. A key not listed is an error with a
+// The keys of the top level. A key not listed is an error with a
 // suggestion: a misspelt key that is silently skipped would run the default.
+// [defaults] and [[run]] take kSettingKeys' (below).
 const std::vector<std::string>& TopKeys() {
   static const std::vector<std::string> k = {"name", "source", "description", "defaults", "run"};
-  return k;
-}
-const std::vector<std::string>& DefaultsKeys() {
-  static const std::vector<std::string> k = {"rows",  "rows_per_ms", "rows_per_sec", "seed",  "stream",
-                                             "profile", "page_size", "label",        "batch", "table",
-                                             "flush", "payload_bytes", "set",        "show",
-                                             "writers", "clock_skew_ms", "clock_drift_ppm", "interleave",
-                                             "writer_weights", "columns"};
-  return k;
-}
-const std::vector<std::string>& RunKeys() {
-  static const std::vector<std::string> k = [] {
-    std::vector<std::string> v = DefaultsKeys();
-    v.push_back("published");
-    v.push_back("tolerance");
-    v.push_back("phase");
-    return v;
-  }();
   return k;
 }
 
@@ -84,16 +67,16 @@ std::string Shown(const toml::node& n) {
   return os.str();
 }
 
+// Every key of `t` is one of `known`; else the first that is not is named,
+// with the nearest known key, or failing that `hint(key)`.
 absl::Status CheckKeys(const toml::table& t, const std::vector<std::string>& known, const std::string& section,
-                       const std::string& path) {
+                       const std::string& path, std::string (*hint)(const std::string& key) = nullptr) {
   for (const auto& [k, v] : t) {
     const std::string key(k.str());
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::string hint = DidYouMean(key, known);
-    if (hint.empty() && section == "[defaults]" && (key == "published" || key == "tolerance")) {
-      hint = " (published figures and tolerances belong to each [[run]])";
-    }
-    return ErrorAt(path, k.source(), absl::StrCat("unknown key '", key, "' in ", section, hint));
+    std::string suggestion = DidYouMean(key, known);
+    if (suggestion.empty() && hint != nullptr) suggestion = hint(key);
+    return ErrorAt(path, k.source(), absl::StrCat("unknown key '", key, "' in ", section, suggestion));
   }
   return absl::OkStatus();
 }
@@ -198,221 +181,334 @@ struct SettingOrigin {
   std::string section;  // "[defaults.set]" or "[run.set]"
 };
 
+// What applying one key's value needs besides the value.
+struct KeyTarget {
+  const std::string& path;
+  bool is_run;  // [[run]] (else [defaults])
+  RunSpec* spec;
+  std::vector<SettingOrigin>* origins;
+};
+
+// [[run.phase]]: the steps after the run's insert (sim/phases.h), each step
+// = "insert" (with stream and rows), "delete" (with every = K, phase = N, or
+// from = F and to = T, percentages), "optimize" or "checkpoint".
+absl::Status ApplyPhases(const toml::node& n, const KeyTarget& to) {
+  const std::string& path = to.path;
+  const toml::array* steps = n.as_array();
+  if (steps == nullptr) {
+    return ErrorAt(path, n.source(), "phase must be an array of tables: write [[run.phase]] for each step");
+  }
+  to.spec->phases.clear();
+  for (const toml::node& e : *steps) {
+    const toml::table* step = e.as_table();
+    if (step == nullptr) return ErrorAt(path, e.source(), "a phase is a table: write [[run.phase]]");
+    if (absl::Status s = CheckKeys(*step, {"step", "stream", "rows", "every", "phase", "from", "to"}, "[[run.phase]]", path); !s.ok()) return s;
+    const toml::node* kind = step->get("step");
+    std::optional<std::string> name = kind != nullptr ? kind->value_exact<std::string>() : std::nullopt;
+    std::string text;
+    if (name == "delete") {
+      // One of: every = K; phase = N; from = F, to = T.
+      const toml::node* ev = step->get("every");
+      const toml::node* ph = step->get("phase");
+      const toml::node* from = step->get("from");
+      const toml::node* until = step->get("to");
+      const int forms = (ev != nullptr) + (ph != nullptr) + (from != nullptr || until != nullptr);
+      if (forms != 1 || (from != nullptr) != (until != nullptr) || step->get("stream") != nullptr ||
+          step->get("rows") != nullptr) {
+        return ErrorAt(path, e.source(),
+                       "step = \"delete\" takes one of every = K (every K-th row in key order), phase = N (the "
+                       "rows phase N inserted) or from = F, to = T (percent of the rows in key order)");
+      }
+      if (ev != nullptr) {
+        absl::StatusOr<uint64_t> every = CountField(*ev, "every", path);
+        if (!every.ok()) return every.status();
+        text = absl::StrCat("delete:every:", *every);
+      } else if (ph != nullptr) {
+        absl::StatusOr<uint64_t> n = CountField(*ph, "phase", path);
+        if (!n.ok()) return n.status();
+        text = absl::StrCat("delete:phase:", *n);
+      } else {
+        absl::StatusOr<int64_t> f = IntegerField(*from, "from", 0, 99, path);
+        if (!f.ok()) return f.status();
+        absl::StatusOr<int64_t> t = IntegerField(*until, "to", 1, 100, path);
+        if (!t.ok()) return t.status();
+        text = absl::StrCat("delete:range:", *f, ":", *t);
+      }
+    } else if (name == "optimize" || name == "checkpoint") {
+      if (step->get("stream") != nullptr || step->get("rows") != nullptr || step->get("every") != nullptr ||
+          step->get("phase") != nullptr || step->get("from") != nullptr || step->get("to") != nullptr) {
+        return ErrorAt(path, e.source(), absl::StrCat("step = \"", *name, "\" takes no stream or rows"));
+      }
+      text = *name;
+    } else if (name == "insert") {
+      const toml::node* st = step->get("stream");
+      const toml::node* rw = step->get("rows");
+      std::optional<std::string> stream = st != nullptr ? st->value_exact<std::string>() : std::nullopt;
+      if (!stream || rw == nullptr) {
+        return ErrorAt(path, e.source(),
+                       "step = \"insert\" needs stream = \"NAME\" and rows = N, e.g. stream = \"uuidv7-counter\", "
+                       "rows = 200000");
+      }
+      absl::StatusOr<uint64_t> rows = CountField(*rw, "rows", path);
+      if (!rows.ok()) return rows.status();
+      text = absl::StrCat("insert:", *stream, ":", *rows);
+    } else {
+      return ErrorAt(path, e.source(), "[[run.phase]] needs step = \"insert\", \"delete\", \"optimize\" or \"checkpoint\"");
+    }
+    absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
+    if (!phase.ok()) return ErrorAt(path, e.source(), std::string(phase.status().message()));
+    to.spec->phases.push_back(*std::move(phase));
+  }
+  return absl::OkStatus();
+}
+
+// columns = { NAME = "SOURCE", ... }: what each column holds (sim/column_values.h).
+absl::Status ApplyColumns(const toml::node& n, const KeyTarget& to) {
+  const toml::table* cols = n.as_table();
+  if (cols == nullptr) {
+    return ErrorAt(to.path, n.source(),
+                   "columns must be a table of column = \"SOURCE\", e.g. columns = { created_at = \"time:1000\" }");
+  }
+  to.spec->columns.clear();
+  for (const auto& [k, v] : *cols) {
+    std::optional<std::string> text = v.value_exact<std::string>();
+    if (!text) {
+      return ErrorAt(to.path, v.source(), absl::StrCat(std::string(k.str()), " in columns must be a string, e.g. \"time\""));
+    }
+    absl::StatusOr<ColumnSource> c = ParseColumnSource(absl::StrCat(std::string(k.str()), "=", *text));
+    if (!c.ok()) return ErrorAt(to.path, v.source(), std::string(c.status().message()));
+    to.spec->columns.push_back(*std::move(c));
+  }
+  return absl::OkStatus();
+}
+
+// [defaults.set] / [run.set]: server variables, each with the line that set
+// it (CheckServerVariables names it).
+absl::Status ApplySet(const toml::node& n, const KeyTarget& to) {
+  const std::string& path = to.path;
+  const std::string set_section = to.is_run ? "[run.set]" : "[defaults.set]";
+  const toml::table* set = n.as_table();
+  if (set == nullptr) {
+    return ErrorAt(path, n.source(), absl::StrCat("set must be a table of server variables, e.g. ", set_section));
+  }
+  for (const auto& [k, v] : *set) {
+    std::string value;
+    if (auto b = v.value_exact<bool>()) {
+      value = *b ? "ON" : "OFF";
+    } else if (auto i = v.value_exact<int64_t>()) {
+      value = absl::StrCat(*i);
+    } else if (auto d = v.value_exact<double>()) {
+      value = absl::StrCat(*d);
+    } else if (auto str = v.value_exact<std::string>()) {
+      value = *str;
+    } else {
+      return ErrorAt(path, v.source(),
+                     absl::StrCat(std::string(k.str()), " in ", set_section, " must be a string, number or boolean"));
+    }
+    const int line = LineOf(k.source());
+    to.spec->settings.push_back({std::string(k.str()), value, line > 0 ? absl::StrFormat("%s:%d", path, line) : path});
+    to.origins->push_back({line, set_section});
+  }
+  return absl::OkStatus();
+}
+
+// clock_skew_ms / clock_drift_ppm: any finite number.
+absl::Status ApplyClockNumber(const toml::node& n, const KeyTarget& to, const char* key, double* field) {
+  std::optional<double> v = NumberField(n);
+  if (!v) return ErrorAt(to.path, n.source(), absl::StrCat(key, " = ", Shown(n), " must be a number"));
+  *field = *v;
+  return absl::OkStatus();
+}
+
+// One key of [defaults] and [[run]]: where it may stand and how its value
+// becomes RunSpec fields. Keys are applied in this order (so the first
+// error named is the first key's), and offered in it as suggestions.
+struct SettingKey {
+  const char* name;
+  bool in_defaults;
+  bool in_run;
+  // Sets the spec's fields from the value; nullptr: ParseExperiment reads
+  // the key itself, once the run's settings are known (show, published,
+  // tolerance).
+  absl::Status (*apply)(const toml::node& n, const KeyTarget& to);
+  // Said of the key in [defaults] when it is [[run]]'s only.
+  const char* defaults_hint = "";
+};
+
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+const SettingKey kSettingKeys[] = {
+    {"rows", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<uint64_t> c = CountField(n, "rows", to.path);
+       if (!c.ok()) return c.status();
+       to.spec->rows = *c;
+       return absl::OkStatus();
+     }},
+    {"rows_per_ms", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<uint64_t> c = CountField(n, "rows_per_ms", to.path);
+       if (!c.ok()) return c.status();
+       to.spec->stream.rows_per_ms = *c;
+       return absl::OkStatus();
+     }},
+    {"seed", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<int64_t> v = IntegerField(n, "seed", 0, kInt64Max, to.path);
+       if (!v.ok()) return v.status();
+       to.spec->stream.seed = static_cast<uint64_t>(*v);
+       return absl::OkStatus();
+     }},
+    {"stream", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<std::string> v = StringField(n, "stream", "uuidv4, uuidv7-random, autoinc, ...", to.path);
+       if (!v.ok()) return v.status();
+       to.spec->stream.name = *v;
+       return absl::OkStatus();
+     }},
+    // Before writers: ahead of them as a suggestion, as it always was.
+    {"profile", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<std::string> v = StringField(n, "profile", "mysql-8.4 or mariadb-10.11", to.path);
+       if (!v.ok()) return v.status();
+       to.spec->profile = *v;
+       return absl::OkStatus();
+     }},
+    // Several writers (sim/writers.h); checked with the stream (ValidateWriters).
+    {"writers", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<int64_t> v = IntegerField(n, "writers", 1, kMaxWriters, to.path);
+       if (!v.ok()) return v.status();
+       to.spec->stream.writers = static_cast<uint32_t>(*v);
+       return absl::OkStatus();
+     }},
+    {"clock_skew_ms", true, true,
+     [](const toml::node& n, const KeyTarget& to) {
+       return ApplyClockNumber(n, to, "clock_skew_ms", &to.spec->stream.clock_skew_ms);
+     }},
+    {"clock_drift_ppm", true, true,
+     [](const toml::node& n, const KeyTarget& to) {
+       return ApplyClockNumber(n, to, "clock_drift_ppm", &to.spec->stream.clock_drift_ppm);
+     }},
+    {"interleave", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<std::string> v = StringField(n, "interleave", "round-robin or time", to.path);
+       if (!v.ok()) return v.status();
+       absl::StatusOr<Interleave> il = ParseInterleave(*v);
+       if (!il.ok()) return ErrorAt(to.path, n.source(), std::string(il.status().message()));
+       to.spec->stream.interleave = *il;
+       return absl::OkStatus();
+     }},
+    {"writer_weights", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       const toml::array* a = n.as_array();
+       if (a == nullptr) return ErrorAt(to.path, n.source(), "writer_weights must be an array such as [1, 1, 2]");
+       to.spec->stream.writer_weights.clear();
+       for (const toml::node& e : *a) {
+         absl::StatusOr<int64_t> v = IntegerField(e, "writer_weights", 1, kMaxWriterWeight, to.path);
+         if (!v.ok()) return v.status();
+         to.spec->stream.writer_weights.push_back(static_cast<uint32_t>(*v));
+       }
+       return absl::OkStatus();
+     }},
+    {"page_size", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<int64_t> v = IntegerField(n, "page_size", 0, kInt64Max, to.path);
+       if (!v.ok()) return v.status();
+       // IsSupportedPageSize also refuses what a uint32_t would truncate.
+       if (!IsSupportedPageSize(static_cast<uint64_t>(*v))) {
+         return ErrorAt(to.path, n.source(),
+                        absl::StrCat("page_size = ", *v, " is not supported: use ", SupportedPageSizesInBytes()));
+       }
+       to.spec->page_size = static_cast<uint32_t>(*v);
+       return absl::OkStatus();
+     }},
+    {"label", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<std::string> v = StringField(n, "label", "the run's name in the table", to.path);
+       if (!v.ok()) return v.status();
+       to.spec->label = *v;
+       return absl::OkStatus();
+     }},
+    {"rows_per_sec", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       std::optional<double> v = NumberField(n);
+       if (!v || !(*v > 0)) {
+         return ErrorAt(to.path, n.source(),
+                        absl::StrCat("rows_per_sec = ", Shown(n), " must be a positive number (e.g. 127290)"));
+       }
+       to.spec->rows_per_sec = *v;
+       return absl::OkStatus();
+     }},
+    {"batch", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<uint64_t> c = CountField(n, "batch", to.path);
+       if (!c.ok()) return c.status();
+       to.spec->trx_rows = *c;
+       return absl::OkStatus();
+     }},
+    {"table", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<std::string> v = StringField(n, "table", "seed000, seed004 or CREATE TABLE ...", to.path);
+       if (!v.ok()) return v.status();
+       to.spec->table = *v;
+       return absl::OkStatus();
+     }},
+    {"flush", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       std::optional<bool> v = n.value_exact<bool>();
+       if (!v) return ErrorAt(to.path, n.source(), absl::StrCat("flush = ", Shown(n), " must be true or false"));
+       to.spec->flush = *v;
+       return absl::OkStatus();
+     }},
+    {"payload_bytes", true, true,
+     [](const toml::node& n, const KeyTarget& to) -> absl::Status {
+       absl::StatusOr<int64_t> v = IntegerField(n, "payload_bytes", 0, std::numeric_limits<uint32_t>::max(), to.path);
+       if (!v.ok()) return v.status();
+       to.spec->payload_bytes = static_cast<uint32_t>(*v);
+       to.spec->payload_bytes_given = true;
+       return absl::OkStatus();
+     }},
+    {"phase", false, true, ApplyPhases},
+    {"columns", true, true, ApplyColumns},
+    {"set", true, true, ApplySet},
+    {"show", true, true, nullptr},
+    {"published", false, true, nullptr, " (published figures and tolerances belong to each [[run]])"},
+    {"tolerance", false, true, nullptr, " (published figures and tolerances belong to each [[run]])"},
+};
+
+// The keys allowed in [[run]] (is_run) or [defaults], in kSettingKeys' order.
+const std::vector<std::string>& SettingKeyNames(bool is_run) {
+  static const auto names = [](bool run) {
+    std::vector<std::string> v;
+    for (const SettingKey& k : kSettingKeys) {
+      if (run ? k.in_run : k.in_defaults) v.push_back(k.name);
+    }
+    return v;
+  };
+  static const std::vector<std::string> run = names(true), defaults = names(false);
+  return is_run ? run : defaults;
+}
+
+// A [[run]]-only key in [defaults]: says where it belongs.
+std::string DefaultsHint(const std::string& key) {
+  for (const SettingKey& k : kSettingKeys) {
+    if (key == k.name) return k.defaults_hint;
+  }
+  return "";
+}
+
 absl::Status ApplySettings(const toml::table& t, bool is_run, const std::string& path, RunSpec* spec,
                            std::vector<SettingOrigin>* origins) {
   const std::string section = is_run ? "[[run]]" : "[defaults]";
-  if (absl::Status s = CheckKeys(t, is_run ? RunKeys() : DefaultsKeys(), section, path); !s.ok()) return s;
-  if (const toml::node* n = t.get("rows")) {
-    absl::StatusOr<uint64_t> c = CountField(*n, "rows", path);
-    if (!c.ok()) return c.status();
-    spec->rows = *c;
+  if (absl::Status s = CheckKeys(t, SettingKeyNames(is_run), section, path, is_run ? nullptr : DefaultsHint); !s.ok()) {
+    return s;
   }
-  if (const toml::node* n = t.get("rows_per_ms")) {
-    absl::StatusOr<uint64_t> c = CountField(*n, "rows_per_ms", path);
-    if (!c.ok()) return c.status();
-    spec->stream.rows_per_ms = *c;
-  }
-  if (const toml::node* n = t.get("seed")) {
-    absl::StatusOr<int64_t> v = IntegerField(*n, "seed", 0, std::numeric_limits<int64_t>::max(), path);
-    if (!v.ok()) return v.status();
-    spec->stream.seed = static_cast<uint64_t>(*v);
-  }
-  if (const toml::node* n = t.get("stream")) {
-    absl::StatusOr<std::string> v = StringField(*n, "stream", "uuidv4, uuidv7-random, autoinc, ...", path);
-    if (!v.ok()) return v.status();
-    spec->stream.name = *v;
-  }
-  // Several writers (sim/writers.h); checked with the stream (ValidateWriters).
-  if (const toml::node* n = t.get("writers")) {
-    absl::StatusOr<int64_t> v = IntegerField(*n, "writers", 1, kMaxWriters, path);
-    if (!v.ok()) return v.status();
-    spec->stream.writers = static_cast<uint32_t>(*v);
-  }
-  for (const char* key : {"clock_skew_ms", "clock_drift_ppm"}) {
-    if (const toml::node* n = t.get(key)) {
-      std::optional<double> v = NumberField(*n);
-      if (!v) return ErrorAt(path, n->source(), absl::StrCat(key, " = ", Shown(*n), " must be a number"));
-      (std::string_view(key) == "clock_skew_ms" ? spec->stream.clock_skew_ms : spec->stream.clock_drift_ppm) = *v;
-    }
-  }
-  if (const toml::node* n = t.get("interleave")) {
-    absl::StatusOr<std::string> v = StringField(*n, "interleave", "round-robin or time", path);
-    if (!v.ok()) return v.status();
-    absl::StatusOr<Interleave> il = ParseInterleave(*v);
-    if (!il.ok()) return ErrorAt(path, n->source(), std::string(il.status().message()));
-    spec->stream.interleave = *il;
-  }
-  if (const toml::node* n = t.get("writer_weights")) {
-    const toml::array* a = n->as_array();
-    if (a == nullptr) return ErrorAt(path, n->source(), "writer_weights must be an array such as [1, 1, 2]");
-    spec->stream.writer_weights.clear();
-    for (const toml::node& e : *a) {
-      absl::StatusOr<int64_t> v = IntegerField(e, "writer_weights", 1, kMaxWriterWeight, path);
-      if (!v.ok()) return v.status();
-      spec->stream.writer_weights.push_back(static_cast<uint32_t>(*v));
-    }
-  }
-  if (const toml::node* n = t.get("profile")) {
-    absl::StatusOr<std::string> v = StringField(*n, "profile", "mysql-8.4 or mariadb-10.11", path);
-    if (!v.ok()) return v.status();
-    spec->profile = *v;
-  }
-  if (const toml::node* n = t.get("page_size")) {
-    absl::StatusOr<int64_t> v = IntegerField(*n, "page_size", 0, std::numeric_limits<int64_t>::max(), path);
-    if (!v.ok()) return v.status();
-    // IsSupportedPageSize also refuses what a uint32_t would truncate.
-    if (!IsSupportedPageSize(static_cast<uint64_t>(*v))) {
-      return ErrorAt(path, n->source(),
-                     absl::StrCat("page_size = ", *v, " is not supported: use ", SupportedPageSizesInBytes()));
-    }
-    spec->page_size = static_cast<uint32_t>(*v);
-  }
-  if (const toml::node* n = t.get("label")) {
-    absl::StatusOr<std::string> v = StringField(*n, "label", "the run's name in the table", path);
-    if (!v.ok()) return v.status();
-    spec->label = *v;
-  }
-  if (const toml::node* n = t.get("rows_per_sec")) {
-    std::optional<double> v = NumberField(*n);
-    if (!v || !(*v > 0)) {
-      return ErrorAt(path, n->source(),
-                     absl::StrCat("rows_per_sec = ", Shown(*n), " must be a positive number (e.g. 127290)"));
-    }
-    spec->rows_per_sec = *v;
-  }
-  if (const toml::node* n = t.get("batch")) {
-    absl::StatusOr<uint64_t> c = CountField(*n, "batch", path);
-    if (!c.ok()) return c.status();
-    spec->trx_rows = *c;
-  }
-  if (const toml::node* n = t.get("table")) {
-    absl::StatusOr<std::string> v = StringField(*n, "table", "seed000, seed004 or CREATE TABLE ...", path);
-    if (!v.ok()) return v.status();
-    spec->table = *v;
-  }
-  if (const toml::node* n = t.get("flush")) {
-    std::optional<bool> v = n->value_exact<bool>();
-    if (!v) return ErrorAt(path, n->source(), absl::StrCat("flush = ", Shown(*n), " must be true or false"));
-    spec->flush = *v;
-  }
-  if (const toml::node* n = t.get("payload_bytes")) {
-    absl::StatusOr<int64_t> v = IntegerField(*n, "payload_bytes", 0, std::numeric_limits<uint32_t>::max(), path);
-    if (!v.ok()) return v.status();
-    spec->payload_bytes = static_cast<uint32_t>(*v);
-    spec->payload_bytes_given = true;
-  }
-  if (const toml::node* n = t.get("phase")) {
-    // [[run.phase]]: the steps after the run's insert (sim/phases.h), each
-    // step = "insert" (with stream and rows), "delete" (with every = K,
-    // phase = N, or from = F and to = T, percentages) or "optimize".
-    const toml::array* steps = n->as_array();
-    if (steps == nullptr) {
-      return ErrorAt(path, n->source(), "phase must be an array of tables: write [[run.phase]] for each step");
-    }
-    spec->phases.clear();
-    for (const toml::node& e : *steps) {
-      const toml::table* step = e.as_table();
-      if (step == nullptr) return ErrorAt(path, e.source(), "a phase is a table: write [[run.phase]]");
-      if (absl::Status s = CheckKeys(*step, {"step", "stream", "rows", "every", "phase", "from", "to"}, "[[run.phase]]", path); !s.ok()) return s;
-      const toml::node* kind = step->get("step");
-      std::optional<std::string> name = kind != nullptr ? kind->value_exact<std::string>() : std::nullopt;
-      std::string text;
-      if (name == "delete") {
-        // One of: every = K; phase = N; from = F, to = T.
-        const toml::node* ev = step->get("every");
-        const toml::node* ph = step->get("phase");
-        const toml::node* from = step->get("from");
-        const toml::node* to = step->get("to");
-        const int forms = (ev != nullptr) + (ph != nullptr) + (from != nullptr || to != nullptr);
-        if (forms != 1 || (from != nullptr) != (to != nullptr) || step->get("stream") != nullptr ||
-            step->get("rows") != nullptr) {
-          return ErrorAt(path, e.source(),
-                         "step = \"delete\" takes one of every = K (every K-th row in key order), phase = N (the "
-                         "rows phase N inserted) or from = F, to = T (percent of the rows in key order)");
-        }
-        if (ev != nullptr) {
-          absl::StatusOr<uint64_t> every = CountField(*ev, "every", path);
-          if (!every.ok()) return every.status();
-          text = absl::StrCat("delete:every:", *every);
-        } else if (ph != nullptr) {
-          absl::StatusOr<uint64_t> n = CountField(*ph, "phase", path);
-          if (!n.ok()) return n.status();
-          text = absl::StrCat("delete:phase:", *n);
-        } else {
-          absl::StatusOr<int64_t> f = IntegerField(*from, "from", 0, 99, path);
-          if (!f.ok()) return f.status();
-          absl::StatusOr<int64_t> t = IntegerField(*to, "to", 1, 100, path);
-          if (!t.ok()) return t.status();
-          text = absl::StrCat("delete:range:", *f, ":", *t);
-        }
-      } else if (name == "optimize" || name == "checkpoint") {
-        if (step->get("stream") != nullptr || step->get("rows") != nullptr || step->get("every") != nullptr ||
-            step->get("phase") != nullptr || step->get("from") != nullptr || step->get("to") != nullptr) {
-          return ErrorAt(path, e.source(), absl::StrCat("step = \"", *name, "\" takes no stream or rows"));
-        }
-        text = *name;
-      } else if (name == "insert") {
-        const toml::node* st = step->get("stream");
-        const toml::node* rw = step->get("rows");
-        std::optional<std::string> stream = st != nullptr ? st->value_exact<std::string>() : std::nullopt;
-        if (!stream || rw == nullptr) {
-          return ErrorAt(path, e.source(),
-                         "step = \"insert\" needs stream = \"NAME\" and rows = N, e.g. stream = \"uuidv7-counter\", "
-                         "rows = 200000");
-        }
-        absl::StatusOr<uint64_t> rows = CountField(*rw, "rows", path);
-        if (!rows.ok()) return rows.status();
-        text = absl::StrCat("insert:", *stream, ":", *rows);
-      } else {
-        return ErrorAt(path, e.source(), "[[run.phase]] needs step = \"insert\", \"delete\", \"optimize\" or \"checkpoint\"");
-      }
-      absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
-      if (!phase.ok()) return ErrorAt(path, e.source(), std::string(phase.status().message()));
-      spec->phases.push_back(*std::move(phase));
-    }
-  }
-  if (const toml::node* n = t.get("columns")) {
-    const toml::table* cols = n->as_table();
-    if (cols == nullptr) {
-      return ErrorAt(path, n->source(),
-                     "columns must be a table of column = \"SOURCE\", e.g. columns = { created_at = \"time:1000\" }");
-    }
-    spec->columns.clear();
-    for (const auto& [k, v] : *cols) {
-      std::optional<std::string> text = v.value_exact<std::string>();
-      if (!text) {
-        return ErrorAt(path, v.source(), absl::StrCat(std::string(k.str()), " in columns must be a string, e.g. \"time\""));
-      }
-      absl::StatusOr<ColumnSource> c = ParseColumnSource(absl::StrCat(std::string(k.str()), "=", *text));
-      if (!c.ok()) return ErrorAt(path, v.source(), std::string(c.status().message()));
-      spec->columns.push_back(*std::move(c));
-    }
-  }
-  if (const toml::node* n = t.get("set")) {
-    const std::string set_section = is_run ? "[run.set]" : "[defaults.set]";
-    const toml::table* set = n->as_table();
-    if (set == nullptr) {
-      return ErrorAt(path, n->source(), absl::StrCat("set must be a table of server variables, e.g. ", set_section));
-    }
-    for (const auto& [k, v] : *set) {
-      std::string value;
-      if (auto b = v.value_exact<bool>()) {
-        value = *b ? "ON" : "OFF";
-      } else if (auto i = v.value_exact<int64_t>()) {
-        value = absl::StrCat(*i);
-      } else if (auto d = v.value_exact<double>()) {
-        value = absl::StrCat(*d);
-      } else if (auto str = v.value_exact<std::string>()) {
-        value = *str;
-      } else {
-        return ErrorAt(path, v.source(),
-                       absl::StrCat(std::string(k.str()), " in ", set_section, " must be a string, number or boolean"));
-      }
-      const int line = LineOf(k.source());
-      spec->settings.push_back(
-          {std::string(k.str()), value, line > 0 ? absl::StrFormat("%s:%d", path, line) : path});
-      origins->push_back({line, set_section});
-    }
+  const KeyTarget to{path, is_run, spec, origins};
+  for (const SettingKey& k : kSettingKeys) {
+    const toml::node* n = t.get(k.name);
+    if (n == nullptr || k.apply == nullptr) continue;  // (a key of the wrong section: CheckKeys refused it)
+    if (absl::Status s = k.apply(*n, to); !s.ok()) return s;
   }
   return absl::OkStatus();
 }

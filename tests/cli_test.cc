@@ -64,6 +64,25 @@ TEST(CliTest, BadValuesGetOneLineAndExitCode2) {
   }
 }
 
+// --seed is read by one parser (sim/cli/load_options.h) wherever it is
+// offered: a sign or a word is refused with the same line, exit 2 (measure
+// before connecting); bench and measure once took -1 as 2^64-1.
+TEST(CliTest, EverySubcommandReadsSeedTheSameWay) {
+  const char* subcommands[] = {"run --stream uuidv4 --rows 10", "sweep --stream uuidv4 --rows 10",
+                               "explain --stream uuidv4 --rows 10", "keys --stream uuidv4 --rows 10",
+                               "bench --stream uuidv4 --rows 10",
+                               "measure --socket /tmp/innosim-no-such-dir/sock --stream uuidv4 --rows 10"};
+  for (const char* sub : subcommands) {
+    for (const std::string seed : {"-1", "+1", "seven"}) {
+      const Result r = Innosim(std::string(sub) + " --seed " + seed, /*capture_stderr=*/true);
+      EXPECT_EQ(r.exit_code, 2) << sub << " --seed " << seed << ": " << r.text;
+      EXPECT_EQ(r.text, "innosim: --seed '" + seed +
+                            "' must be a whole number from 0 to 18446744073709551615 (e.g. --seed 7)\n")
+          << sub;
+    }
+  }
+}
+
 // The message for a wrong subcommand names every subcommand the app has
 // registered (the list `innosim --help` prints), not a hand-typed copy.
 TEST(CliTest, UnknownSubcommandMessageNamesEverySubcommand) {

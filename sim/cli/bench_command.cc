@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/load_options.h"
 #include "sim/count.h"
 #include "sim/stream_registry.h"
 #include "tools/bench.h"
@@ -13,17 +14,18 @@ namespace innosim::cli {
 void AddBench(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand("bench", "Time and peak memory of innosim vs absl::btree_set on the same keys");
   struct Opts {
-    std::string stream, rows, rows_per_ms = "482";
-    uint64_t seed = 1;
+    LoadOptions load;  // --stream, --rows, --seed, --rows-per-ms
     int repetitions = 1;
     bool json = false;
     bool flush = false;
   };
   auto o = std::make_shared<Opts>();
-  sub->add_option("--stream", o->stream, StreamOptionHelp())->required();
-  sub->add_option("--rows", o->rows, "rows (e.g. 10M)")->required();
-  sub->add_option("--rows-per-ms", o->rows_per_ms, "synthetic clock rate")->capture_default_str();
-  sub->add_option("--seed", o->seed, "random seed")->capture_default_str();
+  LoadHelp help;
+  help.stream = StreamOptionHelp();
+  help.rows = "rows (e.g. 10M)";
+  help.seed = "random seed";
+  help.rows_per_ms = "synthetic clock rate";
+  o->load.Register(sub, help);
   sub->add_option("--repetitions", o->repetitions,
                   "runs of each side, taking turns going first; medians are reported")
       ->capture_default_str();
@@ -32,15 +34,12 @@ void AddBench(CLI::App& app, Registry& reg) {
                 "innosim's side runs the full model (buffer pool, redo log, page cleaner), as a default `run` does; "
                 "without it, the B-trees alone");
   reg.Add(sub, [o]() {
-    RunSpec spec;
-    absl::StatusOr<uint64_t> n = ParseCount(o->rows);
+    absl::StatusOr<uint64_t> n = ParseCount(o->load.rows);
     if (!n.ok()) return Fail(2, absl::StrCat("--rows: ", n.status().message()));
-    absl::StatusOr<uint64_t> r = ParseCount(o->rows_per_ms);
+    absl::StatusOr<uint64_t> r = ParseCount(o->load.rows_per_ms);
     if (!r.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", r.status().message()));
-    spec.rows = *n;
-    spec.stream.name = o->stream;
-    spec.stream.seed = o->seed;
-    spec.stream.rows_per_ms = *r;
+    RunSpec spec;
+    if (absl::Status s = o->load.Apply(&spec, *r); !s.ok()) return Fail(2, std::string(s.message()));
     spec.flush = o->flush;
     absl::StatusOr<BenchResult> b = RunBench(spec, o->repetitions);
     if (!b.ok()) return Fail(2, std::string(b.status().message()));

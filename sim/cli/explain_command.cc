@@ -29,13 +29,12 @@ constexpr uint64_t kMaxHtmlRows = 5000;
 void AddExplain(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand("explain", "Every insert step by step: the leaf, its header, the split rule and why");
   auto opts = std::make_shared<CommonRunOptions>();
-  opts->Register(sub);
+  LoadHelp help = RunLoadHelp();
+  help.phase.clear();  // explain shows the --stream/--rows insert alone
+  opts->Register(sub, help);
   // A learner's --keys replaces the stream.
   sub->get_option("--stream")->required(false);
   sub->get_option("--rows")->required(false);
-  sub->add_option("--rows-per-ms", opts->rows_per_ms,
-                  "rows per millisecond of the synthetic clock (every stream but uuidv4 and autoinc)")
-      ->capture_default_str();
   struct Extra {
     std::string keys;
     std::string from = "1";

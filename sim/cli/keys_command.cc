@@ -4,7 +4,7 @@
 //
 //   innosim keys --stream uuidv1 --rows 1M [--rows-per-ms 482] [--seed 1]
 //                [--format text|binary] [--output FILE]
-//                [--writers N --clock-skew-ms MS ...] (sim/cli/run_options.h)
+//                [--writers N --clock-skew-ms MS ...] (sim/cli/load_options.h)
 //
 // text: one key per line, the canonical 8-4-4-4-12 lowercase UUID text for
 // 16-byte keys and the unsigned decimal for 8-byte ones (autoinc,
@@ -23,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/run_options.h"
+#include "sim/cli/load_options.h"
 #include "sim/count.h"
 #include "sim/key_stream.h"
 #include "sim/nearest_name.h"
@@ -40,8 +40,8 @@ constexpr uint64_t kInMemoryLimit = 16 << 20;
 constexpr size_t kChunk = 1 << 20;
 
 struct KeysOptions {
-  std::string stream, rows, rows_per_ms = "482", seed = "1", format = "text", output;
-  WriterOptions writer_options;
+  LoadOptions load;  // --stream, --rows, --seed, --writers ..., --rows-per-ms
+  std::string format = "text", output;
 };
 
 // Where the chunks go: stdout, a string for WriteFileAtomically, or an
@@ -79,31 +79,27 @@ class Sink {
 };
 
 int RunKeys(const KeysOptions& o) {
-  absl::StatusOr<uint64_t> rows = ParseCount(o.rows);
+  absl::StatusOr<uint64_t> rows = ParseCount(o.load.rows);
   if (!rows.ok()) return Fail(2, absl::StrCat("--rows: ", rows.status().message()));
   if (*rows == 0) return Fail(2, "--rows must be at least 1 (e.g. --rows 1M)");
-  if (o.rows_per_ms == "0") return Fail(2, "--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
-  absl::StatusOr<uint64_t> rpms = ParseCount(o.rows_per_ms);
-  if (!rpms.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", rpms.status().message()));
-  uint64_t seed = 0;
-  if (o.seed.empty() || o.seed[0] == '-' || o.seed[0] == '+' || !absl::SimpleAtoi(o.seed, &seed)) {
-    return Fail(2, absl::StrCat("--seed '", o.seed,
-                                "' must be a whole number from 0 to 18446744073709551615 (e.g. --seed 7)"));
+  absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(o.load.rows_per_ms);
+  if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
+  if (absl::StatusOr<uint64_t> seed = ParseSeed(o.load.seed); !seed.ok()) {
+    return Fail(2, std::string(seed.status().message()));
   }
   const bool binary = o.format == "binary";
   if (!binary && o.format != "text") {
     return Fail(2, absl::StrCat("--format '", o.format, "'", DidYouMean(o.format, {"text", "binary"}),
                                 ": use text (one key per line) or binary (raw big-endian bytes)"));
   }
-  if (!IsKnownStreamName(o.stream)) {
-    return Fail(2, absl::StrCat("unknown stream '", o.stream, "'", DidYouMean(o.stream, GeneratorStreamNames()),
+  const std::string& name = o.load.stream;
+  if (!IsKnownStreamName(name)) {
+    return Fail(2, absl::StrCat("unknown stream '", name, "'", DidYouMean(name, GeneratorStreamNames()),
                                 ": use ", absl::StrJoin(GeneratorStreamNames(), ", "), " or file:PATH"));
   }
-  StreamSpec spec;
-  spec.name = o.stream;
-  spec.seed = seed;
-  spec.rows_per_ms = *rpms;
-  if (absl::Status s = o.writer_options.Apply(&spec); !s.ok()) return Fail(2, std::string(s.message()));
+  RunSpec run;
+  if (absl::Status s = o.load.Apply(&run, *rpms); !s.ok()) return Fail(2, std::string(s.message()));
+  const StreamSpec& spec = run.stream;
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(spec);
   if (!stream.ok()) return Fail(2, std::string(stream.status().message()));
   KeyStream& ks = **stream;
@@ -151,19 +147,18 @@ int RunKeys(const KeysOptions& o) {
 void AddKeys(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand("keys", "Write a key stream's keys (text or binary) to stdout or a file");
   auto o = std::make_shared<KeysOptions>();
-  sub->add_option("--stream", o->stream,
-                  StreamOptionHelp())
-      ->required();
-  sub->add_option("--rows", o->rows, "keys to write; suffixes k, M, G (e.g. 1M)")->required();
-  sub->add_option("--rows-per-ms", o->rows_per_ms, "rows per millisecond of the synthetic clock")
-      ->capture_default_str();
-  sub->add_option("--seed", o->seed, "random seed of the key stream (0 to 2^64-1)")->capture_default_str();
+  LoadHelp help;
+  help.stream = StreamOptionHelp();
+  help.rows = "keys to write; suffixes k, M, G (e.g. 1M)";
+  help.seed = "random seed of the key stream (0 to 2^64-1)";
+  help.writers = true;
+  help.rows_per_ms = "rows per millisecond of the synthetic clock";
+  o->load.Register(sub, help);
   sub->add_option("--format", o->format,
                   "text: one key per line (UUID text, or decimal for 8-byte keys; reads back as file:PATH); "
                   "binary: raw big-endian bytes (file16:PATH / file8:PATH)")
       ->capture_default_str();
   sub->add_option("--output", o->output, "write to this file (replaced atomically) instead of stdout");
-  o->writer_options.Register(sub);
   reg.Add(sub, [o]() { return RunKeys(*o); });
 }
 

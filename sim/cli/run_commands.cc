@@ -70,9 +70,7 @@ std::string PageMapOf(const Engine& engine, const RunSpec& spec, PageMapOrder or
 void AddRun(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand("run", "Simulate one key stream and print InnoDB's counters");
   auto opts = std::make_shared<CommonRunOptions>();
-  opts->Register(sub);
-  sub->add_option("--rows-per-ms", opts->rows_per_ms, "rows per millisecond of the synthetic clock (every stream but uuidv4 and autoinc)")
-      ->capture_default_str();
+  opts->Register(sub, RunLoadHelp());
   auto series = std::make_shared<std::string>();
   sub->add_option("--series", *series,
                   "write a CSV time series, one row per 10,000 rows: rows, seconds, LSN, checkpoint age, dirty "
@@ -85,8 +83,6 @@ void AddRun(CLI::App& app, Registry& reg) {
                   "page map layout: file (pages in file order, one row per extent) or key (live pages in key order, "
                   "level by level)")
       ->capture_default_str();
-  auto phases = std::make_shared<PhaseOptions>();
-  phases->Register(sub);
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
   auto shade = std::make_shared<std::string>("fill");
@@ -94,13 +90,12 @@ void AddRun(CLI::App& app, Registry& reg) {
                   "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
                   "flush model)")
       ->capture_default_str();
-  reg.Add(sub, [opts, series, page_map, order, shade, phases, quiet]() {
+  reg.Add(sub, [opts, series, page_map, order, shade, quiet]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
     if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
-    if (absl::Status s = phases->Apply(&*spec); !s.ok()) return Fail(2, std::string(s.message()));
     if (!series->empty()) {
       if (!spec->flush) return Fail(2, "--series needs the flush model: drop --no-flush");
       // Before the run, not after minutes of it.
@@ -156,23 +151,22 @@ void AddRun(CLI::App& app, Registry& reg) {
 void AddSweep(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand("sweep", "One run per --rows-per-ms value, in parallel; a table or JSON lines");
   auto opts = std::make_shared<CommonRunOptions>();
-  opts->Register(sub);
-  auto values = std::make_shared<std::string>("50,110,250,482,524,1000");
+  LoadHelp help = RunLoadHelp();
+  help.rows_per_ms = "comma-separated values";
+  help.rows_per_ms_default = "50,110,250,482,524,1000";
+  opts->Register(sub, help);
   auto threads = std::make_shared<int>(0);
-  sub->add_option("--rows-per-ms", *values, "comma-separated values")->capture_default_str();
   sub->add_option("--threads", *threads, "parallel runs (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1024));
   auto svg = std::make_shared<std::string>();
   sub->add_option("--svg", *svg, "also draw leaf fill and DATA_LENGTH against rows per ms as SVG");
-  // With --phase each row is the table after the last phase; --json gives
-  // every phase of every run.
-  auto phases = std::make_shared<PhaseOptions>();
-  phases->Register(sub);
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
-  reg.Add(sub, [opts, values, threads, svg, phases, quiet]() {
-    absl::StatusOr<std::vector<uint64_t>> list = ParseCountList(*values);
+  // With --phase each row is the table after the last phase; --json gives
+  // every phase of every run.
+  reg.Add(sub, [opts, threads, svg, quiet]() {
+    absl::StatusOr<std::vector<uint64_t>> list = ParseCountList(opts->rows_per_ms);
     if (!list.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", list.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     if (!svg->empty()) {
@@ -182,7 +176,6 @@ void AddSweep(CLI::App& app, Registry& reg) {
     for (uint64_t v : *list) {
       absl::StatusOr<RunSpec> spec = opts->Spec(v);
       if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
-      if (absl::Status s = phases->Apply(&*spec); !s.ok()) return Fail(2, std::string(s.message()));
       specs.push_back(*spec);
     }
     ProgressCounter progress;

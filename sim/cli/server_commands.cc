@@ -37,7 +37,7 @@
 #include "model/page_format.h"
 #include "model/server_settings.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/run_options.h"
+#include "sim/cli/load_options.h"
 #include "sim/compare.h"
 #include "sim/count.h"
 #include "sim/key_stream.h"
@@ -45,6 +45,8 @@
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
+#include "sim/stream_registry.h"
+#include "sim/table_parser.h"
 #include "tools/measure.h"
 #include "tools/private_server.h"
 #include "tools/ibd_reader.h"
@@ -138,35 +140,26 @@ int RunIbd(const IbdOptions& o) {
 // ---------------------------------------------------------------- measure
 
 struct MeasureCliOptions {
-  std::string stream;
-  std::string rows;
-  std::string rows_per_ms = "482";
-  uint64_t seed = 1;
-  std::string batch = "1000";
+  // --stream, --rows, --seed, --rows-per-ms, --batch, --table (as `run
+  // --table` takes it), --writers ... (each writer's keys on a connection
+  // of its own, all at once; with --one-connection the interleaved keys on
+  // the one connection), --phase (run after the first load, on the server
+  // and in the simulation), and for the real server: --defaults-file (the
+  // client's option file), --set and --page-size (with --private-server).
+  LoadOptions load;
   std::string host;
   unsigned port = 0;
   std::string socket;
   std::string user;
-  std::string defaults_file;
   std::string database = "innosim";
   std::string table_name = "innosim_load";
-  // The table as `run --table` takes it: seed000, seed004 or CREATE TABLE.
-  std::string table = "seed000";
   // --private-server: start a throwaway mariadbd (tools/private_server.h)
   // with these variables instead of connecting to a running server.
   bool private_server = false;
-  std::vector<std::string> sets;
-  std::string page_size;
   double tolerance = 0.02;
   uint64_t flush_io_capacity = 20000;
   std::string datadir;
-  // --writers ...: each writer's keys on a connection of its own, all at
-  // once; with --one-connection the interleaved keys on the one connection.
-  WriterOptions writer_options;
   bool one_connection = false;
-  // --phase (repeatable): run after the first load, on the server and in
-  // the simulation (sim/phases.h).
-  std::vector<std::string> phases;
   bool no_ibd = false;
   bool json = false;
   // --series: the server's counters during the load beside the simulated series.
@@ -344,15 +337,13 @@ bool MeasureRunsPhase(PhaseSpec::Kind kind) {
 // phase's number (1 for the first --phase), a clock that starts where the
 // rows before it ended, autoinc going on from the table's counter.
 absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_writer) {
-  for (const std::string& text : o.phases) {
-    absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
-    if (!phase.ok()) return phase.status();
-    if (!MeasureRunsPhase(phase->kind)) {
+  if (absl::Status s = o.load.ApplyPhases(&plan->spec); !s.ok()) return s;
+  for (const PhaseSpec& phase : plan->spec.phases) {
+    if (!MeasureRunsPhase(phase.kind)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--phase ", text, ": measure cannot run this phase on a server yet; it runs insert:STREAM:ROWS, "
+          "--phase ", phase.text, ": measure cannot run this phase on a server yet; it runs insert:STREAM:ROWS, "
           "delete:every:K, delete:range:FROM:TO, delete:phase:N, optimize and checkpoint"));
     }
-    plan->spec.phases.push_back(*std::move(phase));
   }
   const StreamSpec& base = plan->spec.stream;
   const int width = plan->stream->key_width();
@@ -411,15 +402,16 @@ absl::Status PlanPhases(const MeasureCliOptions& o, MeasurePlan* plan, bool per_
 
 // Every option error is the user's to mend (exit 2), found before connecting.
 absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
-  absl::StatusOr<uint64_t> rows = ParseCount(o.rows);
-  if (!rows.ok()) return absl::InvalidArgumentError(absl::StrCat("--rows: ", rows.status().message()));
-  absl::StatusOr<uint64_t> batch = ParseCount(o.batch);
-  if (!batch.ok()) return absl::InvalidArgumentError(absl::StrCat("--batch: ", batch.status().message()));
-  if (o.rows_per_ms == "0") {
-    return absl::InvalidArgumentError("--rows-per-ms must be at least 1 (e.g. --rows-per-ms 482)");
-  }
-  absl::StatusOr<uint64_t> rpms = ParseCount(o.rows_per_ms);
-  if (!rpms.ok()) return absl::InvalidArgumentError(absl::StrCat("--rows-per-ms: ", rpms.status().message()));
+  const LoadOptions& load = o.load;
+  MeasurePlan plan;
+  absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(load.rows_per_ms);
+  if (!rpms.ok()) return rpms.status();
+  // --rows, --seed, --stream, --writers ..., --batch and --table into the
+  // simulation's spec; --set and --page-size are the private server's, below.
+  if (absl::Status s = load.Apply(&plan.spec, *rpms); !s.ok()) return s;
+  plan.rows = plan.spec.rows;
+  plan.batch = plan.spec.trx_rows;
+  plan.rows_per_ms = *rpms;
   if (!(o.tolerance >= 0)) {
     return absl::InvalidArgumentError("--tolerance must be a fraction >= 0 (e.g. 0.02 for 2%)");
   }
@@ -435,16 +427,6 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
   if (!o.series.empty()) {
     if (absl::Status s = CheckOutputPath(o.series, "--series"); !s.ok()) return s;
   }
-  MeasurePlan plan;
-  plan.rows = *rows;
-  plan.batch = *batch;
-  plan.rows_per_ms = *rpms;
-  plan.spec.stream.name = o.stream;
-  plan.spec.stream.seed = o.seed;
-  plan.spec.stream.rows_per_ms = *rpms;
-  if (absl::Status s = o.writer_options.Apply(&plan.spec.stream); !s.ok()) return s;
-  plan.spec.rows = *rows;
-  plan.spec.table = o.table;
   if (absl::Status s = ValidateRunSpec(plan.spec); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(plan.spec.stream);
   if (!stream.ok()) return stream.status();
@@ -462,26 +444,26 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
   const int width = plan.stream->key_width();
   absl::StatusOr<TableSchema> schema = ResolveRunTable(plan.spec, width);
   if (!schema.ok()) return schema.status();
-  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(o.table));
+  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(load.table));
   if (lower == "seed004") {
     plan.table = MeasureTable{Seed004TableSql(width), *std::move(schema)};
   } else if (!lower.empty() && lower != "seed000") {
-    plan.table = MeasureTable{o.table, *std::move(schema)};
-    absl::StatusOr<std::string> owned = OwnedTableSql(o.table, o.database, o.table_name);
+    plan.table = MeasureTable{load.table, *std::move(schema)};
+    absl::StatusOr<std::string> owned = OwnedTableSql(load.table, o.database, o.table_name);
     if (!owned.ok()) return owned.status();
   }
-  if (!o.phases.empty()) {
+  if (!load.phases.empty()) {
     if (absl::Status s = PlanPhases(o, &plan, per_writer); !s.ok()) return s;
   }
   if (o.private_server) {
-    if (!o.host.empty() || o.port != 0 || !o.socket.empty() || !o.defaults_file.empty()) {
+    if (!o.host.empty() || o.port != 0 || !o.socket.empty() || !load.defaults_file.empty()) {
       return absl::InvalidArgumentError(
           "--private-server starts its own server: leave out --host, --port, --socket and --defaults-file");
     }
     // Each --set as MariaDB 10.11 takes it, so that a typo stops here and
     // not in the server's error log.
     ServerSettings check = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
-    for (const std::string& kv : o.sets) {
+    for (const std::string& kv : load.sets) {
       const size_t eq = kv.find('=');
       if (eq == std::string::npos || eq == 0) {
         return absl::InvalidArgumentError(
@@ -504,16 +486,16 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
         plan.expected_settings[name] = value;
       }
     }
-    if (!o.page_size.empty()) {
-      absl::StatusOr<uint64_t> ps = ParseSize(o.page_size);
+    if (!load.page_size.empty()) {
+      absl::StatusOr<uint64_t> ps = ParseSize(load.page_size);
       if (!ps.ok() || !IsSupportedPageSize(*ps)) {
         return absl::InvalidArgumentError(
-            absl::StrCat("--page-size ", o.page_size, ": InnoDB pages are ", SupportedPageSizesInK()));
+            absl::StrCat("--page-size ", load.page_size, ": InnoDB pages are ", SupportedPageSizesInK()));
       }
       plan.server.install_args.push_back(absl::StrCat("--innodb-page-size=", *ps));
       plan.expected_settings["innodb_page_size"] = absl::StrCat(*ps);
     }
-  } else if (!o.sets.empty() || !o.page_size.empty()) {
+  } else if (!load.sets.empty() || !load.page_size.empty()) {
     return absl::InvalidArgumentError(
         "--set and --page-size configure the server --private-server starts: add --private-server, or set the "
         "variables on your server");
@@ -527,7 +509,7 @@ ConnectionOptions ServerConnectionOptions(const MeasureCliOptions& o) {
   co.port = o.port;
   co.socket = o.socket;
   co.user = o.user;
-  co.defaults_file = o.defaults_file;  // password: defaults file, then MYSQL_PWD
+  co.defaults_file = o.load.defaults_file;  // password: defaults file, then MYSQL_PWD
   return co;
 }
 
@@ -862,8 +844,8 @@ std::string MeasureText(const MeasureCliOptions& o, const MeasurePlan& plan, con
                         const MeasureResult& m, const RunResult& sim, const MeasureComparison& c, const IbdSide& ibd) {
   const IndexReport& sp = sim.report.primary;
   std::string s;
-  absl::StrAppendFormat(&s, "innosim measure: %s, %d rows, rows_per_ms %d, seed %d, batch %d\n", o.stream, plan.rows,
-                        plan.rows_per_ms, o.seed, plan.batch);
+  absl::StrAppendFormat(&s, "innosim measure: %s, %d rows, rows_per_ms %d, seed %d, batch %d\n", o.load.stream,
+                        plan.rows, plan.rows_per_ms, plan.spec.stream.seed, plan.batch);
   absl::StrAppendFormat(&s, "server: %s at %s; simulated with profile %s, page size %d\n", m.version, server_target,
                         plan.spec.profile, sim.spec.page_size);
   absl::StrAppendFormat(&s, "table: `%s`.`%s`; load %.1f s, final flush %.1f s\n\n", m.database, m.table,
@@ -1021,43 +1003,42 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   auto* sub = app.add_subcommand(
       "measure", "Load a key stream into a real server, simulate the same stream, print both side by side");
   auto o = std::make_shared<MeasureCliOptions>();
-  sub->add_option("--stream", o->stream,
-                  absl::StrCat(StreamOptionHelp(), "; fileN:PATH loads N-byte keys into the --table's BINARY(N) key"))
-      ->required();
-  sub->add_option("--rows", o->rows, "rows to load; suffixes k, M (e.g. 1M)")->required();
-  sub->add_option("--rows-per-ms", o->rows_per_ms, "rows per millisecond of the synthetic clock (uuidv7-*)")
-      ->capture_default_str();
-  sub->add_option("--seed", o->seed, "random seed of the key stream")->capture_default_str();
-  o->writer_options.Register(sub);
+  LoadHelp help;
+  help.stream = absl::StrCat(StreamOptionHelp(), "; fileN:PATH loads N-byte keys into the --table's BINARY(N) key");
+  help.rows = "rows to load; suffixes k, M (e.g. 1M)";
+  help.seed = "random seed of the key stream";
+  help.page_size = "with --private-server: innodb_page_size (4k, 8k, 16k, 32k, 64k)";
+  help.set =
+      "with --private-server: server variable NAME=VALUE (repeatable), e.g. "
+      "innodb_buffer_pool_size=128M, innodb_flush_neighbors=0";
+  help.batch = "rows per INSERT (one transaction each)";
+  help.table =
+      "the table to create, load and simulate, as run --table: seed000, seed004 or a CREATE TABLE "
+      "statement (its name is replaced by --table-name)";
+  help.defaults_file =
+      "option file whose [client] section gives password (and user/host/port/socket); "
+      "otherwise the password comes from MYSQL_PWD";
+  help.writers = true;
+  help.rows_per_ms = "rows per millisecond of the synthetic clock (uuidv7-*)";
+  help.phase =
+      "after the load (repeatable, in order): insert:STREAM:ROWS, delete:every:K or delete:range:FROM:TO "
+      "(then purge), optimize or checkpoint, run on the server and simulated; each phase's figures side by "
+      "side (docs/phases.md)";
+  help.server_options_for_real_server = true;
+  o->load.Register(sub, help);
   sub->add_flag("--one-connection", o->one_connection,
                 "with --writers: load the writers' interleaved keys on one connection instead of one connection "
                 "and thread per writer");
-  sub->add_option("--phase", o->phases,
-                  "after the load (repeatable, in order): insert:STREAM:ROWS, delete:every:K or delete:range:FROM:TO "
-                  "(then purge), optimize or checkpoint, run on the server and simulated; each phase's figures side by "
-                  "side (docs/phases.md)");
-  sub->add_option("--batch", o->batch, "rows per INSERT (one transaction each)")->capture_default_str();
   sub->add_option("--host", o->host, "server host (TCP); empty or localhost = Unix socket");
   sub->add_option("--port", o->port, "server TCP port (0 = 3306)");
   sub->add_option("--socket", o->socket, "server Unix socket");
   sub->add_option("--user", o->user, "account (default: the defaults file's, else root)");
-  sub->add_option("--defaults-file", o->defaults_file,
-                  "option file whose [client] section gives password (and user/host/port/socket); "
-                  "otherwise the password comes from MYSQL_PWD");
   sub->add_option("--database", o->database, "database innosim owns (created if missing)")->capture_default_str();
-  sub->add_option("--table", o->table,
-                  "the table to create, load and simulate, as run --table: seed000, seed004 or a CREATE TABLE "
-                  "statement (its name is replaced by --table-name)")
-      ->capture_default_str();
   sub->add_option("--table-name", o->table_name, "table name (only a table innosim created is ever dropped)")
       ->capture_default_str();
   sub->add_flag("--private-server", o->private_server,
                 "start a throwaway mariadbd (own datadir and socket under /tmp, no network; "
                 "tools/private_server.h) for this measurement, and stop it afterwards");
-  sub->add_option("--set", o->sets,
-                  "with --private-server: server variable NAME=VALUE (repeatable), e.g. "
-                  "innodb_buffer_pool_size=128M, innodb_flush_neighbors=0");
-  sub->add_option("--page-size", o->page_size, "with --private-server: innodb_page_size (4k, 8k, 16k, 32k, 64k)");
   sub->add_option("--tolerance", o->tolerance,
                   absl::StrCat("relative error allowed on ", StructuralNames(" and "),
                                " (exit 1 beyond it, or when a sanity check fails)"))
