@@ -142,8 +142,10 @@ absl::StatusOr<double> ToleranceField(const toml::node& n, const std::string& me
                    absl::StrCat("tolerance ", metric, " = ", Shown(n),
                                 " must be a fraction such as 0.01 (1%) or a string such as \"1%\""));
   }
-  if (!(*d > 0 && *d < 1)) {
-    std::string how = *d >= 1 ? absl::StrCat(": write ", *d / 100, " for ", *d, "%") : ": it must be above 0";
+  // 0 asks for the published figure exactly (a figure that follows from the
+  // engine's rules alone, such as the leaves of keys arriving in order).
+  if (!(*d >= 0 && *d < 1)) {
+    std::string how = *d >= 1 ? absl::StrCat(": write ", *d / 100, " for ", *d, "%") : ": it must be 0 (exact) or above";
     return ErrorAt(path, n.source(),
                    absl::StrCat("tolerance ", metric, " = ", Shown(n),
                                 " is not a fraction between 0 and 1 (0.01 = 1%)", how));
@@ -662,6 +664,8 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
         }
         std::optional<double> d = NumberField(v);
         if (!d) return ErrorAt(path, v.source(), absl::StrCat("published ", metric, " = ", Shown(v), " must be a number"));
+        // A figure both shown and published is one row: the published one.
+        std::erase_if(run.published, [&](const auto& p) { return p.first == metric && std::isnan(p.second); });
         run.published.emplace_back(metric, *d);
       }
     }
@@ -766,6 +770,7 @@ std::string FormatValue(const std::string& metric, double v) {
 std::string Verdict(const ComparisonRow& row) {
   if (std::isnan(row.published)) return "(not published)";
   if (!row.tolerance) return "(info)";
+  if (*row.tolerance == 0) return row.ok ? "ok (exact)" : "MISS (exact)";
   return absl::StrFormat("%s (within %.1f%%)", row.ok ? "ok" : "MISS", 100 * *row.tolerance);
 }
 
