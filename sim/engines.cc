@@ -16,7 +16,10 @@ std::vector<EngineKind> Kinds() {
                    .bind_stream = BindStreamToTable,
                    .prepare = InnodbPrepare,
                    .check_table = InnodbCheckTable,
-                   .metric_names = nullptr});
+                   .metric_names = nullptr,
+                   .draws_page_map = true,
+                   .records_series = true,
+                   .charts_sweep = true});
   kinds.push_back({.name = "postgresql",
                    .profiles = {std::string(postgres::kPostgresql15.name), std::string(postgres::kPostgresql18.name)},
                    .configure = PostgresConfigure,
@@ -24,7 +27,10 @@ std::vector<EngineKind> Kinds() {
                    .bind_stream = PostgresBindStream,
                    .prepare = PostgresPrepare,
                    .check_table = PostgresCheckTable,
-                   .metric_names = PostgresMetricNames});
+                   .metric_names = PostgresMetricNames,
+                   .draws_page_map = false,
+                   .records_series = false,
+                   .charts_sweep = false});
   return kinds;
 }
 

@@ -53,6 +53,12 @@ struct EngineKind {
   // The figures an experiment may compare for `spec` (its table's index
   // names among them); nullptr: the numeric fields of `run --json`.
   absl::StatusOr<std::vector<std::string>> (*metric_names)(const RunSpec& spec) = nullptr;
+  // What `run` and `sweep` can draw and record for it: --page-map (the simulated
+  // tablespace) and --series (the flush model's counters over the load).
+  bool draws_page_map = false;
+  bool records_series = false;
+  // Whether `sweep --svg` can chart it (leaf fill and DATA_LENGTH).
+  bool charts_sweep = false;
 };
 
 // Every engine, in the order help lists them.

@@ -263,4 +263,9 @@ std::vector<std::string> PgRunResult::MetricNames() const {
   return names;
 }
 
+std::vector<std::string> PgRunResult::SweepColumns() const {
+  // The primary key's index (the figures seed 002 publishes) and the heap.
+  return {"leaf_pages", "internal_pages", "avg_leaf_density", "leaf_fragmentation", "relpages", "heap_relpages"};
+}
+
 }  // namespace innosim

@@ -40,6 +40,7 @@ class PgRunResult final : public EngineResult {
   std::string Summary() const override;
   std::optional<double> Metric(std::string_view name) const override;
   std::vector<std::string> MetricNames() const override;
+  std::vector<std::string> SweepColumns() const override;
   const postgres::PgTableReport& report() const { return report_; }
 
  private:

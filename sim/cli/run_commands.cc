@@ -16,6 +16,7 @@
 #include "sim/nearest_name.h"
 #include "sim/progress.h"
 #include "sim/report.h"
+#include "sim/engines.h"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
 #include "sim/sweep_chart.h"
@@ -96,6 +97,13 @@ void AddRun(CLI::App& app, Registry& reg) {
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
     if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
+    const EngineKind* kind = EngineKindFor(spec->profile);  // Spec() checked the profile
+    if (!series->empty() && !kind->records_series) {
+      return Fail(2, absl::StrCat("--series: the ", spec->profile, " profile records no series yet: drop --series"));
+    }
+    if (!page_map->empty() && !kind->draws_page_map) {
+      return Fail(2, absl::StrCat("--page-map: the ", spec->profile, " profile draws no page map yet: drop --page-map"));
+    }
     if (!series->empty()) {
       if (!spec->flush) return Fail(2, "--series needs the flush model: drop --no-flush");
       // Before the run, not after minutes of it.
@@ -178,6 +186,9 @@ void AddSweep(CLI::App& app, Registry& reg) {
       if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
       specs.push_back(*spec);
     }
+    if (!svg->empty() && !EngineKindFor(specs[0].profile)->charts_sweep) {
+      return Fail(2, absl::StrCat("--svg: the ", specs[0].profile, " profile has no sweep chart yet: drop --svg"));
+    }
     ProgressCounter progress;
     for (RunSpec& s : specs) s.progress = &progress;
     std::vector<absl::StatusOr<RunResult>> results;
@@ -199,6 +210,15 @@ void AddSweep(CLI::App& app, Registry& reg) {
     }
     if (opts->json) {
       for (const auto& r : results) std::cout << RunToJson(*r).dump() << "\n";
+      return 0;
+    }
+    if (results[0]->engine_result != nullptr) {
+      std::vector<RunResult> done;
+      for (const auto& r : results) done.push_back(*r);
+      std::cout << EngineSweepTable(done);
+      for (const RunResult& r : done) {
+        for (const std::string& w : r.warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
+      }
       return 0;
     }
     const bool flush = !opts->no_flush;
