@@ -17,6 +17,7 @@
 #include "sim/engine_driver.h"
 #include "sim/entry_encoder.h"
 #include "sim/runner.h"
+#include "sim/tree_figures.h"
 
 namespace innosim {
 
@@ -59,6 +60,10 @@ struct EngineKind {
   bool records_series = false;
   // Whether `sweep --svg` can chart it (leaf fill and DATA_LENGTH).
   bool charts_sweep = false;
+  // `innosim compare`: the table in the engine's SQL from the portable SQL
+  // compare takes (sim/portable_table.h), and a run's figures side by side.
+  absl::StatusOr<std::string> (*from_portable_sql)(std::string_view sql) = nullptr;
+  TreeFigures (*tree_figures)(const RunResult& run) = nullptr;
 };
 
 // Every engine, in the order help lists them.
