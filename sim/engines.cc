@@ -2,6 +2,7 @@
 
 #include "model/postgres/profile.h"
 #include "sim/innodb_driver.h"
+#include "sim/portable_table.h"
 #include "sim/postgres_driver.h"
 
 namespace innosim {
@@ -19,7 +20,9 @@ std::vector<EngineKind> Kinds() {
                    .metric_names = nullptr,
                    .draws_page_map = true,
                    .records_series = true,
-                   .charts_sweep = true});
+                   .charts_sweep = true,
+                   .from_portable_sql = PortableToInnodbSql,
+                   .tree_figures = InnodbTreeFigures});
   kinds.push_back({.name = "postgresql",
                    .profiles = {std::string(postgres::kPostgresql15.name), std::string(postgres::kPostgresql18.name)},
                    .configure = PostgresConfigure,
@@ -30,7 +33,9 @@ std::vector<EngineKind> Kinds() {
                    .metric_names = PostgresMetricNames,
                    .draws_page_map = false,
                    .records_series = false,
-                   .charts_sweep = false});
+                   .charts_sweep = false,
+                   .from_portable_sql = PortableToPostgresSql,
+                   .tree_figures = PostgresTreeFigures});
   return kinds;
 }
 

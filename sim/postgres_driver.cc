@@ -268,4 +268,37 @@ std::vector<std::string> PgRunResult::SweepColumns() const {
   return {"leaf_pages", "internal_pages", "avg_leaf_density", "leaf_fragmentation", "relpages", "heap_relpages"};
 }
 
+TreeFigures PostgresTreeFigures(const RunResult& run) {
+  TreeFigures f;
+  const auto* pg = dynamic_cast<const PgRunResult*>(run.engine_result.get());
+  if (pg == nullptr) return f;
+  const PgTableReport& r = pg->report();
+  f.rows = r.rows;
+  f.page_size = postgres::kBlckSz;
+  f.leaf_pages_name = "leaf_pages";
+  f.leaf_fill_name = "avg_leaf_density";
+  f.rows_bytes = r.heap_pg_relation_size;
+  f.total_bytes = r.heap_pg_relation_size;
+  for (size_t i = 0; i < r.indexes.size(); ++i) {
+    const PgIndexReport& ix = r.indexes[i];
+    f.total_bytes += ix.stat.index_size;
+    if (i > 0) f.secondary_bytes += ix.stat.index_size;
+  }
+  f.sizes_note = "heap pg_relation_size, index_size of each index";
+  if (r.indexes.empty()) return f;
+  // The primary key's index (the first, PgTableReport::indexes).
+  const PgIndexReport& pk = r.indexes.front();
+  f.leaf_pages = pk.stat.leaf_pages;
+  f.leaf_fill = TwoDecimals(pk.stat.avg_leaf_density) / 100.0;
+  f.levels = static_cast<uint32_t>(pk.stat.tree_level) + 1;
+  f.primary_key_bytes = pk.stat.index_size;
+  for (SplitKind k : kSplitKinds) {
+    f.splits.emplace_back(absl::StrCat("leaf ", postgres::SplitKindName(k)),
+                          pk.counters.leaf_splits[static_cast<int>(k)]);
+  }
+  f.splits.emplace_back("internal", Splits(pk.counters.internal_splits));
+  f.splits.emplace_back("new_roots", pk.counters.new_roots);
+  return f;
+}
+
 }  // namespace innosim

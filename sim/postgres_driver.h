@@ -27,6 +27,8 @@ absl::StatusOr<RunConfig> PostgresConfigure(const RunSpec& spec);
 absl::Status PostgresBindStream(std::string_view table, StreamSpec* stream);
 absl::Status PostgresCheckTable(const RunSpec& spec, int key_width);
 absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec);
+// The primary key's index and the sizes, for `innosim compare`.
+TreeFigures PostgresTreeFigures(const RunResult& run);
 absl::StatusOr<PreparedEngine> PostgresPrepare(const RunSpec& spec, RunConfig* config, int key_width);
 
 // The figures of a PostgreSQL run: pgstatindex() of each index (the

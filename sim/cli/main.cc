@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   innosim::cli::AddIbd(app, reg);
   innosim::cli::AddMeasure(app, reg);
   innosim::cli::AddExplain(app, reg);
+  innosim::cli::AddCompare(app, reg);
   // A mistyped subcommand: CLI11 would only say that one is required.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> names;
