@@ -90,12 +90,15 @@ class PgWalTest : public ::testing::Test {
   }
 
   // The server's step.
+  // payload_bytes > 0: a second column `v text` of that many letters.
   static absl::StatusOr<StepFigures> Server(const std::string& db, int key_width, const std::vector<Key>& first,
-                                            const std::vector<Key>& more) {
+                                            const std::vector<Key>& more, uint32_t payload_bytes) {
     PgLoadOptions o;
     o.database = db;
     o.key_width = key_width;
-    o.create_sql = key_width == 8 ? "CREATE TABLE t(id bigint PRIMARY KEY)" : "CREATE TABLE t(id uuid PRIMARY KEY)";
+    o.create_sql = absl::StrCat("CREATE TABLE t(id ", key_width == 8 ? "bigint" : "uuid", " PRIMARY KEY",
+                                payload_bytes > 0 ? ", v text" : "", ")");
+    o.payload_bytes = payload_bytes;
     o.batch_rows = kBatch;
     absl::StatusOr<PgLoadResult> loaded = PgLoadKeys(server_->connection_options(), o, first);
     if (!loaded.ok()) return loaded.status();
@@ -122,7 +125,12 @@ class PgWalTest : public ::testing::Test {
     absl::StatusOr<int64_t> f0 = conn.QueryInt("SELECT wal_fpi FROM pg_stat_wal");
     absl::StatusOr<int64_t> b0 = conn.QueryInt("SELECT wal_bytes::bigint FROM pg_stat_wal");
     if (!r0.ok() || !f0.ok() || !b0.ok()) return absl::InternalError("pg_stat_wal before the step");
-    if (absl::Status s = conn.Exec(absl::StrCat("INSERT INTO t SELECT unnest('", array, "'::", type, "[])")); !s.ok()) {
+    // The payload's letters differ from PgLoadKeys' but not its length,
+    // which is all a tuple's size depends on (32 letters: not compressed).
+    const std::string payload = payload_bytes > 0 ? absl::StrCat(", repeat('q', ", payload_bytes, ")") : "";
+    if (absl::Status s = conn.Exec(absl::StrCat("INSERT INTO t SELECT k", payload, " FROM unnest('", array, "'::", type,
+                                                "[]) AS k"));
+        !s.ok()) {
       return s;
     }
     if (absl::Status s = conn.Exec("SELECT pg_stat_force_next_flush()"); !s.ok()) return s;
@@ -171,9 +179,11 @@ class PgWalTest : public ::testing::Test {
   }
 
   // The model's step: the same keys, the same transactions.
-  static StepFigures Model(int key_width, const std::vector<Key>& first, const std::vector<Key>& more) {
+  static StepFigures Model(int key_width, const std::vector<Key>& first, const std::vector<Key>& more,
+                           uint32_t payload_bytes) {
     postgres::PgTableSpec spec;
     spec.columns = {{"id", key_width == 8 ? postgres::PgType::kInt8 : postgres::PgType::kUuid}};
+    if (payload_bytes > 0) spec.columns.push_back({"v", postgres::PgType::kText, true, static_cast<int>(payload_bytes)});
     spec.primary_key = {0};
     postgres::PgTable t(postgres::kPostgresql15, spec);
     uint64_t n = 0;
@@ -202,10 +212,10 @@ class PgWalTest : public ::testing::Test {
   }
 
   static void Compare(const std::string& name, int key_width, const std::vector<Key>& first,
-                      const std::vector<Key>& more) {
-    absl::StatusOr<StepFigures> server = Server(name, key_width, first, more);
+                      const std::vector<Key>& more, uint32_t payload_bytes = 0) {
+    absl::StatusOr<StepFigures> server = Server(name, key_width, first, more, payload_bytes);
     ASSERT_TRUE(server.ok()) << server.status();
-    const StepFigures model = Model(key_width, first, more);
+    const StepFigures model = Model(key_width, first, more, payload_bytes);
     std::cout << "pg-wal " << name << ": " << first.size() << " rows, CHECKPOINT, " << more.size()
               << " rows: server wal_records " << server->wal_records << " wal_fpi " << server->wal_fpi
               << " wal_bytes " << server->wal_bytes << " t_pkey dirty " << server->index_dirty << " t dirty "
@@ -261,6 +271,23 @@ TEST_F(PgWalTest, UuidV4) {
   for (uint64_t i = 0; i < kRows; ++i) first.push_back(RandomUuidV4(&state));
   for (uint64_t i = 0; i < kMoreRows; ++i) more.push_back(RandomUuidV4(&state));
   Compare("wal_uuid_v4", 16, first, more);
+}
+
+// Seed 002's other table shape: the key and a 32-byte text (heap tuple
+// 24 + 16 + 1 + 32 = 73 bytes, t_len as heap_form_tuple makes it).
+TEST_F(PgWalTest, UuidV4WithATextPayload) {
+  uint64_t state = 3;
+  std::vector<Key> first, more;
+  for (uint64_t i = 0; i < kRows; ++i) first.push_back(RandomUuidV4(&state));
+  for (uint64_t i = 0; i < kMoreRows; ++i) more.push_back(RandomUuidV4(&state));
+  Compare("wal_uuid_v4_text", 16, first, more, 32);
+}
+
+TEST_F(PgWalTest, BigintWithATextPayload) {
+  std::vector<Key> first, more;
+  for (uint64_t i = 1; i <= kRows; ++i) first.push_back(Key::FromU64(i));
+  for (uint64_t i = kRows + 1; i <= kRows + kMoreRows; ++i) more.push_back(Key::FromU64(i));
+  Compare("wal_bigint_text", 8, first, more, 32);
 }
 
 }  // namespace
