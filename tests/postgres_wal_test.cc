@@ -115,6 +115,16 @@ TEST(PostgresWal, MainDataHeaderAndRelationChange) {
   EXPECT_EQ(wal.Size(two).xl_tot_len, 24 + 20 + 20);
 }
 
+TEST(PostgresWal, AFifthBlockReferenceIsAnError) {
+  Wal wal(kPostgresql15);
+  const int a = wal.AddRelation();
+  WalRecord r;
+  for (uint32_t b = 1; b <= 5; ++b) r.Block(a, b, kRegbufWillInit, 0, 0, 0);
+  EXPECT_TRUE(wal.status().ok());
+  wal.Insert(r);
+  EXPECT_FALSE(wal.status().ok());
+}
+
 TEST(PostgresWal, CommitAndCheckpointRecords) {
   Wal w15(kPostgresql15);
   w15.Commit();

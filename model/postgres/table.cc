@@ -98,6 +98,7 @@ void PgTable::EndRow() {
 absl::Status PgTable::status() const {
   if (!status_.ok()) return status_;
   if (!heap_.status().ok()) return heap_.status();
+  if (!wal_->status().ok()) return wal_->status();
   if (primary_ != nullptr && !primary_->status().ok()) return primary_->status();
   for (const auto& s : secondary_) {
     if (!s->status().ok()) return s->status();

@@ -13,7 +13,11 @@ constexpr uint64_t kUsableBytesInSegment =
 }  // namespace
 
 void WalRecord::Block(int relation, uint32_t block, int flags, int lower, int upper, int data_bytes) {
-  refs_.push_back(Ref{relation, block, flags, lower, upper, data_bytes});
+  if (nrefs_ == kMaxRefs) {
+    overflow_ = true;  // a record this model does not write
+    return;
+  }
+  refs_[nrefs_++] = Ref{relation, block, flags, lower, upper, data_bytes};
 }
 
 int Wal::AddRelation() {
@@ -31,7 +35,8 @@ WalRecordSize Wal::Size(const WalRecord& record) const {
   WalRecordSize s;
   int total = kSizeOfXLogRecord;
   int prev_relation = -1;
-  for (const WalRecord::Ref& ref : record.refs_) {
+  for (int i = 0; i < record.nrefs_; ++i) {
+    const WalRecord::Ref& ref = record.refs_[i];
     // XLogRecordAssemble: needs_backup when not REGBUF_NO_IMAGE and the
     // page LSN is at or before RedoRecPtr (doPageWrites: full_page_writes
     // on); REGBUF_FORCE_IMAGE always.
@@ -78,12 +83,16 @@ void Wal::Place(int xl_tot_len) {
 }
 
 WalRecordSize Wal::Insert(const WalRecord& record) {
+  if (record.overflow_ && status_.ok()) {
+    status_ = absl::InternalError("a WAL record with more than 4 block references: not a record this model writes");
+  }
   const WalRecordSize s = Size(record);
   Place(s.xl_tot_len);
   counters_.wal_fpi += static_cast<uint64_t>(s.fpi);
   // The page LSNs become the record's: changed since the redo pointer,
   // and dirty (MarkBufferDirty before XLogInsert).
-  for (const WalRecord::Ref& ref : record.refs_) {
+  for (int i = 0; i < record.nrefs_; ++i) {
+    const WalRecord::Ref& ref = record.refs_[i];
     std::vector<bool>& d = dirty_[ref.relation];
     if (ref.block >= d.size()) d.resize(ref.block + 1 + d.size() / 2, false);
     if (!d[ref.block]) {

@@ -34,9 +34,11 @@
 #ifndef INNOSIM_MODEL_POSTGRES_WAL_H_
 #define INNOSIM_MODEL_POSTGRES_WAL_H_
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "model/postgres/profile.h"
 
 namespace innosim::postgres {
@@ -120,7 +122,13 @@ class WalRecord {
     int upper;
     int data_bytes;
   };
-  std::vector<Ref> refs_;
+  // XLR_MAX_BLOCK_ID allows 33; the records modelled name at most 4
+  // (a split: left, right, old sibling, child). Kept inline: two records a
+  // row must not allocate.
+  static constexpr int kMaxRefs = 4;
+  std::array<Ref, kMaxRefs> refs_{};
+  int nrefs_ = 0;
+  bool overflow_ = false;  // a fifth reference: Wal::Insert makes it its status
   int main_data_ = 0;
 };
 
@@ -162,6 +170,8 @@ class Wal {
   void Checkpoint();
 
   const WalCounters& counters() const { return counters_; }
+  // OK, or the first record this model could not size; sticky.
+  absl::Status status() const { return status_; }
   // pg_buffercache's isdirty census of one relation: blocks changed since
   // the last checkpoint (none is evicted: no write happens in between).
   uint64_t dirty_blocks(int relation) const { return dirty_count_[relation]; }
@@ -177,6 +187,7 @@ class Wal {
   std::vector<uint64_t> dirty_count_;
   WalCounters counters_;
   uint64_t bytepos_ = 0;  // Insert->CurrBytePos
+  absl::Status status_;
 };
 
 }  // namespace innosim::postgres
