@@ -273,6 +273,73 @@ TEST_F(PgWalTest, UuidV4) {
   Compare("wal_uuid_v4", 16, first, more);
 }
 
+// The load itself, from CREATE TABLE on, by INSERT ... SELECT unnest(...)
+// in 1,000-row transactions (no checkpoint since the table was made: every
+// block is new, so no image): the records of the empty root
+// (_bt_getroot's NEWROOT), the root splits (_bt_newroot), internal page
+// splits (SPLIT with the child as block 3) and every insert, equal to the
+// model's.
+TEST_F(PgWalTest, LoadFromAnEmptyTableByInsert) {
+  constexpr uint64_t kLoad = 100000;
+  uint64_t state = 4;
+  std::vector<Key> keys;
+  for (uint64_t i = 0; i < kLoad; ++i) keys.push_back(RandomUuidV4(&state));
+  absl::StatusOr<std::unique_ptr<PgConnection>> admin = PgConnection::Connect(server_->connection_options());
+  ASSERT_TRUE(admin.ok()) << admin.status();
+  ASSERT_TRUE((*admin)->Exec("DROP DATABASE IF EXISTS wal_load").ok());
+  ASSERT_TRUE((*admin)->Exec("CREATE DATABASE wal_load").ok());
+  absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server_->connection_options("wal_load"));
+  ASSERT_TRUE(c.ok()) << c.status();
+  PgConnection& conn = **c;
+  for (const char* sql : {"CREATE EXTENSION pg_walinspect", "CREATE TABLE t(id uuid PRIMARY KEY)",
+                          "CREATE TABLE lsn(start pg_lsn)", "INSERT INTO lsn SELECT pg_current_wal_insert_lsn()"}) {
+    ASSERT_TRUE(conn.Exec(sql).ok()) << sql;
+  }
+  for (uint64_t b = 0; b < kLoad; b += kBatch) {
+    std::string array = "{";
+    for (uint64_t i = b; i < b + kBatch; ++i) {
+      absl::StatusOr<std::string> text = PgKeyText(keys[i], 16, false);
+      ASSERT_TRUE(text.ok()) << text.status();
+      absl::StrAppend(&array, i > b ? "," : "", *text);
+    }
+    array += "}";
+    ASSERT_TRUE(conn.Exec(absl::StrCat("INSERT INTO t SELECT unnest('", array, "'::uuid[])")).ok());
+  }
+  absl::StatusOr<std::vector<PgConnection::Row>> own = conn.Query(
+      "WITH r AS (SELECT * FROM pg_get_wal_records_info((SELECT start FROM lsn), pg_current_wal_flush_lsn())), "
+      "o AS (SELECT * FROM r WHERE block_ref ~ ('/(' || pg_relation_filenode('t') || '|' || "
+      "pg_relation_filenode('t_pkey') || ') ')) "
+      "SELECT count(*), sum(record_length)::bigint, count(*) FILTER (WHERE record_type = 'NEWROOT'), "
+      "sum((length(block_ref) - length(replace(block_ref, '(FPW)', ''))) / 5)::bigint FROM r "
+      "WHERE block_ref ~ ('/(' || pg_relation_filenode('t') || '|' || pg_relation_filenode('t_pkey') || ') ') "
+      "OR (resource_manager = 'Transaction' AND xid IN (SELECT xid FROM o))");
+  ASSERT_TRUE(own.ok()) << own.status();
+  ASSERT_EQ(own->size(), 1u);
+  const int64_t records = std::stoll((*own)[0][0].value_or("0"));
+  const int64_t bytes = std::stoll((*own)[0][1].value_or("0"));
+  const int64_t newroots = std::stoll((*own)[0][2].value_or("0"));
+  const int64_t fpi = std::stoll((*own)[0][3].value_or("0"));
+
+  postgres::PgTableSpec spec;
+  spec.columns = {{"id", postgres::PgType::kUuid}};
+  spec.primary_key = {0};
+  postgres::PgTable t(postgres::kPostgresql15, spec);
+  for (uint64_t i = 0; i < kLoad; ++i) {
+    t.InsertRow(keys[i]);
+    t.EndRow();
+    if ((i + 1) % kBatch == 0) t.Commit();
+  }
+  const postgres::PgTableReport r = t.Report();
+  std::cout << "pg-wal wal_load: " << kLoad << " uuidv4 rows by INSERT from CREATE TABLE: server records " << records
+            << " bytes " << bytes << " images " << fpi << " NEWROOT " << newroots << "; model records "
+            << r.wal.wal_records << " bytes " << r.wal.wal_bytes << " images " << r.wal.wal_fpi << " new roots + empty root "
+            << r.indexes[0].counters.new_roots + 1 << "\n";
+  EXPECT_EQ(static_cast<int64_t>(r.wal.wal_records), records);
+  EXPECT_EQ(static_cast<int64_t>(r.wal.wal_bytes), bytes);
+  EXPECT_EQ(static_cast<int64_t>(r.wal.wal_fpi), fpi);
+  EXPECT_EQ(static_cast<int64_t>(r.indexes[0].counters.new_roots + 1), newroots);
+}
+
 // Seed 002's other table shape: the key and a 32-byte text (heap tuple
 // 24 + 16 + 1 + 32 = 73 bytes, t_len as heap_form_tuple makes it).
 TEST_F(PgWalTest, UuidV4WithATextPayload) {
