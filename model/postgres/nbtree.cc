@@ -200,6 +200,16 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
     // the metapage points at it.
     root_ = AllocBlock();
     root_level_ = 0;
+    if (wal_ != nullptr) {
+      // nbtpage.c _bt_getroot: XLOG_BTREE_NEWROOT, the empty root leaf
+      // (block 0, REGBUF_WILL_INIT, no data) and the metapage (block 2,
+      // REGBUF_WILL_INIT | REGBUF_STANDARD, xl_btree_metadata).
+      WalRecord r;
+      LogBlock(r, root_, kRegbufWillInit, 0);
+      LogBlock(r, kBtreeMetapage, kRegbufWillInit | kRegbufStandard, kSizeOfBtreeMetadata);
+      r.MainData(kSizeOfBtreeNewroot);
+      wal_->Insert(r);
+    }
   }
 
   // _bt_search_insert's fastpath: the cached rightmost leaf, when it is
@@ -258,7 +268,7 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
     }
   }
   const bool fastpath_ok = !page->has_hikey;
-  InsertOnPage(block, pos, item, static_cast<int>(stack_.size()));
+  InsertOnPage(block, pos, item, static_cast<int>(stack_.size()), kPNone);
   // _bt_insertonpg: cache the rightmost leaf for the next insert when the
   // tree is at least BTREE_FASTPATH_MIN_LEVEL high and no split happened.
   if (fastpath_ok && status_.ok() && !pages_[block].has_hikey && root_level_ >= kBtreeFastpathMinLevel) {
@@ -340,22 +350,48 @@ bool BtIndex::DedupPass(Page& page, const Item& newitem) {
   if (nintervals == 0) return false;
   page.items.swap(scratch_);
   Recount(page);
+  if (wal_ != nullptr) {
+    // XLOG_BTREE_DEDUP: the page (REGBUF_STANDARD) with its intervals
+    // (BTDedupInterval each), xl_btree_dedup as main data.
+    WalRecord r;
+    r.Block(wal_rel_, static_cast<uint32_t>(&page - pages_.data()), kRegbufStandard, page.lower(), page.upper(),
+            nintervals * kSizeOfBTDedupInterval);
+    r.MainData(kSizeOfBtreeDedup);
+    wal_->Insert(r);
+  }
   ++counters_.dedup_passes;
   return true;
 }
 
 // _bt_insertonpg: add the tuple when PageGetFreeSpace allows, else split.
-void BtIndex::InsertOnPage(uint32_t block, int pos, const Item& item, int stack_depth) {
+void BtIndex::LogBlock(WalRecord& r, uint32_t block, int flags, int data_bytes) const {
+  const Page& p = pages_[block];
+  r.Block(wal_rel_, block, flags, p.lower(), p.upper(), data_bytes);
+}
+
+void BtIndex::InsertOnPage(uint32_t block, int pos, const Item& item, int stack_depth, uint32_t child) {
   Page& page = pages_[block];
   if (PageGetFreeSpace(page.lower(), page.upper()) < MaxAlign(static_cast<int>(item.size))) {
-    Split(block, pos, item, stack_depth);
+    Split(block, pos, item, stack_depth, child);
     return;
   }
   AddTuple(page, pos, item);
+  if (wal_ != nullptr) {
+    // _bt_insertonpg: XLOG_BTREE_INSERT_LEAF, or XLOG_BTREE_INSERT_UPPER
+    // with the child whose INCOMPLETE_SPLIT flag it clears as block 1;
+    // the tuple (IndexTupleSize) is block 0's data, xl_btree_insert the
+    // main data. (INSERT_META needs a split of a lone non-root page,
+    // which only concurrent splits make.)
+    WalRecord r;
+    LogBlock(r, block, kRegbufStandard, static_cast<int>(item.size));
+    if (child != kPNone) LogBlock(r, child, kRegbufStandard, 0);
+    r.MainData(kSizeOfBtreeInsert);
+    wal_->Insert(r);
+  }
 }
 
 // _bt_split, then _bt_insert_parent.
-void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth) {
+void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth, uint32_t child) {
   const bool is_leaf = pages_[block].level == 0;
   {
     const Page& page = pages_[block];
@@ -440,6 +476,23 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth) 
     status_ = absl::InternalError(absl::StrCat("index ", desc_.name, ": a split half overflows its page"));
     return;
   }
+  if (wal_ != nullptr) {
+    // _bt_split: XLOG_BTREE_SPLIT_L/_R. Block 0 the left (original) page,
+    // REGBUF_STANDARD, its data the new item when it went left and the
+    // left page's new high key (MAXALIGNed), left out with an image;
+    // block 1 the new right page, REGBUF_WILL_INIT, its data every tuple
+    // of it (pd_special - pd_upper); block 2 the old right sibling whose
+    // btpo_prev changed (REGBUF_STANDARD, no data); block 3 on an internal
+    // level the child whose split this finishes. xl_btree_split as main data.
+    WalRecord r;
+    LogBlock(r, block, kRegbufStandard,
+             (d.newitemonleft ? MaxAlign(static_cast<int>(item.size)) : 0) + MaxAlign(static_cast<int>(lefthikey.size)));
+    LogBlock(r, rblock, kRegbufWillInit, rightpage.tuple_bytes);
+    if (rightpage.next != kPNone) LogBlock(r, rightpage.next, kRegbufStandard, 0);
+    if (!is_leaf) LogBlock(r, child, kRegbufStandard, 0);
+    r.MainData(kSizeOfBtreeSplit);
+    wal_->Insert(r);
+  }
 
   // _bt_insert_parent: a downlink to the right page, keyed by the left
   // page's new high key, just after the downlink to the left page; or a
@@ -451,7 +504,7 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth) 
   const StackEntry parent = stack_[stack_depth - 1];
   Item downlink = lefthikey;
   downlink.aux = rblock;
-  InsertOnPage(parent.block, parent.offset + 1, downlink, stack_depth - 1);
+  InsertOnPage(parent.block, parent.offset + 1, downlink, stack_depth - 1, block);
 }
 
 // nbtpage.c/nbtinsert.c _bt_newlevel: a new root above the two halves:
@@ -472,6 +525,18 @@ void BtIndex::NewLevel(uint32_t left, uint32_t right, const Item& left_hikey) {
   root_ = rootblk;
   root_level_ = root.level;
   ++counters_.new_roots;
+  if (wal_ != nullptr) {
+    // _bt_newroot (REL_18 _bt_newlevel): XLOG_BTREE_NEWROOT, the root
+    // (block 0, REGBUF_WILL_INIT, its tuples), the left child whose split
+    // it finishes (block 1), the metapage (block 2, REGBUF_WILL_INIT |
+    // REGBUF_STANDARD, xl_btree_metadata); xl_btree_newroot as main data.
+    WalRecord r;
+    LogBlock(r, rootblk, kRegbufWillInit, pages_[rootblk].tuple_bytes);
+    LogBlock(r, left, kRegbufStandard, 0);
+    LogBlock(r, kBtreeMetapage, kRegbufWillInit | kRegbufStandard, kSizeOfBtreeMetadata);
+    r.MainData(kSizeOfBtreeNewroot);
+    wal_->Insert(r);
+  }
 }
 
 PgStatIndex BtIndex::StatIndex() const {
