@@ -138,11 +138,12 @@ std::string SplitWhy(const BtTraceEvent& s, int nkeyatts) {
           "strategy wants equal free space on both halves; of %d legal split points, the most even one within an "
           "interval of %d: %s",
           s.page.free_space, s.itemsz, d.candidates, d.interval, halves);
-      if (leaf && s.offset == s.page.nitems) {
+      if (leaf && !d.newitemonleft) {
         absl::StrAppend(&why,
-                        ". The new key is the page's largest: if keys keep ascending here (UUIDv7 appended into a "
-                        "UUIDv4 index, whose rightmost leaf is elsewhere), each left half stays about 50% full, as "
-                        "only the rightmost leaf of a level gets the fillfactor");
+                        ". The new key goes to the right half: if keys keep ascending here (UUIDv7 appended into a "
+                        "UUIDv4 index land between old keys, not on the rightmost leaf), the left half is never "
+                        "inserted into again and stays about 50% full: only the rightmost leaf of a level gets the "
+                        "fillfactor");
       }
       break;
     case SplitKind::kAfterNewItem:
