@@ -1,6 +1,8 @@
 #include "sim/pg_explain.h"
 
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -350,13 +352,20 @@ std::string KeyText(const PgExplainResult& r, const PgExplainedInsert& x) {
   return x.entry == x.key ? FormatKey(x.key, r.key_width) : EntryHex(x.entry, r.indexes[x.index].key_bytes);
 }
 
+// A pivot key of x's index: as the stream's key for the primary key's
+// single column, else as its bytes.
+std::string HikeyText(const PgExplainResult& r, const PgExplainedInsert& x, const Key& k) {
+  return x.entry == x.key ? FormatKey(k, r.key_width) : EntryHex(k, r.indexes[x.index].key_bytes);
+}
+
 // A page as a bar of `width` cells: '#' used bytes, '.' free.
 std::string Bar(const BtPageView& p, int width) {
   const int used = std::min(width, static_cast<int>(Fill(p) * width + 0.5));
   return absl::StrCat("[", std::string(used, '#'), std::string(width - used, '.'), "]");
 }
 
-std::string StepText(const BtTraceEvent& e) {
+// `key_text` formats a key of the index (a pivot's kept attributes).
+std::string StepText(const BtTraceEvent& e, const std::function<std::string(const Key&)>& key_text) {
   switch (e.step) {
     case BtStep::kDedupPass:
       return absl::StrFormat(
@@ -374,14 +383,14 @@ std::string StepText(const BtTraceEvent& e) {
           "block %u (level %u) split (%s, %s: %s): %d legal split points, fillfactor %d%%, interval %d, penalty %d "
           "(perfect %d); first right item %d, the new item goes %s; left block %u: %d items, %d bytes free; right "
           "block %u (new: the relation extends by one block, _bt_allocbuf): %d items, %d bytes free%s; new high key "
-          "of block %u: %d key attribute%s%s, %d bytes (_bt_truncate)",
+          "of block %u: %s, %d key attribute%s%s, %d bytes (_bt_truncate)",
           e.page.block, e.page.level, e.rule, "_bt_findsplitloc", postgres::SplitKindName(d.kind), d.candidates,
           d.fillfactor, d.interval, d.penalty, d.perfectpenalty, d.firstoldonright + 1,
           d.newitemonleft ? "left" : "right", e.page.block, e.after.nitems, e.after.free_space, e.right_block,
           e.right.nitems, e.right.free_space,
           e.old_next != postgres::kPNone ? absl::StrFormat("; block %u's btpo_prev now points at it", e.old_next) : "",
-          e.page.block, e.hikey_natts, e.hikey_natts == 1 ? "" : "s", e.hikey_heap_tid ? " and a heap TID" : "",
-          e.hikey_size);
+          e.page.block, key_text(e.hikey), e.hikey_natts, e.hikey_natts == 1 ? "" : "s",
+          e.hikey_heap_tid ? " and a heap TID" : "", e.hikey_size);
     }
     case BtStep::kInsertParent:
       return absl::StrFormat("downlink to block %u into parent block %u (level %u) as item %d (%s)", e.child,
@@ -489,7 +498,8 @@ std::string PgExplainText(const PgExplainResult& r) {
                           leaf.offset + 1, FastpathWhy(leaf.fastpath));
     absl::StrAppendFormat(&out, "  before: %s; the tuple needs %d bytes\n", PageText(leaf.page), leaf.itemsz);
     absl::StrAppend(&out, "  ", x.decision, " (", x.rule, ")\n    why: ", x.why, "\n");
-    for (size_t i = 1; i < x.steps.size(); ++i) absl::StrAppend(&out, "    - ", StepText(x.steps[i]), "\n");
+    const auto key_text = [&](const Key& k) { return HikeyText(r, x, k); };
+    for (size_t i = 1; i < x.steps.size(); ++i) absl::StrAppend(&out, "    - ", StepText(x.steps[i], key_text), "\n");
     for (const BtPageView& p : x.pages_after) {
       absl::StrAppendFormat(&out, "    block %6u L%u %s %4d items %5.1f%%%s\n", p.block, p.level, Bar(p, 40),
                             p.nitems, 100.0 * Fill(p), p.rightmost ? "  rightmost" : "");
@@ -571,6 +581,7 @@ std::string PgExplainJsonLines(const PgExplainResult& r) {
         s["old_right_sibling"] = e.old_next;
         s["left_after"] = PageJson(e.after);
         s["right_after"] = PageJson(e.right);
+        s["hikey"] = HikeyText(r, x, e.hikey);
         s["hikey_natts"] = e.hikey_natts;
         s["hikey_heap_tid"] = e.hikey_heap_tid;
         s["hikey_bytes"] = e.hikey_size;

@@ -62,8 +62,9 @@ struct BtTraceEvent {
   // The PostgreSQL function whose rule this step is.
   const char* rule = "";
   // The page the step acts on: before the step (kLeafReached, kDedupPass,
-  // kSplit: the page that splits) or after it (kInserted; kInsertParent and
-  // kNewRoot: the parent or the new root after the downlinks went in).
+  // kSplit: the page that splits; kInsertParent: the parent before the
+  // downlink goes in) or after it (kInserted; kNewRoot: the new root with
+  // its two downlinks).
   BtPageView page;
   // kLeafReached: how, the pages fixed on the way down (root first, the
   // leaf last), the insert position among the data items (0-based) and the
