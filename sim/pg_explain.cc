@@ -110,7 +110,12 @@ std::string PageText(const BtPageView& p) {
 }
 
 // Why a page split where it did, from the split's event.
-std::string SplitWhy(const BtTraceEvent& s, int nkeyatts) {
+// `after_dedup`: a deduplication pass ran first and left the page still
+// short of room (the why already gave the free space).
+std::string SplitWhy(const BtTraceEvent& s, int nkeyatts, bool after_dedup) {
+  const std::string lead = after_dedup ? std::string("still no room")
+                                       : absl::StrFormat("PageGetFreeSpace %d < the tuple's %d bytes",
+                                                         s.page.free_space, s.itemsz);
   const postgres::SplitDecision& d = s.split;
   const bool leaf = s.page.level == 0;
   const int left_items = s.after.nitems, right_items = s.right.nitems;
@@ -121,10 +126,10 @@ std::string SplitWhy(const BtTraceEvent& s, int nkeyatts) {
   switch (d.kind) {
     case SplitKind::kRightmostFillfactor:
       why = absl::StrFormat(
-          "PageGetFreeSpace %d < the tuple's %d bytes, and the %s is the rightmost of its level (no high key): "
+          "%s, and the %s is the rightmost of its level (no high key): "
           "_bt_findsplitloc weighs the halves by %s, taking of %d legal split points the one where %d%% of the "
           "left's free space balances %d%% of the right's: %s. %s",
-          s.page.free_space, s.itemsz, leaf ? "leaf" : "internal page",
+          lead, leaf ? "leaf" : "internal page",
           leaf ? absl::StrFormat("the leaf fillfactor %d (BTREE_DEFAULT_FILLFACTOR, or the index's fillfactor)",
                                  d.fillfactor)
                : absl::StrFormat("BTREE_NONLEAF_FILLFACTOR %d", d.fillfactor),
@@ -136,10 +141,10 @@ std::string SplitWhy(const BtTraceEvent& s, int nkeyatts) {
       break;
     case SplitKind::kFiftyFifty:
       why = absl::StrFormat(
-          "PageGetFreeSpace %d < the tuple's %d bytes, and the page has a right sibling (a high key): the default "
+          "%s, and the page has a right sibling (a high key): the default "
           "strategy wants equal free space on both halves; of %d legal split points, the most even one within an "
           "interval of %d: %s",
-          s.page.free_space, s.itemsz, d.candidates, d.interval, halves);
+          lead, d.candidates, d.interval, halves);
       if (leaf && !d.newitemonleft) {
         absl::StrAppend(&why,
                         ". The new key goes to the right half: if keys keep ascending here (UUIDv7 appended into a "
@@ -150,29 +155,29 @@ std::string SplitWhy(const BtTraceEvent& s, int nkeyatts) {
       break;
     case SplitKind::kAfterNewItem:
       why = absl::StrFormat(
-          "PageGetFreeSpace %d < the tuple's %d bytes; the page holds equal-sized tuples of a composite key and the "
+          "%s; the page holds equal-sized tuples of a composite key and the "
           "new one follows its predecessor (_bt_afternewitemoff: localized ascending insertions): %s; %s",
-          s.page.free_space, s.itemsz,
+          lead,
           d.fillfactor == 0 ? "the split goes just after the new item"
                             : absl::StrFormat("the halves are weighed by the leaf fillfactor %d", d.fillfactor),
           halves);
       break;
     case SplitKind::kManyDuplicates:
       why = absl::StrFormat(
-          "PageGetFreeSpace %d < the tuple's %d bytes; every split point near the even one would need a heap TID "
+          "%s; every split point near the even one would need a heap TID "
           "in the new high key (equal keys on both sides): SPLIT_MANY_DUPLICATES searches all %d candidates for "
           "the fewest key attributes kept (penalty %d)%s: %s",
-          s.page.free_space, s.itemsz, d.candidates, d.penalty,
+          lead, d.candidates, d.penalty,
           d.duplicates_fallback ? ", then falls back to the even split (the new item just right of the duplicates)"
                                 : "",
           halves);
       break;
     case SplitKind::kSingleValue:
       why = absl::StrFormat(
-          "PageGetFreeSpace %d < the tuple's %d bytes, and the page holds one value only, the new key's "
+          "%s, and the page holds one value only, the new key's "
           "(SPLIT_SINGLE_VALUE): the halves are weighed by BTREE_SINGLEVAL_FILLFACTOR %d, so the left page stays "
           "%d%% full and later duplicates go right: %s",
-          s.page.free_space, s.itemsz, d.fillfactor, d.fillfactor, halves);
+          lead, d.fillfactor, d.fillfactor, halves);
       break;
   }
   if (leaf && (nkeyatts > 1 || d.penalty > 1 || s.hikey_heap_tid)) {
@@ -212,10 +217,10 @@ void Decide(PgExplainedInsert* x, int nkeyatts, bool unique) {
                           dedup->page.free_space, dedup->itemsz);
   }
   if (leaf_split != nullptr) {
-    x->decision = absl::StrCat(dedup != nullptr ? "deduplication pass, then " : "",
+    x->decision = absl::StrCat(dedup != nullptr && dedup->nintervals > 0 ? "deduplication pass, then " : "",
                                SplitDecisionName(leaf_split->split.kind), new_root ? ", new root" : "");
     x->rule = "_bt_findsplitloc";
-    x->why = absl::StrCat(dedup_why, SplitWhy(*leaf_split, nkeyatts));
+    x->why = absl::StrCat(dedup_why, SplitWhy(*leaf_split, nkeyatts, dedup != nullptr));
     if (unique) {
       absl::StrAppend(&x->why,
                       ". No deduplication pass first: a unique index that saw no duplicate skips it "
