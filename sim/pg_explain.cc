@@ -269,6 +269,34 @@ bool Selected(const ExplainSpec& spec, const PgExplainedInsert& x) {
   return true;
 }
 
+// Per leaf block of one index: the row of its last split (0: never split)
+// and whether an insert reached it after that.
+struct LeafLife {
+  std::vector<uint64_t> last_split;
+  std::vector<uint8_t> reached_after;
+  void Grow(uint32_t b) {
+    if (b >= last_split.size()) {
+      last_split.resize(b + 1, 0);
+      reached_after.resize(b + 1, 0);
+    }
+  }
+  void Note(uint64_t row, const std::vector<BtTraceEvent>& steps) {
+    for (const BtTraceEvent& e : steps) {
+      if (e.step == BtStep::kLeafReached) {
+        Grow(e.page.block);
+        if (last_split[e.page.block] > 0 && last_split[e.page.block] < row) reached_after[e.page.block] = 1;
+      } else if (e.step == BtStep::kSplit && e.page.level == 0) {
+        for (uint32_t b : {e.page.block, e.right_block}) {
+          Grow(b);
+          last_split[b] = row;
+          reached_after[b] = 0;
+        }
+      }
+    }
+  }
+  bool Frozen(uint32_t b) const { return b < last_split.size() && last_split[b] > 0 && reached_after[b] == 0; }
+};
+
 class PgExplainObserver final : public RowObserver {
  public:
   PgExplainObserver(const ExplainSpec& spec, const postgres::PgTable& table,
@@ -288,6 +316,8 @@ class PgExplainObserver final : public RowObserver {
       if (c.steps.empty()) continue;  // refused before the leaf (the run stops with the model's error)
       PgIndexExplained& ix = result_.indexes[i];
       Count(c.steps, &ix);
+      if (life_.size() <= i) life_.resize(i + 1);
+      life_[i].Note(row + 1, c.steps);
       PgExplainedInsert x;
       x.row = row + 1;
       x.index = i;
@@ -304,6 +334,12 @@ class PgExplainObserver final : public RowObserver {
       result_.inserts.push_back(std::move(x));
     }
     return absl::OkStatus();
+  }
+
+  // Index i's leaves' lives (empty when it had no insert).
+  const LeafLife& life(size_t i) const {
+    static const LeafLife kNone;
+    return i < life_.size() ? life_[i] : kNone;
   }
 
  private:
@@ -341,6 +377,7 @@ class PgExplainObserver final : public RowObserver {
   std::vector<std::unique_ptr<IndexCollector>>& collectors_;
   PgExplainResult& result_;
   Key key_;
+  std::vector<LeafLife> life_;
 };
 
 // The Key bytes of an index entry, as hex (a primary key prints as the
@@ -477,14 +514,21 @@ absl::StatusOr<PgExplainResult> PgExplain(const ExplainSpec& spec) {
   result.report = table.Report();
   for (size_t i = 0; i < table.index_count(); ++i) {
     PgIndexExplained& x = result.indexes[i];
-    double sum = 0;
+    double sum = 0, frozen_sum = 0;
     for (uint32_t b : table.index(i).LeavesInKeyOrder()) {
       const double f = Fill(table.index(i).View(b));
       ++x.leaves;
       sum += f;
       ++x.fill_histogram[std::min<size_t>(9, static_cast<size_t>(f * 10))];
+      if (observer.life(i).Frozen(b)) {
+        ++x.frozen;
+        frozen_sum += f;
+      }
     }
+    x.receiving = x.leaves - x.frozen;
     x.mean_leaf_fill = x.leaves > 0 ? sum / static_cast<double>(x.leaves) : 0;
+    x.frozen_mean_fill = x.frozen > 0 ? frozen_sum / static_cast<double>(x.frozen) : 0;
+    x.receiving_mean_fill = x.receiving > 0 ? (sum - frozen_sum) / static_cast<double>(x.receiving) : 0;
   }
   return result;
 }
@@ -515,6 +559,10 @@ std::string PgExplainText(const PgExplainResult& r) {
     const PgIndexExplained& x = r.indexes[i];
     absl::StrAppendFormat(&out, "summary of %s%s: %u index tuples, %u leaves, mean leaf fill %.1f%%\n", x.name,
                           x.unique ? " (unique)" : "", x.inserts, x.leaves, 100 * x.mean_leaf_fill);
+    absl::StrAppendFormat(&out,
+                          "  %u frozen (split, never reached by an insert after their last split), mean fill %.1f%%; "
+                          "%u reached again after their last split (or never split), mean fill %.1f%%\n",
+                          x.frozen, 100 * x.frozen_mean_fill, x.receiving, 100 * x.receiving_mean_fill);
     out += "  fill      leaves\n";
     for (int b = 0; b < 10; ++b) {
       absl::StrAppendFormat(&out, "  %3d-%3d%% %7u\n", b * 10, b * 10 + 10, x.fill_histogram[b]);
@@ -626,6 +674,10 @@ std::string PgExplainJsonLines(const PgExplainResult& r) {
     j["leaves"] = x.leaves;
     j["mean_leaf_fill"] = x.mean_leaf_fill;
     j["fill_histogram"] = x.fill_histogram;
+    j["frozen"] = x.frozen;
+    j["frozen_mean_fill"] = x.frozen_mean_fill;
+    j["receiving"] = x.receiving;
+    j["receiving_mean_fill"] = x.receiving_mean_fill;
     j["leaf_splits"] = KindsJson(x.leaf_splits);
     j["internal_splits"] = KindsJson(x.internal_splits);
     j["new_roots"] = x.new_roots;

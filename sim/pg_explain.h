@@ -15,7 +15,8 @@
 // one-line why; every step (the split's candidates, fillfactor, interval,
 // penalty, free space of both halves, the new high key; the downlink into
 // the parent; a new root), and each touched page after. The summary gives
-// each index's leaves at the end by fill, the trace's counts of splits by
+// each index's leaves at the end by fill (and the frozen ones apart: split,
+// never reached again), the trace's counts of splits by
 // kind (equal to the model's counters) and pgstatindex's figures.
 //
 // Pure computation; thread-safe for separate results.
@@ -60,6 +61,12 @@ struct PgIndexExplained {
   uint64_t fastpath_inserts = 0;
   uint64_t leaves = 0;
   double mean_leaf_fill = 0;  // used bytes / 8152, over the leaves
+  // Leaves split at least once and never reached by an insert after their
+  // last split ("frozen": ascending keys leave them so), and the others.
+  uint64_t frozen = 0;
+  double frozen_mean_fill = 0;
+  uint64_t receiving = 0;
+  double receiving_mean_fill = 0;
   std::vector<uint64_t> fill_histogram = std::vector<uint64_t>(10, 0);  // tenths
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -219,6 +220,43 @@ TEST(PgExplainTest, TheTraceCountsWhatTheModelCountsAndChangesNothing) {
     }
     EXPECT_EQ(printed, counted) << c.stream;
   }
+}
+
+// The learner's two questions, in the frozen leaves (split, never reached
+// again): UUIDv7 keys alone leave them at the leaf fillfactor, 90%; UUIDv7
+// keys appended into a UUIDv4 index land between old keys, on leaves with a
+// right sibling, which split 50:50 and leave each left half at 50%.
+TEST(PgExplainTest, FrozenLeavesEndAt90ForV7AndAtHalfForV7IntoV4) {
+  const PgExplainResult v7 = MustPgExplain(PgSpec("uuidv7-subms", 5000, "CREATE TABLE t (id uuid PRIMARY KEY)"));
+  EXPECT_GE(v7.indexes[0].frozen, 15u);
+  EXPECT_NEAR(v7.indexes[0].frozen_mean_fill, 0.90, 0.005);
+
+  ExplainSpec e = PgSpec("uuidv4", 0, "CREATE TABLE t (id uuid PRIMARY KEY)");
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 3000; ++i) e.keys.push_back(Key{rng(), rng(), 0, 0});  // random: v4's order
+  // Then ascending keys inside the v4 keys' range (a v7 key's 48-bit ms
+  // prefix 0x019b...: about 1/160 of the way through a v4 index).
+  for (uint64_t i = 0; i < 2000; ++i) e.keys.push_back(Key{0x019B76DAA8000000ull + (i << 8), rng(), 0, 0});
+  e.key_width = 16;
+  e.run.rows = e.keys.size();
+  e.from = 3001;
+  e.only_splits = true;
+  const PgExplainResult mixed = MustPgExplain(e);
+  EXPECT_GE(mixed.indexes[0].frozen, 10u);
+  EXPECT_NEAR(mixed.indexes[0].frozen_mean_fill, 0.50, 0.02);
+  // Every split of the ascending keys is 50:50; after the first (where the
+  // keys may start in the left half of an old leaf) the new key goes right
+  // and its why says what that does.
+  int right_half = 0;
+  for (const PgExplainedInsert& x : mixed.inserts) {
+    const BtTraceEvent* s = FirstLeafSplit(x);
+    ASSERT_NE(s, nullptr);
+    EXPECT_FALSE(s->page.rightmost) << x.row;
+    EXPECT_EQ(s->split.kind, SplitKind::kFiftyFifty) << x.row;
+    if (x.why.find("The new key goes to the right half") != std::string::npos) ++right_half;
+  }
+  EXPECT_GE(right_half, static_cast<int>(mixed.inserts.size()) - 1);
+  EXPECT_GE(mixed.inserts.size(), 10u);
 }
 
 // An ascending stream into a tree of 3 levels takes the fastpath: no
