@@ -1,7 +1,9 @@
 #include "sim/engines.h"
 
 #include "model/postgres/profile.h"
+#include "sim/explain.h"
 #include "sim/innodb_driver.h"
+#include "sim/pg_explain.h"
 #include "sim/portable_table.h"
 #include "sim/postgres_driver.h"
 
@@ -18,6 +20,9 @@ std::vector<EngineKind> Kinds() {
                    .prepare = InnodbPrepare,
                    .check_table = InnodbCheckTable,
                    .metric_names = nullptr,
+                   .explain = InnodbExplain,
+                   .explain_html = true,
+                   .explain_scenarios = true,
                    .draws_page_map = true,
                    .records_series = true,
                    .charts_sweep = true,
@@ -31,6 +36,9 @@ std::vector<EngineKind> Kinds() {
                    .prepare = PostgresPrepare,
                    .check_table = PostgresCheckTable,
                    .metric_names = PostgresMetricNames,
+                   .explain = PostgresExplain,
+                   .explain_html = false,
+                   .explain_scenarios = false,
                    .draws_page_map = false,
                    .records_series = false,
                    .charts_sweep = false,

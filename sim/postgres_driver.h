@@ -78,6 +78,7 @@ class PostgresDriver final : public EngineDriver {
   void RecordPhase(const PhaseSpec& phase, RunResult* result) override;
   void Finish(RunResult* result) override;
   const postgres::PgEngine& pg_engine() const { return engine_; }
+  postgres::PgEngine& mutable_pg_engine() { return engine_; }
 
  private:
   postgres::PgEngine engine_;

@@ -187,6 +187,7 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
     return;
   }
   last_tid_ = tid;
+  if (trace_ != nullptr) [[unlikely]] trace_->OnInsertStart(key);
   Item item{};
   item.key = key;
   item.tid = tid;
@@ -216,10 +217,17 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
   // still a rightmost leaf, has room (> itemsz, strictly), holds an item,
   // and the key sorts after its last item. It lands where a descent would.
   uint32_t block = kPNone;
+  BtFastpath fastpath = root_level_ < kBtreeFastpathMinLevel ? BtFastpath::kTreeTooLow : BtFastpath::kNotCached;
   if (cached_block_ != kPNone) {
     const Page& page = pages_[cached_block_];
-    if (page.level == 0 && !page.has_hikey && PageGetFreeSpace(page.lower(), page.upper()) > itemsz &&
-        !page.items.empty() && CompareLeaf(key, tid, page.items.back()) > 0) {
+    if (page.level != 0 || page.has_hikey) {
+      fastpath = BtFastpath::kNotCached;
+    } else if (PageGetFreeSpace(page.lower(), page.upper()) <= itemsz) {
+      fastpath = BtFastpath::kNoRoom;
+    } else if (page.items.empty() || CompareLeaf(key, tid, page.items.back()) <= 0) {
+      fastpath = BtFastpath::kNotAfterLast;
+    } else {
+      fastpath = BtFastpath::kTaken;
       block = cached_block_;
       ++counters_.fastpath_inserts;
       stack_.clear();
@@ -246,6 +254,18 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
       return;
     }
   }
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kLeafReached,
+                                      fastpath == BtFastpath::kTaken ? "_bt_search_insert" : "_bt_search", View(block));
+    e.fastpath = fastpath;
+    for (const StackEntry& se : stack_) {
+      if (e.path_length < 15) e.path[e.path_length++] = se.block;
+    }
+    e.path[e.path_length++] = block;
+    e.offset = pos;
+    e.itemsz = itemsz;
+    trace_->OnStep(e);
+  }
 
   // _bt_findinsertloc: when the leaf cannot take the tuple, try
   // _bt_delete_or_dedup_one_page first. There is nothing to delete
@@ -258,7 +278,19 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
   // equal keys, would gain nothing from it).
   if (PageGetFreeSpace(page->lower(), page->upper()) < itemsz && !desc_.unique && desc_.deduplicate_items &&
       allequalimage_) {
-    if (DedupPass(*page, item)) {
+    BtPageView before;
+    if (trace_ != nullptr) [[unlikely]] before = View(block);
+    const bool changed = DedupPass(*page, item);
+    if (trace_ != nullptr) [[unlikely]] {
+      BtTraceEvent e = BtTraceEvent::At(BtStep::kDedupPass, "_bt_dedup_pass", before);
+      e.after = View(block);
+      e.nintervals = changed ? dedup_nintervals_ : 0;
+      e.singlevalue = dedup_singleval_;
+      e.itemsz = itemsz;
+      e.split_avoided = changed && e.after.free_space >= itemsz;
+      trace_->OnStep(e);
+    }
+    if (changed) {
       pos = static_cast<int>(std::lower_bound(page->items.begin(), page->items.end(), item,
                                               [&](const Item& a, const Item& b) {
                                                 return CompareLeaf(b.key, b.tid, a) > 0;
@@ -289,6 +321,7 @@ bool BtIndex::DedupPass(Page& page, const Item& newitem) {
   // _bt_do_singleval.
   bool singlevalstrat = KeepNattsFast(newitem, page.items.front()) > nkeyatts_ &&
                         KeepNattsFast(newitem, page.items.back()) > nkeyatts_;
+  dedup_singleval_ = singlevalstrat;
   bool deduplicate = true;
   int nmaxitems = 0;
   int nintervals = 0;
@@ -347,6 +380,7 @@ bool BtIndex::DedupPass(Page& page, const Item& newitem) {
     start_pending(itup);
   }
   finish_pending();
+  dedup_nintervals_ = nintervals;
   if (nintervals == 0) return false;
   page.items.swap(scratch_);
   Recount(page);
@@ -388,11 +422,19 @@ void BtIndex::InsertOnPage(uint32_t block, int pos, const Item& item, int stack_
     r.MainData(kSizeOfBtreeInsert);
     wal_->Insert(r);
   }
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kInserted, "_bt_insertonpg", View(block));
+    e.offset = pos;
+    e.itemsz = MaxAlign(static_cast<int>(item.size));
+    trace_->OnStep(e);
+  }
 }
 
 // _bt_split, then _bt_insert_parent.
 void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth, uint32_t child) {
   const bool is_leaf = pages_[block].level == 0;
+  BtPageView before;
+  if (trace_ != nullptr) [[unlikely]] before = View(block);
   {
     const Page& page = pages_[block];
     split_sizes_.clear();
@@ -493,6 +535,21 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth, 
     r.MainData(kSizeOfBtreeSplit);
     wal_->Insert(r);
   }
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kSplit, "_bt_split", before);
+    e.offset = pos;
+    e.itemsz = MaxAlign(static_cast<int>(item.size));
+    e.split = d;
+    e.right_block = rblock;
+    e.old_next = rightpage.next;
+    e.after = View(block);
+    e.right = View(rblock);
+    e.hikey = lefthikey.key;
+    e.hikey_natts = static_cast<int>(lefthikey.count & ~kPivotHeapTid);
+    e.hikey_size = MaxAlign(static_cast<int>(lefthikey.size));
+    e.hikey_heap_tid = (lefthikey.count & kPivotHeapTid) != 0;
+    trace_->OnStep(e);
+  }
 
   // _bt_insert_parent: a downlink to the right page, keyed by the left
   // page's new high key, just after the downlink to the left page; or a
@@ -502,6 +559,13 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth, 
     return;
   }
   const StackEntry parent = stack_[stack_depth - 1];
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kInsertParent, "_bt_insert_parent", View(parent.block));
+    e.child = rblock;
+    e.left_child = block;
+    e.offset = parent.offset + 1;
+    trace_->OnStep(e);
+  }
   Item downlink = lefthikey;
   downlink.aux = rblock;
   InsertOnPage(parent.block, parent.offset + 1, downlink, stack_depth - 1, block);
@@ -537,6 +601,38 @@ void BtIndex::NewLevel(uint32_t left, uint32_t right, const Item& left_hikey) {
     r.MainData(kSizeOfBtreeNewroot);
     wal_->Insert(r);
   }
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kNewRoot, "_bt_newlevel", View(rootblk));
+    e.left_child = left;
+    e.child = right;
+    trace_->OnStep(e);
+  }
+}
+
+BtPageView BtIndex::View(uint32_t block) const {
+  BtPageView v;
+  if (block == kBtreeMetapage || block >= pages_.size()) return v;
+  const Page& p = pages_[block];
+  v.block = block;
+  v.level = p.level;
+  v.nitems = static_cast<int>(p.items.size());
+  v.rightmost = !p.has_hikey;
+  v.free_space = PageGetFreeSpace(p.lower(), p.upper());
+  v.exact_free = PageGetExactFreeSpace(p.lower(), p.upper());
+  v.next = p.next;
+  if (p.level == 0) {
+    for (const Item& it : p.items) v.posting_lists += it.count > 1;
+  }
+  return v;
+}
+
+std::vector<uint32_t> BtIndex::LeavesInKeyOrder() const {
+  std::vector<uint32_t> out;
+  if (root_ == kPNone) return out;
+  uint32_t blk = root_;
+  while (pages_[blk].level > 0) blk = static_cast<uint32_t>(pages_[blk].items[0].aux);
+  for (; blk != kPNone; blk = pages_[blk].next) out.push_back(blk);
+  return out;
 }
 
 PgStatIndex BtIndex::StatIndex() const {

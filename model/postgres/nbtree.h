@@ -25,6 +25,7 @@
 
 #include "absl/status/status.h"
 #include "model/key.h"
+#include "model/postgres/nbtree_trace.h"
 #include "model/postgres/page_layout.h"
 #include "model/postgres/pg_type.h"
 #include "model/postgres/profile.h"
@@ -102,6 +103,15 @@ class BtIndex {
   // "" or the first violated invariant.
   std::string Verify() const;
 
+  // Reports every step of every insert to `sink` (nullptr: none); the
+  // sink must outlive the inserts (model/postgres/nbtree_trace.h).
+  void set_trace(BtTraceSink* sink) { trace_ = sink; }
+  // Block `block` as it stands (an empty view for the metapage or a block
+  // out of range).
+  BtPageView View(uint32_t block) const;
+  // The leaf level from left to right (along btpo_next).
+  std::vector<uint32_t> LeavesInKeyOrder() const;
+
   // Size of a plain leaf tuple of this index (MAXALIGNed IndexTupleSize).
   int leaf_tuple_size() const { return plain_size_[nkeyatts_]; }
   uint32_t nblocks() const { return static_cast<uint32_t>(pages_.size()); }
@@ -173,6 +183,10 @@ class BtIndex {
   Wal* wal_ = nullptr;
   int wal_rel_ = 0;
   absl::Status status_;
+  BtTraceSink* trace_ = nullptr;
+  // The last _bt_dedup_pass: posting lists formed, single-value strategy.
+  int dedup_nintervals_ = 0;
+  bool dedup_singleval_ = false;
 };
 
 }  // namespace innosim::postgres

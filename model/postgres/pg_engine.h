@@ -54,6 +54,9 @@ class PgEngine final : public TableEngine {
   std::string Verify() const override { return table_.Verify(); }
 
   const PgTable& table() const { return table_; }
+  // For the callers that watch the table's inserts (explain's trace:
+  // PgTable::set_index_trace); the pages change only through the seam.
+  PgTable& mutable_table() { return table_; }
 
  private:
   PgTable table_;

@@ -91,8 +91,17 @@ class PgTable {
   const Heap& heap() const { return heap_; }
   const BtIndex* primary() const { return primary_.get(); }
   const BtIndex& secondary(size_t i) const { return *secondary_[i]; }
+  // Every index in Report()'s order: the primary key first (when there is
+  // one), then the secondaries.
+  size_t index_count() const { return secondary_.size() + (primary_ != nullptr); }
+  const BtIndex& index(size_t i) const { return *IndexAt(i); }
+  // Traces index i's inserts (model/postgres/nbtree_trace.h); nullptr stops.
+  void set_index_trace(size_t i, BtTraceSink* sink) { IndexAt(i)->set_trace(sink); }
 
  private:
+  BtIndex* IndexAt(size_t i) const {
+    return primary_ != nullptr ? (i == 0 ? primary_.get() : secondary_[i - 1].get()) : secondary_[i].get();
+  }
   BtIndexDesc MakeIndexDesc(const std::string& name, const std::vector<size_t>& columns, bool unique,
                             int fillfactor, bool dedup);
 
