@@ -17,6 +17,11 @@ constexpr char kKey[] = "innosim_shard";
 
 std::string Where(const std::string& name, size_t line) { return absl::StrCat(name, ":", line); }
 
+// Where a line was seen twice: "a:1 and b:3", or "a:1, a file given twice".
+std::string Twice(const std::string& first, const std::string& again) {
+  return first == again ? absl::StrCat(first, ", a file given twice") : absl::StrCat(first, " and ", again);
+}
+
 std::optional<uint64_t> Unsigned(const nlohmann::ordered_json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_number_unsigned()) return std::nullopt;
@@ -128,8 +133,8 @@ absl::StatusOr<MergedShards> MergeShards(const std::vector<ShardInput>& inputs) 
         if (!s["command"].is_string()) return bad("a header whose command is not a string");
         auto [it, fresh] = headers.emplace(*k, at);
         if (!fresh) {
-          return absl::InvalidArgumentError(absl::StrCat("shard ", shard_name, " appears twice (", it->second, " and ",
-                                                         at, "): give each shard's output once"));
+          return absl::InvalidArgumentError(absl::StrCat("shard ", shard_name, " appears twice (", Twice(it->second, at),
+                                                         "): give each shard's output once"));
         }
         if (out.command.empty()) {
           out.command = s["command"].get<std::string>();
@@ -146,8 +151,8 @@ absl::StatusOr<MergedShards> MergeShards(const std::vector<ShardInput>& inputs) 
       }
       auto [it, fresh] = seen.emplace(*c, at);
       if (!fresh) {
-        return absl::InvalidArgumentError(absl::StrCat("configuration ", *c, " of ", m, " appears twice (", it->second,
-                                                       " and ", at, "): give each shard's output once"));
+        return absl::InvalidArgumentError(absl::StrCat("configuration ", *c, " of ", m, " appears twice (",
+                                                       Twice(it->second, at), "): give each shard's output once"));
       }
       j.erase(kKey);
       bodies[*c] = std::move(j);
