@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "sim/shard.h"
 #include "tests/innosim_process.h"
@@ -158,7 +159,7 @@ class ShardCliTest : public ::testing::Test {
   // under the names given, with "@" standing for "u" in the unsharded run
   // and "m" in the sharded one), after `mask` blanks the timings.
   void ExpectShardedSameAsUnsharded(const std::string& args, int shards, const std::vector<std::string>& files,
-                                    const std::regex& mask) {
+                                    const std::regex& mask, int expected_code = 0) {
     ASSERT_EQ(std::system("command -v parallel > /dev/null 2>&1"), 0)
         << "GNU parallel is not installed: apt-get install parallel (tools/install-deps.sh installs it)";
     const std::string bin = std::string("'") + INNOSIM_BINARY + "'";
@@ -166,8 +167,9 @@ class ShardCliTest : public ::testing::Test {
     const int unsharded_code = Shell(bin + " " + with("u") + " --quiet");
     const std::string unsharded = Read("out");
     ASSERT_FALSE(unsharded.empty()) << Read("err");
+    ASSERT_EQ(unsharded_code, expected_code) << Read("err");
     std::string seq;
-    for (int k = 1; k <= shards; ++k) seq += " " + std::to_string(k);
+    for (int k = 1; k <= shards; ++k) absl::StrAppend(&seq, " ", k);
     const int parallel_code =
         Shell("parallel " + bin + " " + with("m") + " --quiet --shard {}/" + std::to_string(shards) + " :::" + seq);
     ASSERT_EQ(parallel_code, 0) << Read("err");
@@ -242,11 +244,11 @@ table = "CREATE TABLE t (id uuid PRIMARY KEY)"
   // 20k rows miss their published 10M-row ones (exit code 1).
   ExpectShardedSameAsUnsharded("experiment pg.toml " + src + "/experiments/seed000.toml " + src +
                                    "/experiments/seed004.toml --rows 20000",
-                               4, {}, kSimulatedIn);
+                               4, {}, kSimulatedIn, 1);
   // One file with its Markdown and chart.
   ExpectShardedSameAsUnsharded(
       "experiment " + src + "/experiments/seed000.toml --rows 20000 --markdown @.md --svg @.svg", 4,
-      {"@.md", "@.svg"}, kSimulatedIn);
+      {"@.md", "@.svg"}, kSimulatedIn, 1);
 }
 
 TEST_F(ShardCliTest, MergeRefusesShardsOfDifferentCommandsAndMissingOnesWithOneLine) {
