@@ -159,7 +159,8 @@ class ShardCliTest : public ::testing::Test {
   // under the names given, with "@" standing for "u" in the unsharded run
   // and "m" in the sharded one), after `mask` blanks the timings.
   void ExpectShardedSameAsUnsharded(const std::string& args, int shards, const std::vector<std::string>& files,
-                                    const std::regex& mask, int expected_code = 0) {
+                                    const std::regex& mask, int expected_code = 0,
+                                    const std::string& parallel_options = "") {
     ASSERT_EQ(std::system("command -v parallel > /dev/null 2>&1"), 0)
         << "GNU parallel is not installed: apt-get install parallel (tools/install-deps.sh installs it)";
     const std::string bin = std::string("'") + INNOSIM_BINARY + "'";
@@ -171,7 +172,7 @@ class ShardCliTest : public ::testing::Test {
     std::string seq;
     for (int k = 1; k <= shards; ++k) absl::StrAppend(&seq, " ", k);
     const int parallel_code =
-        Shell("parallel " + bin + " " + with("m") + " --quiet --shard {}/" + std::to_string(shards) + " :::" + seq);
+        Shell("parallel " + parallel_options + " " + bin + " " + with("m") + " --quiet --shard {}/" + std::to_string(shards) + " :::" + seq);
     ASSERT_EQ(parallel_code, 0) << Read("err");
     fs::rename(dir_ / "out", dir_ / "shards.jsonl");
     // Every shard wrote its header; each configuration came once.
@@ -205,6 +206,11 @@ TEST_F(ShardCliTest, SweepInFourShardsThroughGnuParallelIsTheUnshardedSweep) {
   // JSON lines and the chart; then the readable table.
   ExpectShardedSameAsUnsharded(sweep + " --json --svg @.svg", 4, {"@.svg"}, kElapsed);
   ExpectShardedSameAsUnsharded(sweep, 4, {}, kElapsed);
+  // PostgreSQL runs (an EngineResult's JSON); parallel -q passes the quoted
+  // CREATE TABLE as one word.
+  ExpectShardedSameAsUnsharded("sweep --profile postgresql-15 --stream uuidv7-random --table 'CREATE TABLE t (id "
+                               "uuid PRIMARY KEY)' --rows 20k --rows-per-ms 50,100,200,400,800 --json",
+                               4, {}, kElapsed, 0, "-q");
   // More shards than configurations: the empty ones still merge.
   ExpectShardedSameAsUnsharded("sweep --stream autoinc --rows 5k --rows-per-ms 10,20 --no-flush --json", 3, {},
                                kElapsed);
