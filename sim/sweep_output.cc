@@ -8,11 +8,6 @@
 
 namespace innosim {
 
-namespace {
-// Column widths of the table; a row is printed with the same.
-bool HasFlushColumns(const RunResult& r) { return r.spec.flush; }
-}  // namespace
-
 SweepOutcome SweepOutcomeOf(const RunResult& r) {
   SweepOutcome o;
   o.run = RunToJson(r);
@@ -23,7 +18,8 @@ SweepOutcome SweepOutcomeOf(const RunResult& r) {
                           static_cast<unsigned long>(p.n_leaf_pages), static_cast<unsigned long>(p.size),
                           r.report.data_length / 1e9, 100 * p.leaf_fill,
                           static_cast<unsigned long>(p.counters.index_page_reorg_attempts));
-  if (HasFlushColumns(r)) {
+  // The flush model's columns, as SweepTableHeader(flush) heads them.
+  if (r.spec.flush) {
     absl::StrAppendFormat(&o.row, " %14lu %10.2f %12lu", static_cast<unsigned long>(r.flush.Innodb_pages_written),
                           p.size ? static_cast<double>(r.flush.Innodb_pages_written) / p.size : 0.0,
                           static_cast<unsigned long>(r.flush.Innodb_buffer_pool_reads));
