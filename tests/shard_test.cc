@@ -278,6 +278,17 @@ TEST_F(ShardCliTest, MergeRefusesShardsOfDifferentCommandsAndMissingOnesWithOneL
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
     EXPECT_TRUE(Read("out").empty()) << c.files;
   }
+  // A run that fails: its shard exits 2 and carries the error; merge fails
+  // with the unsharded command's line.
+  Write("bad.keys", "abc\n");
+  const std::string failing = bin + " sweep --stream file:bad.keys --rows 10 --rows-per-ms 5,6 --quiet";
+  EXPECT_EQ(Shell(failing), 2);
+  const std::string unsharded_err = Read("err");
+  EXPECT_NE(unsharded_err.find("malformed UUID"), std::string::npos) << unsharded_err;
+  EXPECT_EQ(Shell(failing + " --shard 1/2 > f1"), 2);
+  EXPECT_EQ(Shell(failing + " --shard 2/2 > f2"), 2);
+  EXPECT_EQ(Shell(bin + " merge f1 f2"), 2);
+  EXPECT_EQ(Read("err"), unsharded_err);
   // A bad --shard: one line, exit code 2, before any run.
   EXPECT_EQ(Shell(sweep + " --shard 3/2"), 2);
   EXPECT_NE(Read("err").find("--shard 3/2: K is at most N: use 1/2 to 2/2"), std::string::npos) << Read("err");
