@@ -11,6 +11,17 @@ namespace innosim {
 SweepOutcome SweepOutcomeOf(const RunResult& r) {
   SweepOutcome o;
   o.run = RunToJson(r);
+  o.warnings = r.warnings;
+  o.rows_per_ms = r.spec.stream.rows_per_ms;
+  if (r.engine_result != nullptr) {
+    // Another engine's figures under its own names (no chart: its kind
+    // refuses --svg).
+    const std::string table = EngineSweepTable({r});
+    const size_t eol = table.find('\n');
+    o.header = table.substr(0, eol + 1);
+    o.row = table.substr(eol + 1);
+    return o;
+  }
   const IndexReport& p = r.report.primary;
   o.row = absl::StrFormat("%12lu %18lu %12lu %12lu %11.3f GB %9.1f%% %10lu",
                           static_cast<unsigned long>(r.spec.stream.rows_per_ms),
@@ -41,7 +52,7 @@ std::string SweepTableHeader(bool flush) {
 }
 
 std::string SweepText(bool flush, const std::vector<SweepOutcome>& outcomes) {
-  std::string s = SweepTableHeader(flush);
+  std::string s = !outcomes.empty() && !outcomes[0].header.empty() ? outcomes[0].header : SweepTableHeader(flush);
   for (const SweepOutcome& o : outcomes) s += o.row;
   return s;
 }
@@ -68,6 +79,7 @@ nlohmann::ordered_json SweepOutcomeToJson(const SweepOutcome& o) {
   nlohmann::ordered_json j;
   j["run"] = o.run;
   j["row"] = o.row;
+  j["header"] = o.header;
   j["warnings"] = o.warnings;
   j["rows_per_ms"] = o.rows_per_ms;
   j["leaf_fill"] = DoubleToJson(o.leaf_fill);
@@ -84,6 +96,8 @@ absl::StatusOr<SweepOutcome> SweepOutcomeFromJson(const nlohmann::ordered_json& 
   o.run = j["run"];
   if (!j.contains("row") || !j["row"].is_string()) return missing("row");
   o.row = j["row"].get<std::string>();
+  if (!j.contains("header") || !j["header"].is_string()) return missing("header");
+  o.header = j["header"].get<std::string>();
   if (!j.contains("warnings") || !j["warnings"].is_array()) return missing("warnings");
   for (const auto& w : j["warnings"]) {
     if (!w.is_string()) return missing("warnings");

@@ -22,6 +22,9 @@ namespace innosim {
 struct SweepOutcome {
   nlohmann::ordered_json run;         // RunToJson: the --json line
   std::string row;                    // the table's line, with its newline
+  // The header of an engine's own table (EngineSweepTable's columns, with
+  // its newline); empty for InnoDB's, SweepTableHeader.
+  std::string header;
   std::vector<std::string> warnings;  // printed after the table
   // What the --svg chart reads (sim/sweep_chart.h SweepPointsOf).
   uint64_t rows_per_ms = 0;
