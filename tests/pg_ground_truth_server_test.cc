@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "model/key.h"
+#include "tests/pg_server_fixture.h"
 #include "tools/pg_load.h"
 #include "tools/pg_private_server.h"
 
@@ -26,37 +27,26 @@ namespace {
 constexpr uint64_t kRows = 1000000;
 constexpr uint64_t kMoreRows = 10000;
 
-class PgGroundTruthTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
+class PgGroundTruthTest : public PrivatePgTest<PgGroundTruthTest> {
+ public:
+  static PgPrivateServerOptions ServerOptions() {
     PgPrivateServerOptions o;
     o.shared_buffers = "256MB";  // every table of the suite stays in memory
-    absl::StatusOr<std::unique_ptr<PgPrivateServer>> s = PgPrivateServer::Start(o);
-    if (s.ok()) {
-      server_ = s->release();
-    } else {
-      *start_error_ = std::string(s.status().message());
-    }
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(server_, nullptr) << "the private PostgreSQL of this suite did not start: " << *start_error_;
+    return o;
   }
 
+ protected:
   // Loads `first` with create_sql, prints, appends `more`, prints; returns
   // both read-backs.
   static std::pair<PgLoadResult, PgLoadResult> LoadTwice(const std::string& name, PgLoadOptions o,
                                                          const std::vector<Key>& first, const std::vector<Key>& more) {
     o.database = name;
-    absl::StatusOr<PgLoadResult> a = PgLoadKeys(server_->connection_options(), o, first);
+    absl::StatusOr<PgLoadResult> a = PgLoadKeys(server().connection_options(), o, first);
     EXPECT_TRUE(a.ok()) << a.status();
     if (!a.ok()) return {};
     Print(name, o, *a);
     o.append = true;
-    absl::StatusOr<PgLoadResult> b = PgLoadKeys(server_->connection_options(), o, more);
+    absl::StatusOr<PgLoadResult> b = PgLoadKeys(server().connection_options(), o, more);
     EXPECT_TRUE(b.ok()) << b.status();
     if (!b.ok()) return {};
     Print(name + "+10k", o, *b);
@@ -79,8 +69,6 @@ class PgGroundTruthTest : public ::testing::Test {
     std::cout.flush();
   }
 
-  static inline PgPrivateServer* server_ = nullptr;
-  static inline std::string* start_error_ = new std::string;  // never destroyed: read after main
 };
 
 // splitmix64 (Steele, Lea, Flood 2014): the seeded random uuids.

@@ -19,6 +19,7 @@
 #include "sim/phases.h"
 #include "sim/postgres_driver.h"
 #include "sim/runner.h"
+#include "tests/pg_server_fixture.h"
 #include "tools/pg_load.h"
 #include "tools/pg_private_server.h"
 
@@ -28,26 +29,15 @@ namespace {
 constexpr uint64_t kRows = 300000;
 constexpr uint64_t kMoreRows = 10000;
 
-class PgModelServerTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
+class PgModelServerTest : public PrivatePgTest<PgModelServerTest> {
+ public:
+  static PgPrivateServerOptions ServerOptions() {
     PgPrivateServerOptions o;
     o.shared_buffers = "256MB";
-    absl::StatusOr<std::unique_ptr<PgPrivateServer>> s = PgPrivateServer::Start(o);
-    if (s.ok()) {
-      server_ = s->release();
-    } else {
-      *start_error_ = std::string(s.status().message());
-    }
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(server_, nullptr) << "the private PostgreSQL of this suite did not start: " << *start_error_;
+    return o;
   }
 
+ protected:
   static std::vector<Key> Keys(const StreamSpec& spec, uint64_t n) {
     absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(spec);
     EXPECT_TRUE(ks.ok()) << ks.status();
@@ -78,11 +68,11 @@ class PgModelServerTest : public ::testing::Test {
     o.bigint_sign_flipped = true;  // the streams' integer keys are InnoDB's stored form
     o.payload_bytes = payload_bytes;
     o.batch_rows = 10000;
-    absl::StatusOr<PgLoadResult> a = PgLoadKeys(server_->connection_options(), o, first);
+    absl::StatusOr<PgLoadResult> a = PgLoadKeys(server().connection_options(), o, first);
     ASSERT_TRUE(a.ok()) << a.status();
     o.append = true;
-    absl::StatusOr<PgLoadResult> server = PgLoadKeys(server_->connection_options(), o, more);
-    ASSERT_TRUE(server.ok()) << server.status();
+    absl::StatusOr<PgLoadResult> measured = PgLoadKeys(server().connection_options(), o, more);
+    ASSERT_TRUE(measured.ok()) << measured.status();
 
     absl::StatusOr<RunResult> r = innosim::Run(spec);
     ASSERT_TRUE(r.ok()) << r.status();
@@ -90,13 +80,13 @@ class PgModelServerTest : public ::testing::Test {
     ASSERT_NE(pg, nullptr);
     const postgres::PgTableReport& model = pg->report();
 
-    EXPECT_EQ(server->rows, static_cast<int64_t>(model.rows)) << name;
-    EXPECT_EQ(server->heap_relation_size, static_cast<int64_t>(model.heap_relpages) * 8192) << name;
-    ASSERT_EQ(server->indexes.size(), model.indexes.size()) << name;
+    EXPECT_EQ(measured->rows, static_cast<int64_t>(model.rows)) << name;
+    EXPECT_EQ(measured->heap_relation_size, static_cast<int64_t>(model.heap_relpages) * 8192) << name;
+    ASSERT_EQ(measured->indexes.size(), model.indexes.size()) << name;
     for (size_t i = 0; i < model.indexes.size(); ++i) {
       const postgres::PgStatIndex& m = model.indexes[i].stat;
       // PgReadTableStats orders by index name; a one-index table here.
-      const PgIndexStats& s = server->indexes[i];
+      const PgIndexStats& s = measured->indexes[i];
       std::cout << "pg-model " << name << " " << s.name << ": server leaf " << s.leaf_pages << " internal "
                 << s.internal_pages << " root " << s.root_block_no << " density " << s.avg_leaf_density
                 << " fragmentation " << s.leaf_fragmentation << " size " << s.index_size << "; model leaf "
@@ -125,8 +115,6 @@ class PgModelServerTest : public ::testing::Test {
     return spec;
   }
 
-  static inline PgPrivateServer* server_ = nullptr;
-  static inline std::string* start_error_ = new std::string;  // never destroyed: read after main
 };
 
 TEST_F(PgModelServerTest, BigintAutoIncrement) {

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
 #include "model/key.h"
+#include "tests/pg_server_fixture.h"
 #include "tools/pg_connection.h"
 #include "tools/pg_load.h"
 #include "tools/pg_private_server.h"
@@ -23,36 +24,23 @@ namespace {
 
 // One server for the suite, with shared_buffers of 64MB (not the default
 // 128MB, so that reading it back proves the -c options arrived).
-class PgServerTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
+class PgServerTest : public PrivatePgTest<PgServerTest> {
+ public:
+  static PgPrivateServerOptions ServerOptions() {
     PgPrivateServerOptions o;
     o.shared_buffers = "64MB";
     o.max_wal_size = "2GB";
     o.checkpoint_timeout = "15min";
-    absl::StatusOr<std::unique_ptr<PgPrivateServer>> s = PgPrivateServer::Start(o);
-    if (s.ok()) {
-      server_ = s->release();
-    } else {
-      *start_error_ = std::string(s.status().message());
-    }
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(server_, nullptr) << "the private PostgreSQL of this suite did not start: " << *start_error_;
+    return o;
   }
 
+ protected:
   static std::unique_ptr<PgConnection> Connect(const std::string& db = "postgres") {
-    absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server_->connection_options(db));
+    absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server().connection_options(db));
     EXPECT_TRUE(c.ok()) << c.status();
     return c.ok() ? *std::move(c) : nullptr;
   }
 
-  static inline PgPrivateServer* server_ = nullptr;
-  static inline std::string* start_error_ = new std::string;  // never destroyed: read after main
 };
 
 std::vector<Key> AscendingBigints(uint64_t first, uint64_t n) {
@@ -70,11 +58,11 @@ TEST_F(PgServerTest, HasNoTcpListenerAndItsSocketIsInItsFolder) {
   EXPECT_EQ(*listen, "");
   absl::StatusOr<std::string> dirs = c->QueryString("SHOW unix_socket_directories");
   ASSERT_TRUE(dirs.ok()) << dirs.status();
-  EXPECT_EQ(*dirs, server_->socket_dir());
+  EXPECT_EQ(*dirs, server().socket_dir());
   struct stat st;
-  ASSERT_EQ(::stat(server_->socket_path().c_str(), &st), 0) << server_->socket_path();
+  ASSERT_EQ(::stat(server().socket_path().c_str(), &st), 0) << server().socket_path();
   EXPECT_TRUE(S_ISSOCK(st.st_mode));
-  EXPECT_EQ(server_->socket_path().rfind(server_->dir() + "/", 0), 0u);
+  EXPECT_EQ(server().socket_path().rfind(server().dir() + "/", 0), 0u);
   EXPECT_GE(c->server_version(), 150000);
   EXPECT_LT(c->server_version(), 160000);
 }
@@ -104,7 +92,7 @@ TEST_F(PgServerTest, StatementErrorsAreOneLineWithTheSqlstate) {
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
   EXPECT_NE(s.message().find("[SQLSTATE 42P01]"), absl::string_view::npos) << s;
   EXPECT_EQ(s.message().find('\n'), absl::string_view::npos) << s;
-  PgConnectionOptions o = server_->connection_options("innosim_no_such_db");
+  PgConnectionOptions o = server().connection_options("innosim_no_such_db");
   absl::StatusOr<std::unique_ptr<PgConnection>> bad = PgConnection::Connect(o);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kNotFound) << bad.status();
@@ -115,7 +103,7 @@ TEST_F(PgServerTest, LoadsTenThousandBigintKeysIntoATree) {
   PgLoadOptions o;
   o.database = "load10k";
   o.create_sql = "CREATE TABLE t(id bigint PRIMARY KEY)";
-  absl::StatusOr<PgLoadResult> r = PgLoadKeys(server_->connection_options(), o, AscendingBigints(1, 10000));
+  absl::StatusOr<PgLoadResult> r = PgLoadKeys(server().connection_options(), o, AscendingBigints(1, 10000));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->table, "t");
   EXPECT_EQ(r->rows, 10000);
@@ -144,13 +132,13 @@ TEST_F(PgServerTest, AppendsToALoadedTableWithAPayload) {
   o.payload_bytes = 100;
   o.batch_rows = 7;
   std::vector<Key> keys = {Key{0x0123456789abcdefull, 0xfedcba9876543210ull}, Key{1, 2}};
-  absl::StatusOr<PgLoadResult> r = PgLoadKeys(server_->connection_options(), o, keys);
+  absl::StatusOr<PgLoadResult> r = PgLoadKeys(server().connection_options(), o, keys);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rows, 2);
   o.append = true;
   std::vector<Key> more;
   for (uint64_t i = 0; i < 20; ++i) more.push_back(Key{7, i});
-  r = PgLoadKeys(server_->connection_options(), o, more);
+  r = PgLoadKeys(server().connection_options(), o, more);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->rows, 22);
   EXPECT_EQ(r->rows_loaded, 20);
@@ -256,7 +244,7 @@ TEST_F(PgServerTest, AscendingBigintLeavesFollowTheRightmostSplitRule) {
   o.database = "asc100k";
   o.create_sql = "CREATE TABLE t(id bigint PRIMARY KEY)";
   o.batch_rows = 10000;
-  absl::StatusOr<PgLoadResult> r = PgLoadKeys(server_->connection_options(), o, AscendingBigints(1, 100000));
+  absl::StatusOr<PgLoadResult> r = PgLoadKeys(server().connection_options(), o, AscendingBigints(1, 100000));
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->indexes.size(), 1u);
   const PgIndexStats& ix = r->indexes[0];

@@ -21,46 +21,29 @@
 #include "sim/column_values.h"
 #include "sim/pg_entry_encoder.h"
 #include "sim/pg_table_parser.h"
+#include "tests/pg_server_fixture.h"
 #include "tools/pg_connection.h"
 #include "tools/pg_private_server.h"
 
 namespace innosim {
 namespace {
 
-class PgTableParserServerTest : public ::testing::Test {
+class PgTableParserServerTest : public PrivatePgTest<PgTableParserServerTest> {
  protected:
-  static void SetUpTestSuite() {
-    absl::StatusOr<std::unique_ptr<PgPrivateServer>> s = PgPrivateServer::Start(PgPrivateServerOptions{});
-    if (s.ok()) {
-      server_ = s->release();
-    } else {
-      *start_error_ = std::string(s.status().message());
-    }
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(server_, nullptr) << "the private PostgreSQL of this suite did not start: " << *start_error_;
-  }
-
   // A fresh database with the parent tables the statements may reference.
   static std::unique_ptr<PgConnection> FreshDatabase() {
     const std::string db = absl::StrCat("names", next_db_++);
-    absl::StatusOr<std::unique_ptr<PgConnection>> admin = PgConnection::Connect(server_->connection_options("postgres"));
+    absl::StatusOr<std::unique_ptr<PgConnection>> admin = PgConnection::Connect(server().connection_options("postgres"));
     EXPECT_TRUE(admin.ok()) << admin.status();
     if (!admin.ok()) return nullptr;
     EXPECT_TRUE((*admin)->Exec("CREATE DATABASE " + db).ok());
-    absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server_->connection_options(db));
+    absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server().connection_options(db));
     EXPECT_TRUE(c.ok()) << c.status();
     if (!c.ok()) return nullptr;
     EXPECT_TRUE((*c)->Exec("CREATE TABLE p (id bigint PRIMARY KEY); CREATE TABLE q (x int UNIQUE)").ok());
     return *std::move(c);
   }
 
-  static inline PgPrivateServer* server_ = nullptr;
-  static inline std::string* start_error_ = new std::string;  // never destroyed: read after main
   static inline int next_db_ = 0;
 };
 

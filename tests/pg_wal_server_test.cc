@@ -31,6 +31,7 @@
 #include "gtest/gtest.h"
 #include "model/key.h"
 #include "model/postgres/table.h"
+#include "tests/pg_server_fixture.h"
 #include "tools/pg_load.h"
 #include "tools/pg_private_server.h"
 
@@ -67,28 +68,17 @@ struct StepFigures {
   int64_t heap_dirty = 0;
 };
 
-class PgWalTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
+class PgWalTest : public PrivatePgTest<PgWalTest> {
+ public:
+  static PgPrivateServerOptions ServerOptions() {
     PgPrivateServerOptions o;
     o.shared_buffers = "256MB";      // every block stays in the pool (no eviction in this model yet)
     o.checkpoint_timeout = "1h";     // no timed checkpoint during a step
     o.port = 5471;
-    absl::StatusOr<std::unique_ptr<PgPrivateServer>> s = PgPrivateServer::Start(o);
-    if (s.ok()) {
-      server_ = s->release();
-    } else {
-      *start_error_ = std::string(s.status().message());
-    }
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    ASSERT_NE(server_, nullptr) << "the private PostgreSQL of this suite did not start: " << *start_error_;
+    return o;
   }
 
+ protected:
   // The server's step.
   // payload_bytes > 0: a second column `v text` of that many letters.
   static absl::StatusOr<StepFigures> Server(const std::string& db, int key_width, const std::vector<Key>& first,
@@ -100,9 +90,9 @@ class PgWalTest : public ::testing::Test {
                                 payload_bytes > 0 ? ", v text" : "", ")");
     o.payload_bytes = payload_bytes;
     o.batch_rows = kBatch;
-    absl::StatusOr<PgLoadResult> loaded = PgLoadKeys(server_->connection_options(), o, first);
+    absl::StatusOr<PgLoadResult> loaded = PgLoadKeys(server().connection_options(), o, first);
     if (!loaded.ok()) return loaded.status();
-    absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server_->connection_options(db));
+    absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server().connection_options(db));
     if (!c.ok()) return c.status();
     PgConnection& conn = **c;
     std::string array = "{";
@@ -244,12 +234,7 @@ class PgWalTest : public ::testing::Test {
     EXPECT_LE(server->wal_bytes - model.wal_bytes, kOtherFpi * 8192 + kOtherRecords * 128);
   }
 
-  static PgPrivateServer* server_;
-  static std::string* start_error_;
 };
-
-PgPrivateServer* PgWalTest::server_ = nullptr;
-std::string* PgWalTest::start_error_ = new std::string;
 
 TEST_F(PgWalTest, BigintAscending) {
   std::vector<Key> first, more;
@@ -284,11 +269,11 @@ TEST_F(PgWalTest, LoadFromAnEmptyTableByInsert) {
   uint64_t state = 4;
   std::vector<Key> keys;
   for (uint64_t i = 0; i < kLoad; ++i) keys.push_back(RandomUuidV4(&state));
-  absl::StatusOr<std::unique_ptr<PgConnection>> admin = PgConnection::Connect(server_->connection_options());
+  absl::StatusOr<std::unique_ptr<PgConnection>> admin = PgConnection::Connect(server().connection_options());
   ASSERT_TRUE(admin.ok()) << admin.status();
   ASSERT_TRUE((*admin)->Exec("DROP DATABASE IF EXISTS wal_load").ok());
   ASSERT_TRUE((*admin)->Exec("CREATE DATABASE wal_load").ok());
-  absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server_->connection_options("wal_load"));
+  absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server().connection_options("wal_load"));
   ASSERT_TRUE(c.ok()) << c.status();
   PgConnection& conn = **c;
   for (const char* sql : {"CREATE EXTENSION pg_walinspect", "CREATE TABLE t(id uuid PRIMARY KEY)",
