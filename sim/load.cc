@@ -134,6 +134,9 @@ absl::Status Load::Insert(KeyStream& source, uint64_t rows, uint64_t base, const
       return absl::InvalidArgumentError(absl::StrCat("row ", row + 1, ": duplicate primary key in the stream (",
                                                      "the server would refuse it): remove it from the keys"));
     }
+    keys_ascending_ = keys_ascending_ && (keys_inserted_ == 0 || last_key_ < key);
+    last_key_ = key;
+    ++keys_inserted_;
     if (observer != nullptr) {
       if (absl::Status s = observer->RowInserted(row, key); !s.ok()) return s;
     }

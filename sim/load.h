@@ -89,6 +89,10 @@ class Load {
   // The result being filled: spec (page size resolved), key width, table,
   // warnings; the driver adds the engine's figures.
   RunResult& result() { return result_; }
+  // True while each primary key inserted was above the one before it (an
+  // ordered stream): the table's rows then went in as appending them in key
+  // order would put them, so the run's tree is that appended tree.
+  bool keys_ascending() const { return keys_ascending_; }
 
  private:
   Load() = default;
@@ -99,6 +103,9 @@ class Load {
   std::vector<std::unique_ptr<EntryEncoder>> encoders_;
   std::unique_ptr<EngineDriver> driver_;
   RunResult result_;
+  bool keys_ascending_ = true;
+  uint64_t keys_inserted_ = 0;
+  Key last_key_;
 };
 
 }  // namespace innosim

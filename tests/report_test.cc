@@ -305,5 +305,40 @@ TEST(SeedFillReferenceTest, IntegerTablesAndSeveralWritersGetAnAscendingSingleWr
   EXPECT_FALSE(RunToJson(*n).contains("writers"));
 }
 
+// An ordered run is its own key-order reference (no second run): its
+// DATA_LENGTH, with flushing on and whatever the table and page size, is
+// the figure a separate structure-only reference run gives, which a run of
+// unordered keys of the same table and row count still makes.
+TEST(SeedFillReferenceTest, AnOrderedRunIsItsOwnReference) {
+  struct Case {
+    const char* ordered;
+    const char* unordered;
+    const char* table;
+    uint32_t page_size;
+  };
+  const Case cases[] = {
+      {"uuidv7-counter", "uuidv4", "seed000", 16384},
+      {"autoinc", "snowflake", "seed000", 16384},
+      {"uuidv7-counter", "uuidv4", "seed000", 4096},
+      {"autoinc", "snowflake", "CREATE TABLE t (id BIGINT NOT NULL, a INT NOT NULL, v VARCHAR(200) NOT NULL, "
+                               "PRIMARY KEY (id), KEY (a)) ENGINE=InnoDB", 8192},
+  };
+  for (const Case& c : cases) {
+    RunSpec spec;
+    spec.rows = 60000;
+    spec.table = c.table;
+    spec.page_size = c.page_size;
+    spec.stream.name = c.ordered;
+    const RunResult ordered = MustRun(spec);
+    spec.stream.name = c.unordered;
+    spec.stream.writers = 3;  // snowflake's three workers interleave: not ascending
+    spec.stream.clock_skew_ms = 7;
+    const RunResult unordered = MustRun(spec);
+    EXPECT_NE(unordered.report.data_length, ordered.report.data_length) << c.table << " " << c.page_size;
+    EXPECT_EQ(ordered.data_length_in_key_order, ordered.report.data_length) << c.table << " " << c.page_size;
+    EXPECT_EQ(unordered.data_length_in_key_order, ordered.report.data_length) << c.table << " " << c.page_size;
+  }
+}
+
 }  // namespace
 }  // namespace innosim
