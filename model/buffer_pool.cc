@@ -40,6 +40,8 @@ BufferPool::BufferPool(const Options& options) {
     n = 1;
   }
   frames_.resize(n);
+  lru_prev_.assign(n, -1);
+  dirty_.assign(n, 0);
   // All frames start on the free list (buf_pool_init -> buf_chunk_init).
   for (uint64_t i = n; i-- > 0;) {
     frames_[i].lru_next = free_head_;
@@ -93,7 +95,7 @@ void BufferPool::LruOldAdjustLen() {
   for (;;) {
     const int32_t old = lru_old_;
     if (old_len + kOldTolerance < new_len) {
-      lru_old_ = frames_[old].lru_prev;
+      lru_old_ = lru_prev_[old];
       old_len = ++lru_old_len_;
       frames_[lru_old_].old = true;
     } else if (old_len > new_len + kOldTolerance) {
@@ -108,7 +110,7 @@ void BufferPool::LruOldAdjustLen() {
 
 void BufferPool::LruOldInit() {
   // buf_LRU_old_init: all blocks old, then adjust.
-  for (int32_t f = lru_tail_; f >= 0; f = frames_[f].lru_prev) frames_[f].old = true;
+  for (int32_t f = lru_tail_; f >= 0; f = lru_prev_[f]) frames_[f].old = true;
   lru_old_ = lru_head_;
   lru_old_len_ = lru_len_;
   LruOldAdjustLen();
@@ -118,19 +120,19 @@ void BufferPool::LruAddBlock(int32_t f, bool old) {
   // buf_LRU_add_block_low.
   Frame& fr = frames_[f];
   if (!old || lru_len_ < kOldMinLen) {
-    fr.lru_prev = -1;
+    lru_prev_[f] = -1;
     fr.lru_next = lru_head_;
-    if (lru_head_ >= 0) frames_[lru_head_].lru_prev = f;
+    if (lru_head_ >= 0) lru_prev_[lru_head_] = f;
     lru_head_ = f;
     if (lru_tail_ < 0) lru_tail_ = f;
     fr.freed_page_clock = freed_page_clock_ & ((1u << 31) - 1);
   } else {
     // UT_LIST_INSERT(LRU, LRU_old, bpage): right after LRU_old.
     Frame& o = frames_[lru_old_];
-    fr.lru_prev = lru_old_;
+    lru_prev_[f] = lru_old_;
     fr.lru_next = o.lru_next;
     if (o.lru_next >= 0) {
-      frames_[o.lru_next].lru_prev = f;
+      lru_prev_[o.lru_next] = f;
     } else {
       lru_tail_ = f;
     }
@@ -152,22 +154,23 @@ void BufferPool::LruRemoveBlock(int32_t f) {
   // buf_LRU_remove_block.
   Frame& fr = frames_[f];
   if (f == lru_old_) {
-    const int32_t prev = fr.lru_prev;
+    const int32_t prev = lru_prev_[f];
     lru_old_ = prev;
     if (prev >= 0) frames_[prev].old = true;
     ++lru_old_len_;
   }
-  if (fr.lru_prev >= 0) {
-    frames_[fr.lru_prev].lru_next = fr.lru_next;
+  if (lru_prev_[f] >= 0) {
+    frames_[lru_prev_[f]].lru_next = fr.lru_next;
   } else {
     lru_head_ = fr.lru_next;
   }
   if (fr.lru_next >= 0) {
-    frames_[fr.lru_next].lru_prev = fr.lru_prev;
+    lru_prev_[fr.lru_next] = lru_prev_[f];
   } else {
-    lru_tail_ = fr.lru_prev;
+    lru_tail_ = lru_prev_[f];
   }
-  fr.lru_prev = fr.lru_next = -1;
+  lru_prev_[f] = -1;
+  fr.lru_next = -1;
   --lru_len_;
   if (lru_len_ < kOldMinLen) {
     if (lru_old_ >= 0 || lru_old_len_ != 0) {
@@ -253,6 +256,7 @@ bool BufferPool::WritePage(int32_t f) {
   Frame& fr = frames_[f];
   FlushListRemove(f);
   fr.oldest_modification = 0;
+  dirty_[f] = 0;
   if (fr.freed) {
     // buf_pool_t::release_freed_page: off the flush list and out of the
     // pool (buf_LRU_free_page), nothing written.
@@ -315,8 +319,8 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
     uint64_t scanned = 0;
     int32_t victim = -1;
     for (int32_t g = lru_tail_; g >= 0 && scanned < kSearchScanThreshold;
-         g = frames_[g].lru_prev, ++scanned) {
-      if (frames_[g].oldest_modification == 0 && !Fixed(g)) {
+         g = lru_prev_[g], ++scanned) {
+      if (dirty_[g] == 0 && !Fixed(g)) {
         victim = g;
         break;
       }
@@ -331,8 +335,8 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
       // then scans the whole LRU for a clean page.
       stats_.lru_wakeup_written += LruFlushMariaDb(io_capacity_max_);
       if (free_head_ >= 0) continue;
-      for (int32_t g = lru_tail_; g >= 0; g = frames_[g].lru_prev) {
-        if (frames_[g].oldest_modification == 0 && !Fixed(g)) {
+      for (int32_t g = lru_tail_; g >= 0; g = lru_prev_[g]) {
+        if (dirty_[g] == 0 && !Fixed(g)) {
           victim = g;
           break;
         }
@@ -344,7 +348,7 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
     }
     // buf_flush_single_page_from_LRU: the first page from the tail that is
     // clean (freed) or dirty (written, then freed). Fixed pages are skipped.
-    for (int32_t g = lru_tail_; g >= 0; g = frames_[g].lru_prev) {
+    for (int32_t g = lru_tail_; g >= 0; g = lru_prev_[g]) {
       if (Fixed(g)) continue;
       if (frames_[g].oldest_modification != 0) {
         WritePage(g);
@@ -373,6 +377,7 @@ void BufferPool::Install(int32_t f, uint32_t space_id, uint32_t page_no, bool ol
   fr.space_id = space_id;
   fr.page_no = page_no;
   fr.oldest_modification = 0;
+  dirty_[f] = 0;
   fr.fl_prev = fr.fl_next = -1;
   fr.in_use = true;
   fr.freed = false;
@@ -523,7 +528,7 @@ uint64_t BufferPool::LruListBatchMariaDb(uint64_t max_flush) {
   uint64_t flushed = 0;
   int32_t f = lru_tail_;
   while (f >= 0 && lru_len_ > min_len && free_len_ < free_limit) {
-    int32_t prev = frames_[f].lru_prev;
+    int32_t prev = lru_prev_[f];
     if (!Fixed(f)) {
       if (frames_[f].oldest_modification == 0) {
         Evict(f);
@@ -577,7 +582,7 @@ uint64_t BufferPool::LruBatch(uint64_t scan_depth, uint64_t free_target) {
   int32_t f = lru_tail_;
   while (f >= 0 && written + evicted < scan_depth && free_len_ < free_target &&
          lru_len_ > kLruMinLen) {
-    int32_t prev = frames_[f].lru_prev;
+    int32_t prev = lru_prev_[f];
     if (!Fixed(f)) {
       if (frames_[f].oldest_modification != 0) {
         // Written with BUF_FLUSH_LRU (buf_flush_page_and_try_neighbors,
@@ -648,7 +653,7 @@ std::string BufferPool::Verify() const {
     if (n == n_frames || static_cast<uint64_t>(f) >= n_frames) return absl::StrCat("LRU list: a cycle or a bad link at frame ", f);
     const Frame& fr = frames_[f];
     if (!fr.in_use) return absl::StrCat("LRU list: frame ", f, " is not in use");
-    if (fr.lru_prev != prev) return absl::StrCat("LRU list: frame ", f, " links back to ", fr.lru_prev, ", not ", prev);
+    if (lru_prev_[f] != prev) return absl::StrCat("LRU list: frame ", f, " links back to ", lru_prev_[f], ", not ", prev);
     if (f == lru_old_) seen_old_boundary = true;
     if (fr.old) {
       ++old;
@@ -758,7 +763,14 @@ std::string BufferPool::Verify() const {
                         stats_.observer_written, " chosen pages");
   }
   uint64_t dirty = 0;
-  for (const Frame& fr : frames_) dirty += (fr.in_use && fr.oldest_modification != 0);
+  for (size_t f = 0; f < frames_.size(); ++f) {
+    const Frame& fr = frames_[f];
+    dirty += (fr.in_use && fr.oldest_modification != 0);
+    if ((dirty_[f] != 0) != (fr.oldest_modification != 0)) {
+      return absl::StrCat("frame ", f, ": the scan's dirty flag ", int{dirty_[f]}, " disagrees with oldest_modification ",
+                          fr.oldest_modification);
+    }
+  }
   if (dirty != flush_len_) return absl::StrCat(dirty, " dirty frames, ", flush_len_, " on the flush list");
   return "";
 }

@@ -265,7 +265,6 @@ class BufferPool {
   struct Frame {
     uint32_t space_id = 0;
     uint32_t page_no = 0;
-    int32_t lru_prev = -1;  // toward the head (young end)
     int32_t lru_next = -1;  // toward the tail (old end)
     int32_t fl_prev = -1;   // toward the head (newest)
     int32_t fl_next = -1;   // toward the tail (oldest)
@@ -356,6 +355,7 @@ class BufferPool {
     Frame& fr = frames_[f];
     if (fr.oldest_modification == 0) {
       fr.oldest_modification = mtr_start_lsn == 0 ? 1 : mtr_start_lsn;
+      dirty_[f] = 1;
       FlushListAddHead(f);
     }
   }
@@ -363,6 +363,15 @@ class BufferPool {
   void MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms);
 
   std::vector<Frame> frames_;
+  // Beside the frames, one entry per frame: what a user thread's LRU scan
+  // for a clean page reads at each step (buf_LRU_free_from_common_LRU_list
+  // walks from the tail past dirty pages, often dozens per eviction). A
+  // 64-byte Frame per step would be a cache miss each; these two arrays
+  // (5 bytes a frame) stay in the core's cache. lru_prev_[f] links toward
+  // the head (young end), -1 at the head; dirty_[f] is
+  // frames_[f].oldest_modification != 0 (Verify checks it).
+  std::vector<int32_t> lru_prev_;
+  std::vector<uint8_t> dirty_;
   std::vector<SpacePages> spaces_;
 
   int32_t free_head_ = -1;  // singly linked through lru_next

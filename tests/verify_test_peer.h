@@ -22,7 +22,7 @@ struct VerifyTestPeer {
   static void EvictUnwritten(BufferPool& p, uint32_t space_id, uint32_t page_no) {
     p.Evict(p.Lookup(space_id, page_no));
   }
-  static void SetLruPrev(BufferPool& p, int32_t f, int32_t prev) { p.frames_[f].lru_prev = prev; }
+  static void SetLruPrev(BufferPool& p, int32_t f, int32_t prev) { p.lru_prev_[f] = prev; }
   static void SetLruNext(BufferPool& p, int32_t f, int32_t next) { p.frames_[f].lru_next = next; }
   static int32_t LruHead(const BufferPool& p) { return p.lru_head_; }
   static int32_t LruTail(const BufferPool& p) { return p.lru_tail_; }
@@ -30,6 +30,7 @@ struct VerifyTestPeer {
   static void SetOld(BufferPool& p, int32_t f, bool old) { p.frames_[f].old = old; }
   static void SetOldestModification(BufferPool& p, int32_t f, uint64_t lsn) {
     p.frames_[f].oldest_modification = lsn;
+    p.dirty_[f] = lsn != 0;
   }
   static int32_t FlushHead(const BufferPool& p) { return p.flush_head_; }
   static int32_t FlushTail(const BufferPool& p) { return p.flush_tail_; }
