@@ -14,6 +14,7 @@ struct BtSortBuild::Level {
   BtIndex::Page page;      // btps_page
   BtIndex::Item lowkey{};  // btps_lowkey
   int full = 0;            // btps_full
+  int lastextra = 0;       // btps_lastextra
 };
 
 class BtSortBuild::Writer {
@@ -33,12 +34,16 @@ class BtSortBuild::Writer {
       return;
     }
     const int pgspc = PageGetFreeSpace(st.page.lower(), st.page.upper());
+    // btps_lastextra: the posting list bytes of the page's last tuple, the
+    // one that would become the high key (and lose them) if the page ended.
+    const int last_truncextra = st.lastextra;
+    st.lastextra = truncextra;
     // Full when the tuple (and, on a leaf, a heap TID that suffix
     // truncation may append to the high key) does not fit, or when the
-    // page is past its fillfactor (truncextra: the posting list bytes the
-    // high key would not carry) and holds two tuples or more.
+    // page, counting the last tuple's posting list as free, is past its
+    // fillfactor and holds two tuples or more.
     if (pgspc < itupsz + (isleaf ? MaxAlign(kSizeOfItemPointerData) : 0) ||
-        (pgspc + truncextra < st.full && st.page.items.size() > 1)) {
+        (pgspc + last_truncextra < st.full && st.page.items.size() > 1)) {
       BtIndex::Page opage = std::move(st.page);
       const uint32_t oblkno = st.blkno;
       BtIndex::Page npage = NewPage(st.level);

@@ -45,13 +45,14 @@ absl::Status LazyVacuum::Delete(const Key& pk, std::span<const Key> secondary_en
   HeapTid tid = 0;
   // The primary key's index scan finds the row (a dead one not yet vacuumed
   // is invisible to the DELETE's snapshot).
-  if (!BtVacuum::FindTid(*t_.primary_, pk, &tid) || IsDeadPrimary(pk, tid)) {
+  if (!BtVacuum::FindTid(*t_.primary_, pk, &tid) || IsDeadPrimary(pk, tid) || deleted_now_.count(tid) != 0) {
     return absl::NotFoundError("DELETE: no row with that primary key");
   }
   // heap_delete: xmax set on the tuple; pages and indexes unchanged.
   const uint32_t block = static_cast<uint32_t>(tid >> 16);
   if (block >= t_.heap_.pages_.size()) return absl::InternalError("DELETE: heap TID beyond the heap");
   ++t_.heap_.pages_[block].dead;
+  deleted_now_.insert(tid);
   dead_[0].push_back(BtDeadTuple{pk, tid});
   for (size_t i = 0; i < secondary_entries.size(); ++i) dead_[i + 1].push_back(BtDeadTuple{secondary_entries[i], tid});
   --t_.rows_;
@@ -71,6 +72,7 @@ LazyVacuumStats LazyVacuum::Vacuum(uint64_t next_xid) {
     st.lpdead_items += p.lp_dead;
     st.lpdead_item_pages += p.lp_dead > 0;
   }
+  deleted_now_.clear();  // the DELETE committed: its rows are dead_ entries now
   for (size_t i = 0; i < dead_.size(); ++i) {
     std::sort(dead_[i].begin(), dead_[i].end());
     sorted_[i] = dead_[i].size();

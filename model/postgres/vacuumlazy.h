@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <unordered_set>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -73,6 +74,7 @@ class LazyVacuum {
   // sorted up to sorted_[i] (the rest: this DELETE's, in arrival order).
   std::vector<std::vector<BtDeadTuple>> dead_;
   std::vector<size_t> sorted_;
+  std::unordered_set<HeapTid> deleted_now_;  // the TIDs the current DELETE took
 };
 
 }  // namespace innosim::postgres
