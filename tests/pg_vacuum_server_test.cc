@@ -16,7 +16,9 @@
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
 #include "model/key.h"
+#include "model/postgres/nbtree.h"
 #include "model/postgres/pg_engine.h"
+#include "model/postgres/vacuum.h"
 #include "sim/key_stream.h"
 #include "sim/phases.h"
 #include "sim/postgres_driver.h"
@@ -259,6 +261,92 @@ TEST_F(PgVacuumServerTest, CompositePrimaryKey) {
   }
   sc.delete_where = "b = 3";
   RunSeamCase(sc);
+}
+
+// Recycling: the first VACUUM deletes the leaves a DELETE emptied but
+// cannot hand them out (their safexid is the next xid); once an xid was
+// assigned (txid_current(), and ANALYZE's own), the next VACUUM, with no
+// dead tuples, scans the index because those pages exceed 5% of it
+// (_bt_vacuum_needs_cleanup) and puts them in the FSM; then the rightmost
+// leaf's splits take them, lowest block first, before the relation grows.
+// The index's pages do not depend on the heap TIDs (a unique key), so the
+// model's index is driven directly (BtIndex, BtVacuum) while the server's
+// heap reuses its own freed space.
+TEST_F(PgVacuumServerTest, RecycledPagesTakeTheNextSplits) {
+  std::vector<Key> first, more;
+  for (int i = 1; i <= 100000; ++i) first.push_back(Int8Key(i));
+  for (int i = 100001; i <= 150000; ++i) more.push_back(Int8Key(i));
+  PgLoadOptions o;
+  o.database = "recycle";
+  o.create_sql = "CREATE TABLE r (id bigint PRIMARY KEY)";
+  o.key_width = 8;
+  o.bigint_sign_flipped = true;
+  o.batch_rows = 10000;
+  absl::StatusOr<PgLoadResult> a = PgLoadKeys(server().connection_options(), o, first);
+  ASSERT_TRUE(a.ok()) << a.status();
+  std::unique_ptr<PgConnection> conn = Connect("recycle");
+  ASSERT_NE(conn, nullptr);
+  // A DDL takes an xid: made before the DELETE, so that nothing between
+  // the two VACUUMs below takes one.
+  ASSERT_TRUE(conn->Exec("CREATE EXTENSION pg_freespacemap").ok());
+  ASSERT_TRUE(conn->Exec("DELETE FROM r WHERE id <= 50000").ok());
+  ASSERT_TRUE(conn->Exec("VACUUM r").ok());
+  absl::StatusOr<int64_t> deleted = conn->QueryInt("SELECT deleted_pages FROM pgstatindex('r_pkey')");
+  ASSERT_TRUE(deleted.ok()) << deleted.status();
+  // The index's FSM (pg_freespacemap): blocks recorded free.
+  auto fsm_free = [&]() {
+    absl::StatusOr<int64_t> n = conn->QueryInt("SELECT count(*) FROM pg_freespace('r_pkey') WHERE avail > 0");
+    EXPECT_TRUE(n.ok()) << n.status();
+    return n.ok() ? *n : -1;
+  };
+  EXPECT_EQ(fsm_free(), 0);  // _bt_pendingfsm_finalize: no xid taken since the deletion
+  ASSERT_TRUE(conn->Exec("VACUUM r").ok());
+  EXPECT_EQ(fsm_free(), 0);  // still none: no xid was assigned in between
+  ASSERT_TRUE(conn->Exec("SELECT txid_current()").ok());
+  ASSERT_TRUE(conn->Exec("VACUUM r").ok());
+  EXPECT_EQ(fsm_free(), *deleted);  // the cleanup-only scan recycled every deleted page
+  o.append = true;
+  absl::StatusOr<PgLoadResult> b = PgLoadKeys(server().connection_options(), o, more);
+  ASSERT_TRUE(b.ok()) << b.status();
+
+  postgres::BtIndexDesc d;
+  d.name = "r_pkey";
+  d.columns = {postgres::BtKeyColumn{postgres::PgType::kInt8, 8, 0}};
+  d.unique = true;
+  postgres::BtIndex ix(postgres::kPostgresql15, d);
+  uint64_t row = 0;
+  auto tid = [&]() {
+    ++row;
+    return postgres::MakeHeapTid(static_cast<uint32_t>(row / 226), 1 + row % 226);
+  };
+  std::vector<postgres::BtDeadTuple> dead;
+  for (const Key& k : first) {
+    const postgres::HeapTid t = tid();
+    ix.Insert(k, t);
+    if (dead.size() < 50000) dead.push_back(postgres::BtDeadTuple{k, t});
+  }
+  const uint64_t xid = 100;  // the DELETE's xid was 99
+  postgres::BtVacuumStats st = postgres::BtVacuum::BulkDelete(ix, dead, xid);
+  postgres::BtVacuum::VacuumCleanup(ix, &st, xid);
+  EXPECT_EQ(*deleted, static_cast<int64_t>(ix.StatIndex().deleted_pages));
+  EXPECT_EQ(ix.fsm().free_pages(), 0u);  // a quiet server: not in the same VACUUM
+  // A VACUUM with no xid assigned since: the cleanup-only scan finds
+  // nothing recyclable.
+  postgres::BtVacuum::VacuumCleanup(ix, nullptr, xid);
+  EXPECT_EQ(ix.fsm().free_pages(), 0u);
+  // txid_current() took xid 100.
+  postgres::BtVacuum::VacuumCleanup(ix, nullptr, xid + 1);
+  EXPECT_EQ(ix.fsm().free_pages(), ix.StatIndex().deleted_pages);
+  for (const Key& k : more) ix.Insert(k, tid());
+  EXPECT_EQ(ix.Verify(), "");
+  // The heap is the server's own (it reused its freed pages): only the index is compared.
+  postgres::PgTableReport m;
+  m.rows = b->rows;
+  m.heap_relpages = static_cast<uint32_t>(b->heap_relpages);
+  m.heap_pg_relation_size = static_cast<uint64_t>(b->heap_relation_size);
+  m.indexes.push_back(postgres::PgIndexReport{"r_pkey", true, ix.StatIndex(), ix.counters(), 0});
+  Check("recycle +50k", *b, m);
+  EXPECT_GT(ix.StatIndex().leaf_fragmentation, 0.0);
 }
 
 }  // namespace
