@@ -2,7 +2,9 @@
 // the heap's live tuples sorted by (key, heap TID): _bt_load feeds the
 // leaf level, _bt_buildadd fills each page until the next tuple would not
 // fit (leaving room for a heap TID in a leaf's high key) or the page's free
-// space falls under btps_full (leaves: BLCKSZ * (100 - fillfactor) / 100,
+// space, counting the posting list of its last tuple as free (btps_lastextra:
+// that tuple becomes the high key and loses it), falls under btps_full
+// (leaves: BLCKSZ * (100 - fillfactor) / 100,
 // BTREE_DEFAULT_FILLFACTOR 90 or the index's reloption; internal pages:
 // BTREE_NONLEAF_FILLFACTOR 70), then moves the page's last tuple to a new
 // page, makes the old page's high key from it (_bt_truncate on a leaf) and
