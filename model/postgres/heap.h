@@ -72,9 +72,13 @@ class Heap {
   std::string Verify() const;
 
  private:
+  friend class LazyVacuum;  // DELETE and VACUUM (vacuumlazy.h) mark and free tuples
   struct Page {
     uint16_t nline = 0;       // line pointers
     uint16_t tuple_bytes = 0; // MAXALIGNed tuples
+    uint16_t dead = 0;        // tuples a committed DELETE left (xmax set), not yet pruned
+    uint16_t lp_dead = 0;     // LP_DEAD line pointers (pruned, still indexed)
+    uint16_t unused = 0;      // LP_UNUSED line pointers (VACUUM freed them)
     int lower() const { return kSizeOfPageHeaderData + kSizeOfItemIdData * nline; }
     int upper() const { return kBlckSz - tuple_bytes; }
   };

@@ -72,8 +72,14 @@ BtIndex::BtIndex(const PgProfile& profile, const BtIndexDesc& desc)
 
 uint32_t BtIndex::AllocBlock() {
   // REL_15 _bt_getbuf(rel, P_NEW, BT_WRITE), REL_18 _bt_allocbuf: first ask
-  // the FSM for a recycled page (none: nothing is ever deleted here), then
-  // extend the relation by one block, which becomes the new block number.
+  // the FSM for a recycled page (GetFreeIndexPage; VACUUM records only
+  // pages BTPageIsRecyclable passed, and the xid horizon only advances, so
+  // the recheck here passes too) and _bt_pageinit it; else extend the
+  // relation by one block, which becomes the new block number.
+  if (const uint32_t reused = fsm_.GetFreeIndexPage(); reused != kPNone && reused < pages_.size()) {
+    pages_[reused] = Page{};
+    return reused;
+  }
   pages_.emplace_back();
   return static_cast<uint32_t>(pages_.size() - 1);
 }
@@ -646,7 +652,11 @@ PgStatIndex BtIndex::StatIndex() const {
   uint64_t max_avail = 0, free_space = 0, fragments = 0;
   for (uint32_t blk = 1; blk < pages_.size(); ++blk) {
     const Page& p = pages_[blk];
-    if (p.level == 0) {
+    if (p.deleted) {
+      ++s.deleted_pages;  // P_ISDELETED, recycled or not
+    } else if (p.half_dead) {
+      ++s.empty_pages;  // P_IGNORE: half-dead
+    } else if (p.level == 0) {
       ++s.leaf_pages;
       max_avail += kBlckSz - MaxAlign(kSizeOfBTPageOpaqueData) - kSizeOfPageHeaderData;
       free_space += profile_.pgstatindex_exact_free_space ? PageGetExactFreeSpace(p.lower(), p.upper())
@@ -670,12 +680,15 @@ std::string BtIndex::Verify() const {
   // Each page: accounting, order, high key bound.
   for (uint32_t blk = 1; blk < pages_.size(); ++blk) {
     const Page& p = pages_[blk];
+    if (p.deleted || p.half_dead) continue;  // out of the tree (vacuum.h checks them)
     int bytes = p.has_hikey ? MaxAlign(p.hikey.size) : 0;
     for (const Item& it : p.items) bytes += MaxAlign(it.size);
     if (bytes != p.tuple_bytes) return where(blk) + "tuple bytes out of step";
     if (p.lower() > p.upper()) return where(blk) + "pd_lower above pd_upper";
-    if (p.items.empty()) return where(blk) + "no data items";
     const bool leaf = p.level == 0;
+    // A leaf VACUUM emptied but could not delete (the rightmost, or the
+    // rightmost child of its parent) stays empty; internal pages never are.
+    if (p.items.empty() && !leaf) return where(blk) + "no data items";
     for (size_t i = 0; i < p.items.size(); ++i) {
       const Item& it = p.items[i];
       if (leaf) {
@@ -694,7 +707,7 @@ std::string BtIndex::Verify() const {
       } else {
         if (i == 0 && (it.count & ~kPivotHeapTid) != 0) return where(blk) + "first internal item is not minus infinity";
         if (it.aux == kPNone || it.aux >= pages_.size()) return where(blk) + "downlink out of range";
-        if (pages_[it.aux].level + 1 != p.level) return where(blk) + "downlink to the wrong level";
+        if (pages_[it.aux].level + 1 != p.level || pages_[it.aux].deleted) return where(blk) + "downlink to the wrong level";
       }
     }
     if (p.next != kPNone && pages_[p.next].prev != blk) return where(blk) + "sibling links disagree";
@@ -704,7 +717,7 @@ std::string BtIndex::Verify() const {
   // key of the child's left sibling, and children are linked in order.
   for (uint32_t blk = 1; blk < pages_.size(); ++blk) {
     const Page& p = pages_[blk];
-    if (p.level == 0) continue;
+    if (p.level == 0 || p.deleted) continue;
     for (size_t i = 1; i < p.items.size(); ++i) {
       const Page& lp = pages_[p.items[i - 1].aux];
       const Item& d = p.items[i];

@@ -25,6 +25,7 @@
 
 #include "absl/status/status.h"
 #include "model/key.h"
+#include "model/postgres/indexfsm.h"
 #include "model/postgres/nbtree_trace.h"
 #include "model/postgres/page_layout.h"
 #include "model/postgres/pg_type.h"
@@ -115,8 +116,16 @@ class BtIndex {
   // Size of a plain leaf tuple of this index (MAXALIGNed IndexTupleSize).
   int leaf_tuple_size() const { return plain_size_[nkeyatts_]; }
   uint32_t nblocks() const { return static_cast<uint32_t>(pages_.size()); }
+  // The index's free space map (indexfsm.c): recyclable deleted pages
+  // that VACUUM recorded, handed out again by AllocBlock.
+  const IndexFsm& fsm() const { return fsm_; }
 
  private:
+  // VACUUM's page deletion (vacuum.h) and REINDEX's sorted build
+  // (nbtsort.h) work on the pages directly.
+  friend class BtVacuum;
+  friend class BtSortBuild;
+
   // An index tuple. Leaf: a plain tuple (count 1) or a posting list
   // (count > 1 heap TIDs, tid lowest, aux highest). Pivot (internal page
   // or high key): aux is the downlink block, count the key attributes
@@ -138,6 +147,9 @@ class BtIndex {
     uint32_t next = kPNone;  // btpo_next
     uint32_t level = 0;      // btpo_level
     int tuple_bytes = 0;     // MAXALIGNed sizes of all tuples, high key included
+    bool half_dead = false;  // BTP_HALF_DEAD: a leaf whose downlink is gone (hikey.aux: the top parent)
+    bool deleted = false;    // BTP_DELETED: unlinked from its siblings, waiting to be recycled
+    uint64_t safexid = 0;    // BTPageSetDeleted: ReadNextFullTransactionId() when it was deleted
     int lower() const { return kSizeOfPageHeaderData + kSizeOfItemIdData * (static_cast<int>(items.size()) + has_hikey); }
     int upper() const { return kBlckSz - MaxAlign(kSizeOfBTPageOpaqueData) - tuple_bytes; }
   };
@@ -146,7 +158,7 @@ class BtIndex {
     int offset;  // index of the downlink followed
   };
 
-  uint32_t AllocBlock();  // _bt_allocbuf / _bt_getbuf(P_NEW): extend by one block
+  uint32_t AllocBlock();  // _bt_allocbuf / _bt_getbuf(P_NEW): a recycled page, else extend by one block
   int KeepNattsFast(const Item& a, const Item& b) const;
   int ComparePivot(const Key& key, HeapTid tid, const Item& pivot) const;
   int CompareLeaf(const Key& key, HeapTid tid, const Item& item) const;
@@ -170,6 +182,8 @@ class BtIndex {
   std::vector<int> plain_size_;    // [k]: IndexTupleSize of a tuple keeping the first k key columns
   std::vector<Key> natts_mask_;    // [k]: the Key bytes of the first k key columns
   std::vector<Page> pages_;        // by block number; block 0 is the metapage (unused here)
+  IndexFsm fsm_;
+  uint64_t last_cleanup_num_delpages_ = 0;  // metapage btm_last_cleanup_num_delpages
   uint32_t root_ = kPNone;         // metapage btm_root
   uint32_t root_level_ = 0;        // metapage btm_level
   uint32_t cached_block_ = kPNone; // RelationGetTargetBlock: the fastpath's rightmost leaf

@@ -16,6 +16,10 @@ absl::Status NotModelled(const char* what) {
 }  // namespace
 
 absl::Status PgEngine::InsertRow(const Key& pk) {
+  if (vacuumed_) {
+    status_ = NotModelled("inserts after a VACUUM (the heap's free space map would place them in freed pages)");
+    return status_;
+  }
   table_.InsertRow(pk);
   absl::Status s = table_.status();
   if (!s.ok()) {
@@ -42,6 +46,7 @@ void PgEngine::CommitTrx() {
   if (rows_in_trx_ == 0) return;  // no transaction wrote anything: no commit record
   table_.Commit();
   rows_in_trx_ = 0;
+  ++next_xid_;  // the transaction's xid (GetNewTransactionId at its first row)
 }
 
 absl::Status PgEngine::EndLoad() {
@@ -49,13 +54,40 @@ absl::Status PgEngine::EndLoad() {
   return table_.status();
 }
 
-absl::Status PgEngine::DeleteRow(const Key&, absl::Span<const Key>) { return NotModelled("DELETE and VACUUM"); }
-absl::Status PgEngine::EndDeletes() { return NotModelled("DELETE and VACUUM"); }
+absl::Status PgEngine::DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries) {
+  if (!status_.ok()) return status_;
+  absl::Status s = vacuum_.Delete(pk, std::span<const Key>(secondary_entries.data(), secondary_entries.size()));
+  if (s.ok()) {
+    deleting_ = true;
+    --rows_;
+  } else if (!absl::IsNotFound(s)) {
+    status_ = s;
+  }
+  return s;
+}
+
+absl::Status PgEngine::EndDeletes() {
+  if (!status_.ok()) return status_;
+  // The DELETE commits (its xid: the next one), then VACUUM runs on a quiet
+  // server. (The DELETE's WAL and commit record are not modelled.)
+  if (deleting_) ++next_xid_;
+  deleting_ = false;
+  last_vacuum_ = vacuum_.Vacuum(next_xid_);
+  vacuumed_ = true;
+  return table_.status();
+}
 absl::Status PgEngine::Checkpoint() {
   table_.Checkpoint();
   return table_.status();
 }
-absl::Status PgEngine::Rebuild() { return NotModelled("REINDEX"); }
-void PgEngine::ForEachPrimaryKey(const std::function<void(const Key&)>&) const {}
+absl::Status PgEngine::Rebuild() {
+  if (!status_.ok()) return status_;
+  // REINDEX TABLE: its own transaction (an xid: it updates pg_class).
+  vacuum_.Reindex();
+  ++next_xid_;
+  return table_.status();
+}
+
+void PgEngine::ForEachPrimaryKey(const std::function<void(const Key&)>& f) const { vacuum_.ForEachLiveKey(f); }
 
 }  // namespace innosim::postgres

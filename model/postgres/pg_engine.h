@@ -9,10 +9,14 @@
 // Rows commit every `trx_rows` (--batch), and at the load's end or a
 // CommitTrx: one commit record each. Checkpoint() is a requested
 // CHECKPOINT: every buffer written, the redo pointer moved (the WAL of
-// model/postgres/wal.h). What the seam carries that this model does not
-// simulate yet is refused with a one-line Unimplemented status naming it
-// (DELETE with VACUUM, REINDEX): sim/'s PostgreSQL driver refuses such
-// phases before a run starts, so a run never reaches them.
+// model/postgres/wal.h). DeleteRow is a DELETE of the row (its xid taken
+// by the first row), EndDeletes its commit and a VACUUM, Rebuild a REINDEX
+// TABLE (model/postgres/vacuumlazy.h). Each committed transaction takes one
+// xid (ReadNextFullTransactionId moves on), which is what lets VACUUM
+// recycle the index pages an earlier VACUUM deleted. Rows inserted after a
+// VACUUM would go into the heap space it freed (the heap's FSM, not
+// modelled): InsertRow refuses them with a one-line Unimplemented status,
+// as sim/'s PostgreSQL driver refuses an insert phase after a delete phase.
 // Not thread-safe.
 #ifndef INNOSIM_MODEL_POSTGRES_PG_ENGINE_H_
 #define INNOSIM_MODEL_POSTGRES_PG_ENGINE_H_
@@ -20,6 +24,7 @@
 #include <string>
 
 #include "model/postgres/table.h"
+#include "model/postgres/vacuumlazy.h"
 #include "model/table_engine.h"
 
 namespace innosim::postgres {
@@ -27,7 +32,7 @@ namespace innosim::postgres {
 class PgEngine final : public TableEngine {
  public:
   PgEngine(const PgProfile& profile, const PgTableSpec& spec, uint64_t trx_rows = 1000)
-      : table_(profile, spec), trx_rows_(trx_rows == 0 ? 1 : trx_rows) {}
+      : table_(profile, spec), trx_rows_(trx_rows == 0 ? 1 : trx_rows), vacuum_(table_) {}
 
   // heap_insert, then the primary key's entry (ExecInsert). A key the
   // primary key already holds is AlreadyExists (unique_violation); the
@@ -45,15 +50,18 @@ class PgEngine final : public TableEngine {
   absl::Status EndDeletes() override;
   absl::Status Checkpoint() override;
   absl::Status Rebuild() override;
-  // The table's rows are not kept in key order apart from the index pages'
-  // counts, so this visits nothing; only DELETE phases need it, and those
-  // are refused (see above).
+  // The primary key's index in key order, rows deleted but still indexed
+  // skipped (nothing without a primary key).
   void ForEachPrimaryKey(const std::function<void(const Key&)>& f) const override;
   uint64_t rows() const override { return rows_; }
-  absl::Status status() const override { return table_.status(); }
+  absl::Status status() const override { return status_.ok() ? table_.status() : status_; }
   std::string Verify() const override { return table_.Verify(); }
 
   const PgTable& table() const { return table_; }
+  // The last VACUUM's figures (EndDeletes).
+  const LazyVacuumStats& last_vacuum() const { return last_vacuum_; }
+  // ReadNextFullTransactionId(): the xid the next transaction would take.
+  uint64_t next_xid() const { return next_xid_; }
   // For the callers that watch the table's inserts (explain's trace:
   // PgTable::set_index_trace); the pages change only through the seam.
   PgTable& mutable_table() { return table_; }
@@ -63,6 +71,14 @@ class PgEngine final : public TableEngine {
   uint64_t trx_rows_;
   uint64_t rows_in_trx_ = 0;
   uint64_t rows_ = 0;
+  LazyVacuum vacuum_;
+  LazyVacuumStats last_vacuum_;
+  // The first normal xid (transam.h FirstNormalTransactionId); only
+  // differences matter.
+  uint64_t next_xid_ = 3;
+  bool deleting_ = false;  // a DELETE's transaction is open
+  bool vacuumed_ = false;  // a VACUUM ran: inserts are refused
+  absl::Status status_;    // the first refusal, sticky
 };
 
 }  // namespace innosim::postgres

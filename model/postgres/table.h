@@ -99,6 +99,7 @@ class PgTable {
   void set_index_trace(size_t i, BtTraceSink* sink) { IndexAt(i)->set_trace(sink); }
 
  private:
+  friend class LazyVacuum;  // DELETE, VACUUM and REINDEX (vacuumlazy.h) change the heap and the indexes
   BtIndex* IndexAt(size_t i) const {
     return primary_ != nullptr ? (i == 0 ? primary_.get() : secondary_[i - 1].get()) : secondary_[i].get();
   }
