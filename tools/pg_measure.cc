@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -183,6 +184,28 @@ class DatabaseGuard {
   bool force_;
 };
 
+absl::StatusOr<int64_t> CheckpointsRequested(PgConnection& c, int version) {
+  return c.QueryInt(version >= 170000 ? "SELECT num_requested FROM pg_stat_checkpointer"
+                                      : "SELECT checkpoints_req FROM pg_stat_bgwriter");
+}
+
+// Polls (10 ms apart, 10 s at most) until the requested checkpoints'
+// counter has gone past `before`; then one poll more, for the WAL counters
+// the checkpointer reports right after (checkpointer.c: its loop reports
+// pgstat_report_checkpointer then pgstat_report_wal).
+absl::Status WaitForCheckpointStats(PgConnection& c, int version, int64_t before) {
+  for (int i = 0; i < 1000; ++i) {
+    absl::StatusOr<int64_t> now = CheckpointsRequested(c, version);
+    if (!now.ok()) return now.status();
+    if (*now > before) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      return absl::OkStatus();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return absl::OkStatus();  // the figures are read as they are; the WAL row shows it
+}
+
 double Since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -253,6 +276,10 @@ absl::StatusOr<PgMeasureResult> PgMeasure(const PgMeasureOptions& o) {
     return Context(s, absl::StrCat("creating database ", o.database, " (the user needs CREATEDB)"));
   }
   DatabaseGuard guard(admin->get(), o.database, r.version_num >= 130000);
+  // CREATE DATABASE copies the template by WAL (PostgreSQL 15's
+  // WAL_LOG strategy: an image of each block); this backend's counters of
+  // it must reach pg_stat_wal before the reset, not during the load.
+  if (absl::Status s = FlushOwnStats(**admin); !s.ok()) return s;
   absl::StatusOr<PgMeasureResult> out = [&]() -> absl::StatusOr<PgMeasureResult> {
     PgConnectionOptions co = o.connection;
     co.dbname = o.database;
@@ -326,7 +353,12 @@ absl::StatusOr<PgMeasureResult> PgMeasure(const PgMeasureOptions& o) {
         expected += static_cast<int64_t>(st.rows);
       } else {
         if (o.interrupted && o.interrupted()) return absl::CancelledError(absl::StrCat("interrupted before ", st.text));
+        absl::StatusOr<int64_t> before = CheckpointsRequested(c, r.version_num);
+        if (!before.ok()) return before.status();
         if (absl::Status s = c.Exec("CHECKPOINT"); !s.ok()) return Context(s, st.text);
+        // The checkpointer reports its counters (and its WAL's) after it
+        // has woken the CHECKPOINT's backend: wait until they are in.
+        if (absl::Status s = WaitForCheckpointStats(c, r.version_num, *before); !s.ok()) return s;
       }
       PgMeasuredStep m;
       m.text = st.text;
