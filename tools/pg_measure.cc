@@ -266,6 +266,20 @@ absl::StatusOr<PgMeasureResult> PgMeasure(const PgMeasureOptions& o) {
   if (!admin.ok()) return admin.status();
   PgMeasureResult r;
   r.target = (*admin)->target();
+  if (o.connection.host.empty()) {
+    // libpq chose the server (PGHOST, its default socket folder): say
+    // which, as the server sees the connection.
+    absl::StatusOr<std::vector<PgConnection::Row>> where = (*admin)->Query(
+        "SELECT coalesce(host(inet_server_addr()), ''), coalesce(inet_server_port()::text, current_setting('port')), "
+        "current_setting('unix_socket_directories'), current_user, current_database()");
+    if (where.ok() && where->size() == 1 && (*where)[0].size() == 5) {
+      const PgConnection::Row& w = (*where)[0];
+      const std::string addr = w[0].value_or("");
+      r.target = absl::StrCat(addr.empty() ? absl::StrCat("socket in ", w[2].value_or("")) : "host " + addr, " port ",
+                              w[1].value_or(""), " user ", w[3].value_or(""), " database ", w[4].value_or(""),
+                              " (libpq's environment)");
+    }
+  }
   r.version_num = (*admin)->server_version();
   r.database = o.database;
   absl::StatusOr<std::string> version = (*admin)->QueryString("SHOW server_version");
