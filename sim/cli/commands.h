@@ -28,6 +28,7 @@ void AddExperiment(CLI::App& app, Registry& reg);
 void AddKeys(CLI::App& app, Registry& reg);
 void AddBench(CLI::App& app, Registry& reg);
 void AddIbd(CLI::App& app, Registry& reg);
+void AddPgFile(CLI::App& app, Registry& reg);
 void AddMeasure(CLI::App& app, Registry& reg);
 void AddExplain(CLI::App& app, Registry& reg);
 void AddCompare(CLI::App& app, Registry& reg);

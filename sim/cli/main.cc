@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   innosim::cli::AddBench(app, reg);
   innosim::cli::AddIbd(app, reg);
   innosim::cli::AddMeasure(app, reg);
+  innosim::cli::AddPgFile(app, reg);
   innosim::cli::AddExplain(app, reg);
   innosim::cli::AddCompare(app, reg);
   // A mistyped subcommand: CLI11 would only say that one is required.

@@ -38,6 +38,7 @@
 #include "model/server_settings.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/load_options.h"
+#include "sim/cli/pg_measure_command.h"
 #include "sim/compare.h"
 #include "sim/count.h"
 #include "sim/key_stream.h"
@@ -164,6 +165,11 @@ struct MeasureCliOptions {
   bool json = false;
   // --series: the server's counters during the load beside the simulated series.
   std::string series;
+  // --profile postgresql-15|postgresql-18: measure against PostgreSQL
+  // (sim/cli/pg_measure_command.h); empty: MySQL/MariaDB, the profile
+  // following the server's version. --dbname is libpq's.
+  std::string profile;
+  std::string dbname;
 };
 
 // The period of --series' server samples (wall time), and of the simulated
@@ -1024,15 +1030,23 @@ void AddMeasure(CLI::App& app, Registry& reg) {
       "after the load (repeatable, in order): insert:STREAM:ROWS, delete:every:K or delete:range:FROM:TO "
       "(then purge), optimize or checkpoint, run on the server and simulated; each phase's figures side by "
       "side (docs/phases.md)";
+  help.payload_bytes =
+      "with --profile postgresql-*: bytes of each text column's value (as run --payload-bytes)";
   help.server_options_for_real_server = true;
   o->load.Register(sub, help);
+  sub->add_option("--profile", o->profile,
+                  "postgresql-15 or postgresql-18: measure a PostgreSQL server (libpq; docs/cli.md); default: "
+                  "MySQL/MariaDB, simulated with the profile of the server's version");
+  sub->add_option("--dbname", o->dbname,
+                  "with --profile postgresql-*: the database to connect to for CREATE/DROP DATABASE (default: "
+                  "libpq's, PGDATABASE or the user's name)");
   sub->add_flag("--one-connection", o->one_connection,
                 "with --writers: load the writers' interleaved keys on one connection instead of one connection "
                 "and thread per writer");
   sub->add_option("--host", o->host, "server host (TCP); empty or localhost = Unix socket");
-  sub->add_option("--port", o->port, "server TCP port (0 = 3306)");
-  sub->add_option("--socket", o->socket, "server Unix socket");
-  sub->add_option("--user", o->user, "account (default: the defaults file's, else root)");
+  sub->add_option("--port", o->port, "server TCP port (0 = 3306; PostgreSQL: libpq's, PGPORT or 5432)");
+  sub->add_option("--socket", o->socket, "server Unix socket (PostgreSQL: the folder holding it, libpq's host)");
+  sub->add_option("--user", o->user, "account (default: the defaults file's, else root; PostgreSQL: libpq's, PGUSER or the login name)");
   sub->add_option("--database", o->database, "database innosim owns (created if missing)")->capture_default_str();
   sub->add_option("--table-name", o->table_name, "table name (only a table innosim created is ever dropped)")
       ->capture_default_str();
@@ -1055,7 +1069,39 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   sub->add_option("--series", o->series,
                   "write a CSV time series: the server's counters once a second during the load (source server) "
                   "and the simulation's at the same rate (source simulated); columns source, then run --series'");
-  reg.Add(sub, [o]() { return RunMeasure(*o); });
+  reg.Add(sub, [o, sub]() {
+    if (absl::StartsWith(o->profile, "postgresql")) {
+      PgMeasureCliOptions p;
+      p.load = &o->load;
+      p.profile = o->profile;
+      p.host = o->host;
+      p.port = o->port;
+      p.socket = o->socket;
+      p.user = o->user;
+      p.dbname = o->dbname;
+      p.private_server = o->private_server;
+      p.tolerance = o->tolerance;
+      p.json = o->json;
+      for (const char* name : {"--one-connection", "--database", "--table-name", "--datadir", "--flush-io-capacity",
+                               "--no-ibd", "--series", "--defaults-file", "--page-size", "--writers",
+                               "--clock-skew-ms", "--clock-drift-ppm", "--interleave", "--writer-weights"}) {
+        if (sub->count(name) > 0) p.mariadb_options_given.push_back(name);
+      }
+      return RunPgMeasure(p);
+    }
+    if (!o->profile.empty()) {
+      return Fail(2, absl::StrCat("--profile ", o->profile,
+                                  ": measure takes postgresql-15 or postgresql-18; against MySQL/MariaDB leave "
+                                  "--profile out (the server's version picks the profile)"));
+    }
+    for (const char* name : {"--dbname", "--payload-bytes"}) {
+      if (sub->count(name) > 0) {
+        return Fail(2, absl::StrCat(name, " is an option of measure --profile postgresql-*: drop it, or add "
+                                          "--profile postgresql-15"));
+      }
+    }
+    return RunMeasure(*o);
+  });
 }
 
 }  // namespace innosim::cli
