@@ -1,5 +1,6 @@
 #include "model/engine.h"
 
+#include <cmath>
 #include <new>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,26 @@ namespace {
 // The table's tablespace id in redo records (a file-per-table space created
 // after the system spaces; its compressed size is what matters, 1 byte).
 constexpr uint32_t kTableSpaceId = 2;
+
+// MariaDB 10.11's purge, as srv_master_callback wakes it once a second
+// (purge_sys.wake_if_not_active) while trx_sys.history_exists(): after each
+// batch, and when the history has emptied, purge_coordinator_state::do_purge
+// runs trx_purge_truncate_history, which walks every rollback segment
+// (`for (auto &rseg : trx_sys.rseg_array)`) and latches its header in
+// trx_purge_truncate_rseg_history (trx_rseg_t::get: buf_page_get_gen, so
+// buf_page_make_young_if_needed keeps the headers young; docs/flushing.md
+// "Purge keeps the rollback segment headers young"). The model removes the
+// history entries at the commit (UndoLogs::Commit), so what is left here is
+// the headers' access, each in a read-only mtr without redo. MySQL 8.4 keeps
+// insert undo logs out of the history (trx_undo_insert_cleanup) and its
+// purge stops at rseg_history_len == 0 (srv_do_purge): nothing to walk on an
+// insert-only load.
+void PurgeTruncateHistory(PageEventSink* sink, uint32_t n_rsegs) {
+  for (uint32_t r = 0; r < n_rsegs; ++r) {
+    sink->OnPageAccess(Engine::kUndoPageEventSpace, UndoLogs::kRsegFirstPage + r);
+    sink->OnMtrCommit(0);
+  }
+}
 }  // namespace
 
 Engine::Engine(const EngineProfile& profile, const TableDef& table, const EngineOptions& options)
@@ -239,7 +260,25 @@ absl::Status Engine::EndRowLogged() {
   // The row ends at rows_ended_ / rows_per_sec seconds: the multiplication
   // by the reciprocal that the runner has always used, so that clocks (and
   // figures) are bit-for-bit those of earlier versions.
-  if (flush_ != nullptr) flush_->Tick(static_cast<double>(rows_ended_) * seconds_per_row_);
+  if (flush_ != nullptr) {
+    const double now_s = static_cast<double>(rows_ended_) * seconds_per_row_;
+    flush_->Tick(now_s);
+    // srv_master_callback's once-a-second wake of purge (MariaDB): at the
+    // first row of each whole simulated second, if a transaction committed
+    // since the last one (its log entered the history:
+    // trx_purge_add_undo_to_history). The last commit was at the row
+    // rows_per_trx_ - trx_left_ rows back (the countdown's reset row).
+    if (profile_.flavor() == ServerFlavor::kMariaDb1011) {
+      const double second = std::floor(now_s);
+      if (second > std::floor(static_cast<double>(rows_ended_ - 1) * seconds_per_row_)) {
+        const uint64_t since_commit = rows_per_trx_ - trx_left_;
+        if (since_commit < rows_ended_ &&
+            static_cast<double>(rows_ended_ - since_commit) * seconds_per_row_ > second - 1) {
+          PurgeTruncateHistory(sink_, undo_->n_rsegs());
+        }
+      }
+    }
+  }
   return committed ? status() : absl::OkStatus();
 }
 

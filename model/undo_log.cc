@@ -238,10 +238,16 @@ void UndoLogs::Commit(PageEventSink* sink) {
     // or by purge soon after (MariaDB): the rseg slot, the FSP header and
     // inode.
     redo += reused_ ? redo_->UndoSegmentFree(used_pages) : redo_->InsertTrxLifecycle(used_pages);
-    // Not reported as freed pages: the server's purge frees the log later
-    // than this (docs/flushing.md, "Purge's lag"), after the page cleaner
-    // has written most of its pages.
-    FreeSegment(sink, rseg_, pages_, /*report_free=*/false);
+    // MariaDB: reported as freed pages (trx_purge_free_segment ->
+    // fseg_free_step marks them FREED), which a flush that reaches them
+    // before the next segment takes them again releases unwritten
+    // (buf_pool_t::release_freed_page -> buf_LRU_free_page, which also
+    // starts freed_page_clock: from then on purge's walk makes the rollback
+    // segment headers young; docs/flushing.md "Purge keeps the rollback
+    // segment headers young"). The server's purge frees the log a little
+    // later than this ("Purge's lag"). MySQL frees its insert undo at
+    // commit and writes freed pages like any other (BufferPool::Free).
+    FreeSegment(sink, rseg_, pages_, /*report_free=*/!mysql());
   }
   sink->OnMtrCommit(redo);
   rows_ = 0;

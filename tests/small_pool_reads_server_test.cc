@@ -1,0 +1,74 @@
+// Reads and pages written of an ordered load in a pool smaller than the
+// table, against a private MariaDB 10.11 (label `server`; issue 30,
+// docs/flushing.md "Purge keeps the rollback segment headers young").
+// `innosim measure --private-server` as a user runs it: seed 004's table,
+// uuidv7-counter keys, 1,000,000 rows in 10,000-row transactions, a 128 MB
+// pool (the table grows to about 185 MB), innodb_stats_auto_recalc as given.
+//   - recalculation OFF: Innodb_buffer_pool_reads within max(50 pages, 30%)
+//     of the server's (the issue's acceptance). The server reads a handful:
+//     purge's history truncation fixes the 128 rollback segment headers at
+//     least once a second, which keeps them young; innosim read 40 here (140
+//     at 2M rows) before it modelled that (each header evicted and read
+//     again), and pages written within 5%. Measured on MariaDB 10.11.19:
+//     reads 0 simulated / 1 measured, pages written 11,338 / 11,659 (-2.8%).
+//   - recalculation ON: pages written within 5% (11,355 / 11,570, -1.9%);
+//     the reads are printed, not compared: the server's sampling dives
+//     (28 reads here, 246 at 2M rows) are not modelled (docs/flushing.md,
+//     "What is not modelled").
+// Each case starts a server of its own (the --private-server path). If
+// mariadbd is not installed the test FAILS saying to install mariadb-server.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/innosim_process.h"
+#include "tests/test_util.h"
+
+namespace innosim {
+namespace {
+
+struct Figures {
+  double sim_reads = 0, server_reads = 0, sim_written = 0, server_written = 0;
+};
+
+// innosim measure --private-server ... --json; the figures of both sides.
+void MeasureSeed004(const std::string& recalc, Figures* f) {
+  const std::string err = "/tmp/innosim_small_pool_reads_" + recalc + ".err";
+  Output o = RunInnosim({"measure", "--private-server", "--table", "seed004", "--stream", "uuidv7-counter", "--rows",
+                         "1000000", "--batch", "10000", "--set", "innodb_buffer_pool_size=128M", "--set",
+                         "innodb_stats_auto_recalc=" + recalc, "--json"},
+                        err);
+  ASSERT_TRUE(o.exit_code == 0 || o.exit_code == 1) << "innosim measure failed (" << o.exit_code << "): " << o.err;
+  const nlohmann::json j = nlohmann::json::parse(o.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(j.is_object()) << "innosim measure printed no JSON object: " << o.err;
+  EXPECT_EQ(j["valid"], true) << "a sanity check failed: " << j["sanity"];
+  f->sim_reads = j["simulated"]["Innodb_buffer_pool_reads"].get<double>();
+  f->server_reads = j["measured"]["Innodb_buffer_pool_reads"].get<double>();
+  f->sim_written = j["simulated"]["Innodb_pages_written"].get<double>();
+  f->server_written = j["measured"]["Innodb_pages_written"].get<double>();
+  std::printf("seed004 uuidv7-counter 1M rows, 10,000-row trx, 128 MB, innodb_stats_auto_recalc=%s: "
+              "Innodb_buffer_pool_reads simulated %.0f, measured %.0f; Innodb_pages_written simulated %.0f, "
+              "measured %.0f (%+.1f%%)\n",
+              recalc.c_str(), f->sim_reads, f->server_reads, f->sim_written, f->server_written,
+              100 * RelativeError(f->sim_written, f->server_written));
+}
+
+TEST(SmallPoolReadsServerTest, RollbackSegmentHeadersStayResidentWithRecalcOff) {
+  Figures f;
+  ASSERT_NO_FATAL_FAILURE(MeasureSeed004("OFF", &f));
+  EXPECT_LE(std::fabs(f.sim_reads - f.server_reads), std::max(50.0, 0.3 * f.server_reads))
+      << "Innodb_buffer_pool_reads: simulated " << f.sim_reads << ", measured " << f.server_reads;
+  EXPECT_LE(std::fabs(RelativeError(f.sim_written, f.server_written)), 0.05);
+}
+
+TEST(SmallPoolReadsServerTest, RecalcOnPrintedBesideOff) {
+  Figures f;
+  ASSERT_NO_FATAL_FAILURE(MeasureSeed004("ON", &f));
+  EXPECT_LE(std::fabs(RelativeError(f.sim_written, f.server_written)), 0.05);
+}
+
+}  // namespace
+}  // namespace innosim
