@@ -862,6 +862,29 @@ class Parser {
         }
       }
     }
+    // The key length InnoDB allows (ha_innobase::max_supported_key_length:
+    // 3072 bytes from 16 KiB pages up, 1536 at 8 KiB, 768 at 4 KiB, for
+    // DYNAMIC; COMPACT also limits each column to 767 bytes,
+    // REC_ANTELOPE_MAX_INDEX_COL_LEN - 1): ER_TOO_LONG_KEY /
+    // ER_INDEX_COLUMN_TOO_LONG at CREATE.
+    const uint32_t max_key = options_.page_size >= 16384 ? 3072 : options_.page_size == 8192 ? 1536 : 768;
+    for (const IndexDef* ix : indexes) {
+      uint64_t key_len = 0;
+      for (uint32_t c : ix->columns) {
+        const ColumnDef& d = table_.columns[c];
+        if (table_.row_format == RowFormat::kCompact && d.max_bytes > kDictAntelopeMaxIndexColLen - 1) {
+          return Unsupported(absl::StrCat("Index column size too large. The maximum column size is 767 bytes. "
+                                          "(ER_INDEX_COLUMN_TOO_LONG: column '", d.name, "' of index ", ix->name,
+                                          " takes up to ", d.max_bytes, " bytes)"));
+        }
+        key_len += d.max_bytes;
+      }
+      if (key_len > max_key) {
+        return Unsupported(absl::StrCat("Specified key was too long; max key length is ", max_key,
+                                        " bytes (ER_TOO_LONG_KEY: index ", ix->name, " takes up to ", key_len,
+                                        " bytes at innodb_page_size=", options_.page_size, ")"));
+      }
+    }
     // ER_TOO_BIG_ROWSIZE at the SQL layer: the row buffer (null bits, then
     // every field's pack length, BLOBs counting their pointer) over
     // HA_MAX_REC_LENGTH (65535).

@@ -280,6 +280,19 @@ TEST(BigRecTest, ServerLimitsOnColumnsAndKeys) {
   EXPECT_TRUE(absl::StartsWith(key.status().message(),
                                "BLOB/TEXT column 'v' used in key specification without a key length"))
       << key.status();
+  // Key lengths: 3072 bytes at 16 KiB, 768 at 4 KiB; 767 a column in COMPACT.
+  const std::string keyed =
+      "CREATE TABLE t (id BIGINT NOT NULL, v VARCHAR(200) CHARACTER SET utf8mb4, PRIMARY KEY (id), KEY k_v (v))";
+  EXPECT_TRUE(Parse(keyed).ok()) << Parse(keyed).status();  // 800 bytes
+  const absl::StatusOr<TableSchema> at4k = Parse(keyed, 4096);
+  ASSERT_FALSE(at4k.ok());
+  EXPECT_TRUE(absl::StartsWith(at4k.status().message(), "Specified key was too long; max key length is 768 bytes"))
+      << at4k.status();
+  const absl::StatusOr<TableSchema> compact = Parse(keyed + " ROW_FORMAT=COMPACT");
+  ASSERT_FALSE(compact.ok());
+  EXPECT_TRUE(absl::StartsWith(compact.status().message(), "Index column size too large. The maximum column size "
+                                                           "is 767 bytes."))
+      << compact.status();
   // Too many short non-big columns: the CREATE passes (each counts 40), the
   // rows could never be stored.
   std::string many = "CREATE TABLE t (id BIGINT NOT NULL";
