@@ -46,6 +46,7 @@ BigRec ConvertBigRec(const TableDef& t, uint32_t page_size) {
   for (uint32_t c = 0; c < t.columns.size(); ++c) {
     if (!Contains(t.primary.columns, c)) order.push_back(c);
   }
+  std::vector<bool> is_ext(t.columns.size(), false);
   b.rec_size = ClusteredRecordSizes(t, b.columns).leaf;
   while (RecNeedsExt(b.rec_size, page_size)) {
     uint32_t longest = 0;
@@ -54,7 +55,7 @@ BigRec ConvertBigRec(const TableDef& t, uint32_t page_size) {
     for (uint32_t c : order) {
       const ColumnDef& col = t.columns[c];
       // Fixed-length, already external, or short fields stay.
-      if (!col.variable || Contains(b.columns, c)) continue;
+      if (!col.variable || is_ext[c]) continue;
       if (col.stored_bytes <= local_len || col.stored_bytes <= kBtrExternLocalStoredMaxSize) continue;
       const uint32_t savings = col.stored_bytes - local_len;
       if (longest >= savings) continue;  // the first of equals wins
@@ -69,6 +70,7 @@ BigRec ConvertBigRec(const TableDef& t, uint32_t page_size) {
       return b;
     }
     b.columns.push_back(longest_c);
+    is_ext[longest_c] = true;
     // DYNAMIC keeps no prefix (local_prefix_len = 0); COMPACT keeps 768.
     const uint32_t prefix = local_len - kBtrExternFieldRefSize;
     b.extern_bytes.push_back(t.columns[longest_c].stored_bytes - prefix);

@@ -14,11 +14,11 @@ namespace {
 // A field stored off-page always takes two (its length has the
 // external-storage flag, which needs the two-byte form).
 uint32_t ExtraBytes(const TableDef& t, const std::vector<uint32_t>& fields, uint32_t n_nullable,
-                    const std::vector<uint32_t>& off_page = {}) {
+                    const std::vector<bool>& off_page = {}) {
   uint32_t len_bytes = 0;
   for (uint32_t c : fields) {
     const ColumnDef& col = t.columns[c];
-    if (std::find(off_page.begin(), off_page.end(), c) != off_page.end()) {
+    if (c < off_page.size() && off_page[c]) {
       len_bytes += 2;
     } else if (col.variable) {
       // DATA_BIG_COL: a maximum over 255 bytes, or a TEXT/BLOB.
@@ -35,10 +35,10 @@ uint32_t NullableCount(const TableDef& t, const std::vector<uint32_t>& fields) {
   return n;
 }
 
-uint32_t DataBytes(const TableDef& t, const std::vector<uint32_t>& fields, const std::vector<uint32_t>& off_page = {}) {
+uint32_t DataBytes(const TableDef& t, const std::vector<uint32_t>& fields, const std::vector<bool>& off_page = {}) {
   uint32_t n = 0;
   for (uint32_t c : fields) {
-    const bool ext = std::find(off_page.begin(), off_page.end(), c) != off_page.end();
+    const bool ext = c < off_page.size() && off_page[c];
     n += ext ? LocalExternBytes(t.row_format) : t.columns[c].stored_bytes;
   }
   return n;
@@ -60,10 +60,18 @@ RecordSizes ClusteredRecordSizes(const TableDef& t, const std::vector<uint32_t>&
     }
   }
   const uint32_t n_nullable = NullableCount(t, leaf_fields);
+  // Membership by position: a row has up to 1017 columns.
+  std::vector<bool> ext;
+  if (!off_page.empty()) {
+    ext.assign(t.columns.size(), false);
+    for (uint32_t c : off_page) {
+      if (c < ext.size()) ext[c] = true;
+    }
+  }
   RecordSizes s;
   s.key_bytes = DataBytes(t, t.primary.columns);
   s.model_key_bytes = ModelKeyBytes(t, t.primary.columns);
-  s.leaf = ExtraBytes(t, leaf_fields, n_nullable, off_page) + DataBytes(t, leaf_fields, off_page) + kDataTrxIdLen +
+  s.leaf = ExtraBytes(t, leaf_fields, n_nullable, ext) + DataBytes(t, leaf_fields, ext) + kDataTrxIdLen +
            kDataRollPtrLen;
   s.node_ptr = ExtraBytes(t, t.primary.columns, n_nullable) + s.key_bytes + kRecNodePtrSize;
   return s;

@@ -107,9 +107,17 @@ absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* con
 }
 
 absl::Status InnodbCheckTable(const RunSpec& spec, int key_width) {
-  absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, key_width);
+  // The row-size rules need the page size the run will have (--page-size,
+  // --set innodb_page_size, a defaults file): the run's settings, when they
+  // are valid (when not, the run says so itself).
+  absl::StatusOr<RunConfig> config = InnodbConfigure(spec);
+  const ServerSettings* settings = config.ok() ? &config->server : nullptr;
+  absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, key_width, settings);
   if (!schema.ok()) return schema.status();
-  return CheckOffPagePhases(spec, schema->def, spec.page_size != 0 ? spec.page_size : 16384);
+  const uint32_t page_size = settings != nullptr ? static_cast<uint32_t>(settings->innodb_page_size)
+                             : spec.page_size != 0 ? spec.page_size
+                                                   : 16384;
+  return CheckOffPagePhases(spec, schema->def, page_size);
 }
 
 absl::Status CheckOffPagePhases(const RunSpec& spec, const TableDef& table, uint32_t page_size) {

@@ -109,6 +109,10 @@ struct TableOptions {
   // dict_index_too_big_for_tree at CREATE, dtuple_convert_big_rec at
   // INSERT).
   uint32_t page_size = 16384;
+  // False: the statement's syntax and types only, without the server's
+  // row-size, key-length and column-count limits (which need the run's
+  // page size): for reading a table's key type before the run is known.
+  bool server_limits = true;
 };
 
 // The collations a text primary key may have on `profile`'s server: those

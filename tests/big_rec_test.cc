@@ -228,6 +228,16 @@ TEST(BigRecTest, RowSizeFollowsThePageSize) {
   EXPECT_TRUE(big.ok()) << big.status();  // 8154 bytes < 16383
 }
 
+TEST(BigRecTest, BindingAStreamReadsOnlyTheKeyType) {
+  // 1017 BIGINTs fit a 64 KiB page, not a 16 KiB one: binding an autoinc
+  // stream to the table, before the run's page size is known, must not
+  // apply the row-size rule.
+  StreamSpec stream;
+  stream.name = "autoinc";
+  EXPECT_TRUE(BindStreamToTable(ManyBigints(1017), &stream).ok());
+  EXPECT_EQ(stream.autoinc_bytes, 8u);
+}
+
 TEST(BigRecTest, LongColumnsPassAsFortyBytesAndGoOffPage) {
   // Four VARCHAR(3000)s count 40 each at CREATE (they may go off-page).
   const std::string sql =
