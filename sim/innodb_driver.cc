@@ -121,10 +121,25 @@ absl::Status InnodbCheckTable(const RunSpec& spec, int key_width) {
 }
 
 absl::Status CheckOffPagePhases(const RunSpec& spec, const TableDef& table, uint32_t page_size) {
+  const BigRec big = ConvertBigRec(table, page_size);
+  // The off-page values alone must fit a tablespace: page numbers are 32
+  // bits (FIL_NULL excluded), 64 TiB at 16 KiB pages.
+  uint64_t pages_per_row = 0;
+  const std::optional<ServerFlavor> flavor = ServerFlavorByName(spec.profile);
+  for (uint32_t bytes : big.extern_bytes) {
+    pages_per_row += ExternPagesFor(flavor.value_or(ServerFlavor::kMySql84), page_size, bytes).pages;
+  }
+  const uint64_t rows = RowsToInsert(spec);
+  if (pages_per_row > 0 && rows > (uint64_t{kFilNull} - 1) / pages_per_row) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        rows, " rows of ", pages_per_row, " off-page pages each need more pages than a tablespace can number (2^32 - 1, ",
+        ((uint64_t{kFilNull} + 1) * page_size) >> 40, " TiB at ", page_size / 1024,
+        " KiB pages): lower --rows or --payload-bytes"));
+  }
   // A delete phase on rows with off-page columns would need purge to free
   // their pages, which the engine refuses (Engine::DeleteRow): say so
   // before the load rather than after it.
-  if (!ConvertBigRec(table, page_size).columns.empty()) {
+  if (!big.columns.empty()) {
     for (const PhaseSpec& ph : spec.phases) {
       if (ph.kind == PhaseSpec::Kind::kDeleteEvery || ph.kind == PhaseSpec::Kind::kDeletePhase ||
           ph.kind == PhaseSpec::Kind::kDeleteRange) {
