@@ -13,6 +13,8 @@
 #include "model/engine.h"
 #include "model/engine_profile.h"
 #include "model/server_settings.h"
+#include "sim/phases.h"
+#include "sim/runner.h"
 #include "sim/table_parser.h"
 
 namespace innosim {
@@ -182,6 +184,35 @@ TEST(BigRecTest, DeleteOfOffPageRowsIsRefused) {
   ASSERT_TRUE(e.InsertRow(Key::FromU64(1)).ok());
   const absl::Status s = e.DeleteRow(Key::FromU64(1));
   EXPECT_TRUE(absl::IsUnimplemented(s)) << s;
+}
+
+// A run refuses before its load what it could not finish: a delete phase
+// on rows with off-page columns, more off-page pages than a tablespace
+// numbers.
+TEST(BigRecTest, RunRefusesBeforeTheLoad) {
+  RunSpec spec;
+  spec.stream.name = "uuidv4";
+  spec.rows = 10'000'000;
+  spec.page_size = 4096;
+  spec.flush = false;
+  spec.table = "CREATE TABLE t (id BINARY(16) NOT NULL, v VARCHAR(3000) NOT NULL, PRIMARY KEY (id))";
+  spec.payload_bytes = 3000;
+  spec.payload_bytes_given = true;
+  absl::StatusOr<PhaseSpec> del = ParsePhase("delete:every:2");
+  ASSERT_TRUE(del.ok()) << del.status();
+  spec.phases = {*del};
+  absl::StatusOr<RunResult> r = innosim::Run(spec);  // 10M rows would take a while: refused first
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "DELETE of rows with off-page columns is not modelled"))
+      << r.status();
+  spec.phases.clear();
+  spec.page_size = 16384;
+  spec.table = "CREATE TABLE t (id BINARY(16) NOT NULL, v LONGTEXT NOT NULL, PRIMARY KEY (id))";
+  spec.payload_bytes = 500'000'000;  // 30,619 BLOB pages a row at 16 KiB (MariaDB)
+  spec.profile = "mariadb-10.11";
+  r = innosim::Run(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(absl::StrContains(r.status().message(), "more pages than a tablespace can number")) << r.status();
 }
 
 // The CREATE TABLE side.
