@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "model/big_rec.h"
 #include "model/bulk_load.h"
 #include "model/space_reserve.h"
 
@@ -285,6 +286,76 @@ uint32_t BTree::AllocPage(uint32_t hint, FspDirection dir, uint16_t level) {
     Log(redo_->PageCreate(page_no, level, index_id_));
   }
   return page_no;
+}
+
+absl::Status BTree::StoreExtern(const Key& key, const std::vector<uint32_t>& extern_bytes) {
+  uint32_t leaf = 0;
+  if (FindRecord(key, &leaf) < 0) {
+    CommitMtr();
+    return absl::NotFoundError("no such record");
+  }
+  CommitMtr();  // the search's mtr; the record stays latched in the server
+  const ServerFlavor flavor = profile_.flavor();
+  for (uint32_t bytes : extern_bytes) {
+    const ExternPages pages = ExternPagesFor(flavor, page_size_, bytes);
+    uint32_t prev = kFilNull;
+    uint32_t first = kFilNull;
+    uint32_t left = bytes;
+    for (uint32_t i = 0; i < pages.pages; ++i) {
+      space_->ReserveFreeExtentsForBlob();
+      // MariaDB: hint_prev + 1, hint_prev being the previous BLOB page or
+      // the record's page. MySQL lob::alloc_lob_page: hint FIL_NULL (an
+      // out-of-range hint, which fseg_alloc_free_page_low resets to 0).
+      const uint32_t hint = flavor == ServerFlavor::kMariaDb1011 ? (prev == kFilNull ? leaf : prev) + 1 : kFilNull;
+      const uint64_t reserved_before = logging() ? space_->Usage(leaf_seg_).reserved : 0;
+      const uint32_t page_no = space_->AllocPage(leaf_seg_, hint, FspDirection::kNoDir, true);
+      ++extern_pages_;
+      // The data this page holds: MySQL's index pages hold none; its first
+      // page and MariaDB's pages hold up to their payload.
+      const bool index_page = flavor == ServerFlavor::kMySql84 && i + pages.index_pages >= pages.pages &&
+                              pages.index_pages > 0 && i > 0;
+      uint32_t data = 0;
+      if (!index_page) {
+        data = std::min(left, BlobPagePayload(flavor, page_size_, i == 0));
+        left -= data;
+      }
+      if (sink_ != nullptr) {
+        TouchAllocationPages(page_no);
+        sink_->OnPageCreate(space_id_, page_no);
+        // MariaDB: the page before in the chain gets its next-page link
+        // (BTR_BLOB_HDR_NEXT_PAGE_NO). MySQL: the first page gets the new
+        // page's index entry (first_page_t::alloc_index_entry).
+        const uint32_t linked = flavor == ServerFlavor::kMariaDb1011 ? prev : first;
+        if (linked != kFilNull) {
+          Access(linked);
+          Modify(linked);
+          if (logging()) Log(redo_->Write4(linked, page_no));
+        }
+      }
+      Modify(page_no);
+      if (logging()) {
+        const SegmentUsage after = space_->Usage(leaf_seg_);
+        const bool new_extent = after.reserved > reserved_before;
+        const bool list_move = new_extent || after.used % space_->extent_size() == 0;
+        Log(redo_->PageAllocate(page_no, list_move, new_extent));
+        Log(redo_->BlobPage(page_no, data));
+      }
+      CommitMtr();
+      prev = page_no;
+      if (first == kFilNull) first = page_no;
+    }
+  }
+  // The references in the record (and, MariaDB, its length): the leaf
+  // again, modified.
+  if (sink_ != nullptr) {
+    Access(leaf);
+    Modify(leaf);
+    if (logging()) {
+      for (size_t i = 0; i < extern_bytes.size(); ++i) Log(redo_->ExternFieldRef(leaf));
+    }
+    CommitMtr();
+  }
+  return absl::OkStatus();
 }
 
 void BTree::TouchAllocationPages(uint32_t page_no) {

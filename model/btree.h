@@ -94,6 +94,20 @@ class BTree {
   // (DB_DUPLICATE_KEY); the tree is unchanged then.
   absl::Status Insert(const Key& key);
 
+  // btr_store_big_rec_extern_fields (MariaDB) / lob::insert (MySQL) for
+  // the clustered record with `key`, just inserted: a search to its leaf
+  // (row_ins_index_entry_big_rec's btr_pcur_open, the pages fixed), then,
+  // value by value, the pages of `extern_bytes[i]` bytes (model/big_rec.h
+  // ExternPagesFor), each after fsp_reserve_free_extents(1, FSP_BLOB) and
+  // allocated by btr_page_alloc at level 0 (the leaf segment) with the
+  // server's hint (MariaDB: the previous page + 1, the record's page + 1
+  // first; MySQL: FIL_NULL), FSP_NO_DIR; each created and written in an
+  // mtr of its own. Then the record's references written on its leaf.
+  // NotFound if no record has `key` (nothing is stored then).
+  absl::Status StoreExtern(const Key& key, const std::vector<uint32_t>& extern_bytes);
+  // Pages of off-page columns allocated so far (in the leaf segment, so in
+  // n_leaf_pages and size, as the server counts them).
+  uint64_t extern_pages() const { return extern_pages_; }
   // A hint that `key` will be inserted two Inserts from now (the caller
   // reads its keys ahead): FastPath's lookahead may find its leaf now and
   // load it into the CPU cache meanwhile. Changes no result.
@@ -327,6 +341,7 @@ class BTree {
   uint32_t reorganize_limit_;    // BTR_CUR_PAGE_REORGANIZE_LIMIT
   uint32_t compress_limit_;      // BTR_CUR_PAGE_COMPRESS_LIMIT
   IndexCounters counters_;
+  uint64_t extern_pages_ = 0;  // StoreExtern's pages
   FastPath fast_;
   InsertTraceSink* trace_ = nullptr;
 };

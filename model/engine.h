@@ -32,6 +32,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "model/big_rec.h"
 #include "model/btree.h"
 #include "model/engine_profile.h"
 #include "model/flush_model.h"
@@ -66,6 +67,9 @@ struct EngineReport {
   uint64_t index_length = 0;  // secondary sizes x page size
   uint64_t data_free = 0;     // DATA_FREE
   uint64_t file_size = 0;     // FSP_SIZE x page size
+  // Pages of off-page columns (FIL_PAGE_TYPE_BLOB, or MySQL's LOB pages),
+  // part of PRIMARY's leaf segment: in its n_leaf_pages and size.
+  uint64_t extern_pages = 0;
   size_t model_bytes = 0;     // memory the model holds for pages
 };
 
@@ -114,10 +118,15 @@ class Engine final : public TableEngine {
   // AlreadyExists on a duplicate key (the tree is unchanged then).
   // Inline: without a sink it is the B-tree insert and a count, one call
   // per row fewer on the per-row path.
+  // A row whose off-page columns (model/big_rec.h) leave the record then
+  // has their pages stored (row_ins_index_entry_big_rec).
   absl::Status InsertRow(const Key& pk) override {
     if (sink_ != nullptr) LogUndoInsert();
     absl::Status s = primary_->Insert(pk);
-    if (s.ok()) ++rows_;
+    if (s.ok()) {
+      ++rows_;
+      if (!big_rec_.columns.empty()) s = primary_->StoreExtern(pk, big_rec_.extern_bytes);
+    }
     return s;
   }
   // A hint that a row with primary key `pk` will be inserted two InsertRow
@@ -216,6 +225,8 @@ class Engine final : public TableEngine {
   const Tablespace& tablespace() const { return space_; }
   const PageStore& page_store() const { return store_; }
   const EngineProfile& profile() const { return profile_; }
+  // The clustered record's off-page columns (dtuple_convert_big_rec).
+  const BigRec& big_rec() const { return big_rec_; }
   uint64_t rows() const override { return rows_; }
   void ForEachPrimaryKey(const std::function<void(const Key&)>& f) const override { primary_->ForEachKey(f); }
   // The key of the table's page events: kPageEventSpace, then one more per
@@ -237,6 +248,7 @@ class Engine final : public TableEngine {
 
   EngineProfile profile_;
   TableDef table_;
+  BigRec big_rec_;
   Tablespace space_;
   PageStore store_;
   // Before the trees, which hold it as their sink: destroyed after them.

@@ -11,11 +11,20 @@ namespace {
 // <= 255 or the actual length < 128). The bitmap has a bit for every
 // nullable field of the *index* (index->n_nullable), also in node pointers,
 // which hold only the key fields (rec_init_offsets reads it that way).
-uint32_t ExtraBytes(const TableDef& t, const std::vector<uint32_t>& fields, uint32_t n_nullable) {
+// A field stored off-page always takes two (its length has the
+// external-storage flag, which needs the two-byte form).
+uint32_t ExtraBytes(const TableDef& t, const std::vector<uint32_t>& fields, uint32_t n_nullable,
+                    const std::vector<bool>& off_page = {}) {
   uint32_t len_bytes = 0;
   for (uint32_t c : fields) {
     const ColumnDef& col = t.columns[c];
-    if (col.variable) len_bytes += (col.max_bytes <= 255 || col.stored_bytes < 128) ? 1 : 2;
+    if (c < off_page.size() && off_page[c]) {
+      len_bytes += 2;
+    } else if (col.variable) {
+      // DATA_BIG_COL: a maximum over 255 bytes, or a TEXT/BLOB.
+      const bool big_col = col.max_bytes > 255 || col.blob;
+      len_bytes += (!big_col || col.stored_bytes < 128) ? 1 : 2;
+    }
   }
   return kRecNewExtraBytes + (n_nullable + 7) / 8 + len_bytes;
 }
@@ -26,9 +35,12 @@ uint32_t NullableCount(const TableDef& t, const std::vector<uint32_t>& fields) {
   return n;
 }
 
-uint32_t DataBytes(const TableDef& t, const std::vector<uint32_t>& fields) {
+uint32_t DataBytes(const TableDef& t, const std::vector<uint32_t>& fields, const std::vector<bool>& off_page = {}) {
   uint32_t n = 0;
-  for (uint32_t c : fields) n += t.columns[c].stored_bytes;
+  for (uint32_t c : fields) {
+    const bool ext = c < off_page.size() && off_page[c];
+    n += ext ? LocalExternBytes(t.row_format) : t.columns[c].stored_bytes;
+  }
   return n;
 }
 
@@ -40,7 +52,7 @@ uint32_t ModelKeyBytes(const TableDef& t, const std::vector<uint32_t>& fields) {
 
 }  // namespace
 
-RecordSizes ClusteredRecordSizes(const TableDef& t) {
+RecordSizes ClusteredRecordSizes(const TableDef& t, const std::vector<uint32_t>& off_page) {
   std::vector<uint32_t> leaf_fields = t.primary.columns;
   for (uint32_t c = 0; c < t.columns.size(); ++c) {
     if (std::find(leaf_fields.begin(), leaf_fields.end(), c) == leaf_fields.end()) {
@@ -48,10 +60,19 @@ RecordSizes ClusteredRecordSizes(const TableDef& t) {
     }
   }
   const uint32_t n_nullable = NullableCount(t, leaf_fields);
+  // Membership by position: a row has up to 1017 columns.
+  std::vector<bool> ext;
+  if (!off_page.empty()) {
+    ext.assign(t.columns.size(), false);
+    for (uint32_t c : off_page) {
+      if (c < ext.size()) ext[c] = true;
+    }
+  }
   RecordSizes s;
   s.key_bytes = DataBytes(t, t.primary.columns);
   s.model_key_bytes = ModelKeyBytes(t, t.primary.columns);
-  s.leaf = ExtraBytes(t, leaf_fields, n_nullable) + DataBytes(t, leaf_fields) + kDataTrxIdLen + kDataRollPtrLen;
+  s.leaf = ExtraBytes(t, leaf_fields, n_nullable, ext) + DataBytes(t, leaf_fields, ext) + kDataTrxIdLen +
+           kDataRollPtrLen;
   s.node_ptr = ExtraBytes(t, t.primary.columns, n_nullable) + s.key_bytes + kRecNodePtrSize;
   return s;
 }

@@ -29,7 +29,17 @@ struct ColumnDef {
   // A CHAR/VARCHAR(36) key holding a UUID's canonical text, which sorts as
   // the UUID's 16 bytes: the model's Key holds those (sim/table_parser.h).
   bool uuid_text = false;
+  // TEXT or BLOB (mtype DATA_BLOB): DATA_BIG_COL whatever its length, so it
+  // may be stored off-page (model/big_rec.h) and takes two length bytes
+  // once 128 bytes or longer.
+  bool blob = false;
 };
+
+// ROW_FORMAT of the table (dict_tf_get_rec_format). Both are COMPACT records;
+// they differ in what an off-page column leaves in the clustered record
+// (dict_table_has_atomic_blobs: DYNAMIC keeps only the 20-byte reference,
+// COMPACT a 768-byte prefix before it; model/big_rec.h).
+enum class RowFormat : uint8_t { kDynamic, kCompact };
 
 // The bytes of a UUID (RFC 9562), what the model compares for uuid_text.
 inline constexpr uint32_t kUuidBytes = 16;
@@ -45,6 +55,8 @@ struct TableDef {
   std::vector<ColumnDef> columns;
   IndexDef primary;                 // the clustered index
   std::vector<IndexDef> secondary;  // secondary indexes (entries: key + PK)
+  // innodb_default_row_format is DYNAMIC on both servers.
+  RowFormat row_format = RowFormat::kDynamic;
 };
 
 // Sizes of the records of one B-tree.
@@ -67,7 +79,25 @@ inline constexpr uint32_t kRecNodePtrSize = 4;
 
 // Record sizes of the clustered index: leaf = PK columns + DB_TRX_ID +
 // DB_ROLL_PTR + other columns; node pointer = PK columns + child page no.
-RecordSizes ClusteredRecordSizes(const TableDef& table);
+// `off_page` lists the columns stored externally (model/big_rec.h
+// ConvertBigRec): each keeps only its local part in the leaf record
+// (LocalExternBytes) and takes two length bytes (rec_get_converted_size_comp
+// counts 2 for a field with dfield_is_ext).
+RecordSizes ClusteredRecordSizes(const TableDef& table, const std::vector<uint32_t>& off_page = {});
+// BTR_EXTERN_FIELD_REF_SIZE (include/btr0types.h / lob0lob.h): the
+// reference to an off-page column's first page (space, page, offset,
+// length).
+inline constexpr uint32_t kBtrExternFieldRefSize = 20;
+// DICT_ANTELOPE_MAX_INDEX_COL_LEN = REC_ANTELOPE_MAX_INDEX_COL_LEN (768):
+// the prefix COMPACT (and REDUNDANT) keep in the record before the
+// reference (dtuple_convert_big_rec's local_len - BTR_EXTERN_FIELD_REF_SIZE).
+inline constexpr uint32_t kDictAntelopeMaxIndexColLen = 768;
+// Bytes an off-page column keeps in the clustered record: the reference,
+// after the 768-byte prefix in COMPACT (dtuple_convert_big_rec's
+// local_len).
+inline constexpr uint32_t LocalExternBytes(RowFormat f) {
+  return f == RowFormat::kCompact ? kDictAntelopeMaxIndexColLen + kBtrExternFieldRefSize : kBtrExternFieldRefSize;
+}
 // Record sizes of a secondary index: leaf = key columns + PK columns not
 // already in the key; node pointer = the same fields (for any secondary
 // index, unique or not: dict_index_get_n_unique_in_tree_nonleaf) + child

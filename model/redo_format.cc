@@ -227,6 +227,18 @@ uint32_t RedoFormat::Write4(uint32_t page_no, uint32_t value) const {
   return MariaRecord(page_no, 2 + 4, space_id_);
 }
 
+uint32_t RedoFormat::BlobPage(uint32_t page_no, uint32_t data_bytes) const {
+  if (mysql()) {
+    return 3 * Write4(page_no, 0) + RecordHeader(page_no) + kOffsetBytes + 2 + data_bytes;
+  }
+  return 3 * Write4(page_no, 0) + MariaRecord(page_no, 2 + data_bytes, space_id_);
+}
+
+uint32_t RedoFormat::ExternFieldRef(uint32_t page_no) const {
+  if (mysql()) return RecordHeader(page_no) + kOffsetBytes + 2 + 20;
+  return MariaRecord(page_no, 2 + 20, space_id_);
+}
+
 uint32_t RedoFormat::MinRecMark(uint32_t page_no) const {
   if (mysql()) return RecordHeader(page_no) + 2;
   return MariaRecord(page_no, 2 + 1, space_id_);

@@ -153,6 +153,19 @@ class RedoFormat {
   // btr_set_min_rec_mark (MLOG_COMP_REC_MIN_MARK): header + offset (2).
   uint32_t MinRecMark(uint32_t page_no) const;
 
+  // --- Off-page columns (model/big_rec.h) -----------------------------------
+  // One page of an off-page column written with `data_bytes` of it: its
+  // header fields (page type, next page / data length, MariaDB's
+  // BTR_BLOB_HDR_PART_LEN and BTR_BLOB_HDR_NEXT_PAGE_NO, MySQL's version,
+  // data length and trx id) as three small writes, and the data as one
+  // string write (MySQL mlog_write_string: header + offset (2) + length (2)
+  // + bytes; MariaDB mtr_t::memcpy: a WRITE record of the bytes).
+  // UNVERIFIED estimate assembled from the record layouts.
+  uint32_t BlobPage(uint32_t page_no, uint32_t data_bytes) const;
+  // The clustered record's BTR_EXTERN_FIELD_REF_SIZE reference written once
+  // its pages are (btr_store_big_rec_extern_fields / lob::ref_t::update).
+  uint32_t ExternFieldRef(uint32_t page_no) const;
+
   // --- Moving records in a split -------------------------------------------
   // FSP_UP split: page_copy_rec_list_end_to_created_page logs
   // MLOG_COMP_LIST_END_COPY_CREATED (header + index info + 4-byte length)

@@ -289,7 +289,7 @@ bool Tablespace::TryExtendDataFile() {
 // the free extents (FSP_FREE plus whole extents above FSP_FREE_LIMIT, less
 // one and less one per descriptor page) must exceed n_ext + the reserve; the
 // file is extended until they do.
-bool Tablespace::ReserveFreeExtentsLow(uint32_t n_ext, uint32_t n_pages) {
+bool Tablespace::ReserveFreeExtentsLow(uint32_t n_ext, uint32_t n_pages, bool blob) {
   for (;;) {
     if (size_ < extent_size_ && n_pages < extent_size_ / 2) {
       const uint32_t n_used = extents_[0].n_used;
@@ -305,14 +305,23 @@ bool Tablespace::ReserveFreeExtentsLow(uint32_t n_ext, uint32_t n_pages) {
       }
     }
     const uint32_t n_free = fsp_free_.len + n_free_up;
-    if (n_free > NormalReserve(size_, extent_size_) + n_ext) return true;
+    // FSP_NORMAL keeps its reserve free; FSP_BLOB keeps none (reserve = 0)
+    // and only needs n_ext free extents (fil_space_t::reserve_free_extents).
+    if (blob ? n_free >= n_ext : n_free > NormalReserve(size_, extent_size_) + n_ext) return true;
     TryExtendDataFile();
   }
 }
 
 bool Tablespace::ReserveFreeExtents(uint32_t n_ext) {
   if (!status_.ok()) return true;  // nothing more is allocated from the descriptors
-  return ReserveFreeExtentsLow(n_ext, kSmallSpaceReservePages);
+  return ReserveFreeExtentsLow(n_ext, kSmallSpaceReservePages, false);
+}
+
+bool Tablespace::ReserveFreeExtentsForBlob() {
+  if (!status_.ok()) return true;
+  // fsp_reserve_free_extents(&r, space, 1, FSP_BLOB, mtr, 1): one extent,
+  // one page for a file under one extent.
+  return ReserveFreeExtentsLow(1, 1, true);
 }
 
 // fsp_alloc_free_extent: the hinted extent if it is XDES_FREE, else the head

@@ -120,6 +120,11 @@ class Tablespace {
   // and then allocates with has_done_reservation = true. Always succeeds in
   // the model (the disk never fills); returns true.
   bool ReserveFreeExtents(uint32_t n_ext);
+  // fsp_reserve_free_extents(1, FSP_BLOB, n_pages = 1), before each page of
+  // an off-page column (btr_store_big_rec_extern_fields, lob::alloc_lob_page):
+  // no reserve kept back, one free extent needed (one free page in a file
+  // under one extent). Always succeeds in the model; returns true.
+  bool ReserveFreeExtentsForBlob();
 
   // fseg_alloc_free_page_general(hint, direction, has_done_reservation): when
   // `has_done_reservation` is false it first runs ReserveFreeExtents(2).
@@ -229,7 +234,7 @@ class Tablespace {
   void ExtendWithPages(uint32_t page_no);  // fsp_try_extend_data_file_with_pages
   bool TryExtendDataFile();                // fsp_try_extend_data_file
   uint32_t PagesToExtend(uint32_t size) const;  // fsp_get_pages_to_extend_ibd
-  bool ReserveFreeExtentsLow(uint32_t n_ext, uint32_t n_pages);
+  bool ReserveFreeExtentsLow(uint32_t n_ext, uint32_t n_pages, bool blob);
   uint32_t AllocFreeExtent(uint32_t hint);  // fsp_alloc_free_extent
   uint32_t AllocFragPage(uint32_t hint);    // fsp_alloc_free_page
   void FreeFragPage(uint32_t page);         // fsp_free_page

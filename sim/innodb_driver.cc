@@ -7,11 +7,17 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "model/big_rec.h"
 #include "model/page_format.h"
 #include "sim/defaults_file.h"
 #include "sim/secondary_keys.h"
 
 namespace innosim {
+
+// Refuses a delete phase on a table whose rows have off-page columns at
+// `page_size` (the engine cannot purge them).
+absl::Status CheckOffPagePhases(const RunSpec& spec, const TableDef& table, uint32_t page_size);
+
 namespace {
 
 EngineOptions OptionsOf(const RunSpec& spec, const RunConfig& config) {
@@ -33,10 +39,9 @@ absl::Status InnodbCheck(const RunSpec& spec) {
         "page size ", spec.page_size, " is not supported: use ", SupportedPageSizesInK(), " (", kUnivPageSizeMin,
         " ... ", kUnivPageSizeMax, ")"));
   }
-  if (spec.payload_bytes > 4000) {
-    return absl::InvalidArgumentError(absl::StrCat("--payload-bytes ", spec.payload_bytes,
-                                                   " is too long: the model keeps records on the page (at most 4000)"));
-  }
+  // --payload-bytes has no fixed cap: each VARCHAR/TEXT column takes at
+  // most its declared length (sim/table_parser.cc, ER_DATA_TOO_LONG), and
+  // a value too long for half a page goes off-page (model/big_rec.h).
   return absl::OkStatus();
 }
 
@@ -84,6 +89,10 @@ absl::StatusOr<RunConfig> InnodbConfigure(const RunSpec& spec) {
 absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* config, int key_width) {
   absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, key_width, &config->server);
   if (!schema.ok()) return schema.status();
+  if (absl::Status s = CheckOffPagePhases(spec, schema->def, static_cast<uint32_t>(config->server.innodb_page_size));
+      !s.ok()) {
+    return s;
+  }
   PreparedEngine prepared;
   prepared.table_sql = TableSql(schema->def);
   // A row's wall time runs at rows_per_sec whether or not the engine keeps
@@ -98,7 +107,49 @@ absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* con
 }
 
 absl::Status InnodbCheckTable(const RunSpec& spec, int key_width) {
-  return ResolveRunTable(spec, key_width).status();
+  // The row-size rules need the page size the run will have (--page-size,
+  // --set innodb_page_size, a defaults file): the run's settings, when they
+  // are valid (when not, the run says so itself).
+  absl::StatusOr<RunConfig> config = InnodbConfigure(spec);
+  const ServerSettings* settings = config.ok() ? &config->server : nullptr;
+  absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, key_width, settings);
+  if (!schema.ok()) return schema.status();
+  const uint32_t page_size = settings != nullptr ? static_cast<uint32_t>(settings->innodb_page_size)
+                             : spec.page_size != 0 ? spec.page_size
+                                                   : 16384;
+  return CheckOffPagePhases(spec, schema->def, page_size);
+}
+
+absl::Status CheckOffPagePhases(const RunSpec& spec, const TableDef& table, uint32_t page_size) {
+  const BigRec big = ConvertBigRec(table, page_size);
+  // The off-page values alone must fit a tablespace: page numbers are 32
+  // bits (FIL_NULL excluded), 64 TiB at 16 KiB pages.
+  uint64_t pages_per_row = 0;
+  const std::optional<ServerFlavor> flavor = ServerFlavorByName(spec.profile);
+  for (uint32_t bytes : big.extern_bytes) {
+    pages_per_row += ExternPagesFor(flavor.value_or(ServerFlavor::kMySql84), page_size, bytes).pages;
+  }
+  const uint64_t rows = RowsToInsert(spec);
+  if (pages_per_row > 0 && rows > (uint64_t{kFilNull} - 1) / pages_per_row) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        rows, " rows of ", pages_per_row, " off-page pages each need more pages than a tablespace can number (2^32 - 1, ",
+        ((uint64_t{kFilNull} + 1) * page_size) >> 40, " TiB at ", page_size / 1024,
+        " KiB pages): lower --rows or --payload-bytes"));
+  }
+  // A delete phase on rows with off-page columns would need purge to free
+  // their pages, which the engine refuses (Engine::DeleteRow): say so
+  // before the load rather than after it.
+  if (!big.columns.empty()) {
+    for (const PhaseSpec& ph : spec.phases) {
+      if (ph.kind == PhaseSpec::Kind::kDeleteEvery || ph.kind == PhaseSpec::Kind::kDeletePhase ||
+          ph.kind == PhaseSpec::Kind::kDeleteRange) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--phase ", ph.text, ": DELETE of rows with off-page columns is not modelled (purge would free their "
+            "BLOB pages): drop the delete phase or shorten --payload-bytes"));
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 InnodbDriver::InnodbDriver(const RunSpec& spec, const RunConfig& config, const TableDef& table)

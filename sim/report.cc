@@ -49,6 +49,9 @@ void PutIndexCounters(const EngineReport& report, nlohmann::ordered_json* j) {
   (*j)[counters::kDataLength.name] = report.data_length;
   (*j)[counters::kIndexLength.name] = report.index_length;
   (*j)[counters::kDataFree.name] = report.data_free;
+  // The pages of off-page columns (model/big_rec.h), part of n_leaf_pages
+  // and size above; only for a table that has them.
+  if (report.extern_pages > 0) (*j)["extern_pages"] = report.extern_pages;
 }
 
 // The secondary indexes, one object each, as run --json (with INDEX_LENGTH,
@@ -310,6 +313,10 @@ std::string RunSummary(const RunResult& r) {
   absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kIndexPageMergeAttempts.name,
                         c.index_page_merge_attempts);
   absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kNLeafPages.name, p.n_leaf_pages);
+  if (r.report.extern_pages > 0) {
+    absl::StrAppendFormat(&s, "  %-28s %14d  (off-page column pages, among n_leaf_pages)\n", "extern_pages",
+                          r.report.extern_pages);
+  }
   absl::StrAppendFormat(&s, "  %-28s %14d  (pages reserved by PRIMARY)\n", counters::kSize.name, p.size);
   absl::StrAppendFormat(&s, "  %-28s %14d  (%.2f GB)\n", counters::kDataLength.server_name, r.report.data_length,
                         r.report.data_length / 1e9);

@@ -70,6 +70,13 @@ absl::StatusOr<TableSchema> ResolveRunTable(const RunSpec& spec, int key_width, 
     options.server_charset = settings->TextOf("character_set_server");
     options.server_collation = settings->TextOf("collation_server");
   }
+  // The page size the row-size rules take: the server's (its settings,
+  // --page-size included), or --page-size alone before they are known.
+  if (settings != nullptr) {
+    options.page_size = static_cast<uint32_t>(settings->innodb_page_size);
+  } else if (spec.page_size != 0) {
+    options.page_size = spec.page_size;
+  }
   absl::StatusOr<TableSchema> schema = ResolveTable(spec.table, key_width, options);
   if (!schema.ok()) return schema.status();
   if (absl::Status s = CheckColumnSources(*schema, spec.columns); !s.ok()) return s;

@@ -121,7 +121,7 @@ absl::StatusOr<Scenario> LoadScenario(const std::string& path) {
   absl::StatusOr<std::string> table = Text(doc, "table", path, false);
   if (!table.ok()) return table.status();
   if (!table->empty()) run.table = *table;
-  absl::StatusOr<std::optional<int64_t>> payload = Whole(doc, "payload_bytes", 0, 4000, path);
+  absl::StatusOr<std::optional<int64_t>> payload = Whole(doc, "payload_bytes", 0, UINT32_MAX, path);
   if (!payload.ok()) return payload.status();
   if (*payload) {
     run.payload_bytes = static_cast<uint32_t>(**payload);

@@ -9,7 +9,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "model/big_rec.h"
+#include "model/index_page.h"
 #include "model/key.h"
+#include "model/page_format.h"
 #include "model/server_settings.h"
 #include "sim/stream_registry.h"
 
@@ -224,7 +227,42 @@ struct PendingColumn {
   uint32_t length = 0;           // n of CHAR/VARCHAR/BINARY
   std::optional<std::string> charset;
   std::optional<std::string> collation;  // lowercase, as written
+  // TINYTEXT .. LONGTEXT, TINYBLOB .. LONGBLOB: the type's maximum bytes
+  // (Field_blob: 2^8 - 1, 2^16 - 1, 2^24 - 1, 2^32 - 1); 0 for other types.
+  uint32_t blob_max = 0;
+  bool binary_blob = false;  // a BLOB type (no character set)
 };
+
+// The TEXT and BLOB types: name, maximum bytes, binary.
+struct BlobType {
+  const char* name;
+  uint32_t max_bytes;
+  bool binary;
+};
+constexpr BlobType kBlobTypes[] = {
+    {"TINYTEXT", 255, false},       {"TEXT", 65535, false},       {"MEDIUMTEXT", 16777215, false},
+    {"LONGTEXT", 4294967295u, false}, {"TINYBLOB", 255, true},      {"BLOB", 65535, true},
+    {"MEDIUMBLOB", 16777215, true}, {"LONGBLOB", 4294967295u, true},
+};
+const BlobType* FindBlobType(std::string_view upper) {
+  for (const BlobType& b : kBlobTypes) {
+    if (upper == b.name) return &b;
+  }
+  return nullptr;
+}
+
+// The length bytes of a field in the server's row buffer (Field::pack_length):
+// a VARCHAR of max bytes n keeps 1 length byte up to 255, else 2; a BLOB
+// type its length (1-4 bytes, by type) and an 8-byte pointer
+// (portable_sizeof_char_ptr). What the 65535-byte row limit counts.
+uint64_t PackLength(const ColumnDef& d) {
+  if (d.blob) {
+    const uint32_t len_bytes = d.max_bytes <= 255 ? 1 : d.max_bytes <= 65535 ? 2 : d.max_bytes <= 16777215 ? 3 : 4;
+    return 8 + len_bytes;
+  }
+  if (d.variable && !d.uuid_text) return static_cast<uint64_t>(d.max_bytes) + (d.max_bytes > 255 ? 2 : 1);
+  return d.max_bytes;
+}
 
 class Parser {
  public:
@@ -418,9 +456,6 @@ class Parser {
       if (c.length == 0) return Unsupported(absl::StrCat("column ", *name, ": ", c.base, "(0) holds nothing"));
       if (c.base == "BINARY" && c.length > 255) return Unsupported(absl::StrCat("column ", *name, ": BINARY(n) takes n <= 255"));
       if (c.base == "CHAR" && c.length > 255) return Unsupported(absl::StrCat("column ", *name, ": CHAR(n) takes n <= 255"));
-      if (c.base == "VARCHAR" && c.length > 16383) {
-        return Unsupported(absl::StrCat("column ", *name, ": VARCHAR(", c.length, ") is longer than the model supports (16383)"));
-      }
       c.def.type = absl::StrCat(c.base, "(", c.length, ")");
       c.value.kind = c.base == "BINARY" ? ColumnKind::kBinary : c.base == "CHAR" ? ColumnKind::kChar : ColumnKind::kVarchar;
     } else if (c.base == "BIGINT" || c.base == "INT" || c.base == "MEDIUMINT" || c.base == "SMALLINT" ||
@@ -436,6 +471,18 @@ class Parser {
       } else if (Accept("SIGNED")) {
       }
       if (Accept("ZEROFILL")) return Unsupported(absl::StrCat("column ", *name, ": ZEROFILL is not supported"));
+    } else if (const BlobType* b = FindBlobType(c.base); b != nullptr) {
+      if (Peek().text == "(") {
+        return Unsupported(absl::StrCat("column ", *name, ": ", c.base, "(M) is not supported: write TINYTEXT, TEXT, "
+                                        "MEDIUMTEXT or LONGTEXT (BLOB: TINYBLOB ... LONGBLOB)"));
+      }
+      // A TEXT holds the payload's 'x's as a VARCHAR does; the record
+      // format treats it as DATA_BLOB (DATA_BIG_COL whatever its length).
+      c.value.kind = ColumnKind::kVarchar;
+      c.def.blob = true;
+      c.def.type = c.base;
+      c.blob_max = b->max_bytes;
+      c.binary_blob = b->binary;
     } else if (c.base == "DATETIME" || c.base == "TIMESTAMP") {
       absl::StatusOr<std::optional<uint32_t>> p = Length(c.base, false);
       if (!p.ok()) return p.status();
@@ -450,8 +497,8 @@ class Parser {
       c.def.type = p->has_value() ? absl::StrCat(c.base, "(", c.value.fsp, ")") : c.base;
     } else {
       return Unsupported(absl::StrCat("column ", *name, ": type ", type.text,
-                                      " is not supported (use BINARY, CHAR, VARCHAR, BIGINT, INT, DATETIME or "
-                                      "TIMESTAMP)"));
+                                      " is not supported (use BINARY, CHAR, VARCHAR, TEXT, BLOB, BIGINT, INT, "
+                                      "DATETIME or TIMESTAMP)"));
     }
     c.def.nullable = true;
     // Attributes.
@@ -506,8 +553,8 @@ class Parser {
   absl::Status Charset(PendingColumn* c) {
     absl::StatusOr<std::string> cs = Name("character set");
     if (!cs.ok()) return cs.status();
-    if (c->value.kind != ColumnKind::kChar && c->value.kind != ColumnKind::kVarchar) {
-      return Unsupported(absl::StrCat("column ", c->def.name, ": a character set applies to CHAR and VARCHAR only"));
+    if ((c->value.kind != ColumnKind::kChar && c->value.kind != ColumnKind::kVarchar) || c->binary_blob) {
+      return Unsupported(absl::StrCat("column ", c->def.name, ": a character set applies to CHAR, VARCHAR and TEXT only"));
     }
     if (CharsetMaxLen(*cs) == 0) {
       return Unsupported(absl::StrCat("column ", c->def.name, ": character set ", *cs,
@@ -564,6 +611,9 @@ class Parser {
       }
       if (opt == "ROW_FORMAT" && value.upper != "DYNAMIC" && value.upper != "COMPACT" && value.upper != "DEFAULT") {
         return Unsupported(absl::StrCat("ROW_FORMAT=", value.text, " is not supported (use DYNAMIC or COMPACT)"));
+      }
+      if (opt == "ROW_FORMAT") {
+        table_.row_format = value.upper == "COMPACT" ? RowFormat::kCompact : RowFormat::kDynamic;
       }
       if (opt == "KEY_BLOCK_SIZE" || opt == "COMPRESSION") {
         return Unsupported(absl::StrCat(opt, " (compression) is not supported"));
@@ -666,11 +716,33 @@ class Parser {
       }
       if (c.value.kind == ColumnKind::kBinary) {
         c.def.stored_bytes = c.def.max_bytes = c.length;
+      } else if (c.def.blob) {
+        if (!c.binary_blob) {
+          std::string cs, coll;
+          if (absl::Status s = ResolveText(c, &cs, &coll); !s.ok()) return s;
+          if (c.charset) c.def.type += absl::StrCat(" CHARACTER SET ", cs);
+        }
+        // The payload a TEXT/BLOB takes is capped by the type's maximum
+        // bytes (the workload's 'x's are one byte each).
+        if (options_.payload_given && options_.payload_bytes > c.blob_max) {
+          return Unsupported(absl::StrCat("--payload-bytes ", options_.payload_bytes, " does not fit ", c.def.name, " ",
+                                          c.def.type, ": a server in strict mode refuses the row "
+                                          "(ER_DATA_TOO_LONG); give at most ", c.blob_max));
+        }
+        c.def.max_bytes = c.blob_max;
+        c.def.stored_bytes = std::min(options_.payload_bytes, c.blob_max);
+        c.def.variable = true;
       } else if (c.value.kind == ColumnKind::kChar || c.value.kind == ColumnKind::kVarchar) {
         std::string cs, coll;
         if (absl::Status s = ResolveText(c, &cs, &coll); !s.ok()) return s;
         const uint32_t mb = CharsetMaxLen(cs);
         if (c.charset) c.def.type += absl::StrCat(" CHARACTER SET ", cs);
+        // ER_TOO_BIG_FIELDLENGTH: a VARCHAR of more than 65535 bytes
+        // (MAX_FIELD_VARCHARLENGTH) in its character set.
+        if (c.value.kind == ColumnKind::kVarchar && static_cast<uint64_t>(c.length) * mb > 65535) {
+          return Unsupported(absl::StrCat("Column length too big for column '", c.def.name, "' (max = ", 65535 / mb,
+                                          "); use BLOB or TEXT instead (ER_TOO_BIG_FIELDLENGTH)"));
+        }
         c.def.max_bytes = c.length * mb;
         if (c.value.kind == ColumnKind::kChar) {
           // Single-byte CHAR is fixed-length; multi-byte CHAR stores at
@@ -768,8 +840,164 @@ class Parser {
       return Unsupported(absl::StrCat("primary key column ", table_.columns[*pk].name, " is variable-length (",
                                       table_.columns[*pk].type, "): use BINARY(16) or BIGINT"));
     }
+    if (options_.server_limits) {
+      if (absl::Status s = CheckServerLimits(); !s.ok()) return s;
+    }
     out.def = std::move(table_);
     return out;
+  }
+
+  // What the server refuses of a table that parses: in the order the
+  // server checks (the SQL layer's, then InnoDB's at CREATE, then a row
+  // that could never be inserted).
+  absl::Status CheckServerLimits() const {
+    // ER_BLOB_KEY_WITHOUT_LENGTH (mysql_prepare_create_table): an index on a
+    // TEXT/BLOB needs a prefix length, which the model does not take.
+    std::vector<const IndexDef*> indexes = {&table_.primary};
+    for (const IndexDef& ix : table_.secondary) indexes.push_back(&ix);
+    for (const IndexDef* ix : indexes) {
+      for (uint32_t c : ix->columns) {
+        if (table_.columns[c].blob) {
+          return Unsupported(absl::StrCat("BLOB/TEXT column '", table_.columns[c].name,
+                                          "' used in key specification without a key length "
+                                          "(ER_BLOB_KEY_WITHOUT_LENGTH; index prefixes are not modelled)"));
+        }
+      }
+    }
+    // The key length InnoDB allows (ha_innobase::max_supported_key_length:
+    // 3072 bytes from 16 KiB pages up, 1536 at 8 KiB, 768 at 4 KiB, for
+    // DYNAMIC; COMPACT also limits each column to 767 bytes,
+    // REC_ANTELOPE_MAX_INDEX_COL_LEN - 1): ER_TOO_LONG_KEY /
+    // ER_INDEX_COLUMN_TOO_LONG at CREATE.
+    const uint32_t max_key = options_.page_size >= 16384 ? 3072 : options_.page_size == 8192 ? 1536 : 768;
+    for (const IndexDef* ix : indexes) {
+      uint64_t key_len = 0;
+      for (uint32_t c : ix->columns) {
+        const ColumnDef& d = table_.columns[c];
+        if (table_.row_format == RowFormat::kCompact && d.max_bytes > kDictAntelopeMaxIndexColLen - 1) {
+          return Unsupported(absl::StrCat("Index column size too large. The maximum column size is 767 bytes. "
+                                          "(ER_INDEX_COLUMN_TOO_LONG: column '", d.name, "' of index ", ix->name,
+                                          " takes up to ", d.max_bytes, " bytes)"));
+        }
+        key_len += d.max_bytes;
+      }
+      if (key_len > max_key) {
+        return Unsupported(absl::StrCat("Specified key was too long; max key length is ", max_key,
+                                        " bytes (ER_TOO_LONG_KEY: index ", ix->name, " takes up to ", key_len,
+                                        " bytes at innodb_page_size=", options_.page_size, ")"));
+      }
+    }
+    // ER_TOO_BIG_ROWSIZE at the SQL layer: the row buffer (null bits, then
+    // every field's pack length, BLOBs counting their pointer) over
+    // HA_MAX_REC_LENGTH (65535).
+    uint64_t reclength = 0;
+    uint32_t n_nullable = 0;
+    for (const ColumnDef& d : table_.columns) {
+      reclength += PackLength(d);
+      n_nullable += d.nullable ? 1 : 0;
+    }
+    reclength += (n_nullable + 7) / 8;
+    if (reclength > 65535) {
+      return Unsupported(absl::StrCat(
+          "Row size too large. The maximum row size for the used table type, not counting BLOBs, is 65535. This "
+          "includes storage overhead, check the manual. You have to change some columns to TEXT or BLOBs "
+          "(ER_TOO_BIG_ROWSIZE: this table's row is ", reclength, " bytes)"));
+    }
+    // ER_TOO_MANY_FIELDS from InnoDB's create_table_def: more than
+    // REC_MAX_N_USER_FIELDS (REC_MAX_N_FIELDS 1023 - 2 x DATA_N_SYS_COLS 3)
+    // columns.
+    constexpr size_t kRecMaxNUserFields = 1023 - 2 * 3;
+    if (table_.columns.size() > kRecMaxNUserFields) {
+      return Unsupported(absl::StrCat("Too many columns (ER_TOO_MANY_FIELDS: InnoDB takes at most ",
+                                      kRecMaxNUserFields, " columns, this table has ", table_.columns.size(), ")"));
+    }
+    // dict_index_too_big_for_tree, for every index (innodb_strict_mode is
+    // ON on both servers: the CREATE fails).
+    for (const IndexDef* ix : indexes) {
+      if (IndexTooBigForTree(*ix, ix == &table_.primary)) return RowSizeTooLarge();
+    }
+    // A row every off-page column could not bring under half a page
+    // (dtuple_convert_big_rec returns NULL): the server accepts the CREATE
+    // (its worst case counts such columns as 40 bytes) but refuses every
+    // INSERT with the same error.
+    const BigRec big = ConvertBigRec(table_, options_.page_size);
+    if (!big.fits) {
+      return Unsupported(absl::StrCat(RowSizeTooLarge().message(), " (every row: ", big.rec_size,
+                                      " bytes on the page with the off-page columns out; DB_TOO_BIG_RECORD at "
+                                      "INSERT)"));
+    }
+    return absl::OkStatus();
+  }
+
+  // The server's message for DB_TOO_BIG_RECORD (ha_innodb.cc
+  // convert_error_code_to_mysql): the limit is half an empty page, or
+  // REC_MAX_DATA_SIZE - 1 at 64 KiB.
+  absl::Status RowSizeTooLarge() const {
+    const bool compact = table_.row_format == RowFormat::kCompact;
+    const uint32_t limit =
+        options_.page_size == kUnivPageSizeMax ? kCompressedRecMaxDataSize - 1 : FreeSpaceOfEmpty(options_.page_size) / 2;
+    return Unsupported(absl::StrCat("Row size too large (> ", limit, "). Changing some columns to TEXT or BLOB ",
+                                    compact ? "or using ROW_FORMAT=DYNAMIC or ROW_FORMAT=COMPRESSED " : "",
+                                    "may help. In current row format, BLOB prefix of ",
+                                    compact ? kDictAntelopeMaxIndexColLen : 0,
+                                    " bytes is stored inline. (ER_TOO_BIG_ROWSIZE at innodb_page_size=",
+                                    options_.page_size, ")"));
+  }
+
+  // dict_index_too_big_for_tree (uncompressed, COMPACT/DYNAMIC): the
+  // largest record the index could hold, field by field, with a clustered
+  // index's variable-length fields over 40 bytes counted as 40 (they may go
+  // off-page), against half an empty page (REC_MAX_DATA_SIZE - 1 at 64 KiB)
+  // on leaves and, after the key fields, for node pointers.
+  bool IndexTooBigForTree(const IndexDef& ix, bool clustered) const {
+    const uint32_t page_rec_max = options_.page_size == kUnivPageSizeMax ? kCompressedRecMaxDataSize - 1
+                                                                         : FreeSpaceOfEmpty(options_.page_size) / 2;
+    // The index's fields: its key columns, then (clustered) DB_TRX_ID,
+    // DB_ROLL_PTR and the other columns, or (secondary) the PK columns not
+    // in the key.
+    std::vector<int64_t> fields;  // column position, or -6 / -7 for the system columns
+    for (uint32_t c : ix.columns) fields.push_back(c);
+    const size_t n_unique = clustered ? ix.columns.size() : 0;
+    if (clustered) {
+      fields.push_back(-static_cast<int64_t>(kDataTrxIdLen));
+      fields.push_back(-static_cast<int64_t>(kDataRollPtrLen));
+      for (uint32_t c = 0; c < table_.columns.size(); ++c) {
+        if (std::find(ix.columns.begin(), ix.columns.end(), c) == ix.columns.end()) fields.push_back(c);
+      }
+    } else {
+      for (uint32_t c : table_.primary.columns) {
+        if (std::find(ix.columns.begin(), ix.columns.end(), c) == ix.columns.end()) fields.push_back(c);
+      }
+    }
+    uint32_t n_nullable = 0;
+    for (int64_t f : fields) n_nullable += (f >= 0 && table_.columns[f].nullable) ? 1 : 0;
+    uint64_t rec_max_size = kRecNewExtraBytes + (n_nullable + 7) / 8;
+    // Secondary: dict_index_get_n_unique_in_tree is every field.
+    const size_t unique_in_tree = clustered ? n_unique : fields.size();
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const int64_t f = fields[i];
+      uint64_t field_max_size = 0;
+      uint64_t field_ext_max_size = 0;
+      if (f < 0) {
+        field_max_size = static_cast<uint64_t>(-f);
+      } else {
+        const ColumnDef& d = table_.columns[f];
+        if (!d.variable) {
+          field_max_size = d.max_bytes;  // fixed lengths are not encoded
+        } else {
+          field_max_size = d.max_bytes;
+          field_ext_max_size = field_max_size < 256 ? 1 : 2;
+          if (field_max_size > kBtrExternLocalStoredMaxSize && clustered) {
+            field_max_size = kBtrExternLocalStoredMaxSize;
+            field_ext_max_size = 1;
+          }
+        }
+      }
+      rec_max_size += field_ext_max_size + field_max_size;
+      if (rec_max_size >= page_rec_max) return true;
+      if (i + 1 == unique_in_tree && rec_max_size + kRecNodePtrSize >= page_rec_max) return true;
+    }
+    return false;
   }
 
   struct PendingIndex {
@@ -892,7 +1120,9 @@ absl::Status BindStreamToTable(std::string_view table, StreamSpec* stream) {
   if (!ServerAssigns(stream->name)) return absl::OkStatus();
   const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(A(table)));
   if (!absl::StartsWith(lower, "create")) return absl::OkStatus();  // seed000, seed004: BIGINT
-  absl::StatusOr<TableSchema> t = ParseCreateTable(table, TableOptions{});
+  TableOptions options;
+  options.server_limits = false;  // the key's type only; the run checks the rest at its page size
+  absl::StatusOr<TableSchema> t = ParseCreateTable(table, options);
   if (!t.ok()) return absl::InvalidArgumentError(absl::StrCat("--table: ", t.status().message()));
   const uint32_t pk = t->def.primary.columns[0];
   const ColumnValue& v = t->values[pk];

@@ -12,7 +12,9 @@
 //                  n) bytes, the workload's REPEAT('x', B)), BIGINT, INT /
 //                  INTEGER, MEDIUMINT, SMALLINT, TINYINT [(m)] [UNSIGNED],
 //                  DATETIME[(p)] (5 + ceil(p/2) bytes), TIMESTAMP[(p)]
-//                  (4 + ceil(p/2) bytes)
+//                  (4 + ceil(p/2) bytes), TINYTEXT/TEXT/MEDIUMTEXT/
+//                  LONGTEXT [CHARACTER SET cs] and TINYBLOB ... LONGBLOB
+//                  (store min(payload_bytes, the type's maximum) bytes)
 //   attributes     NOT NULL, NULL, AUTO_INCREMENT, PRIMARY KEY, UNIQUE [KEY],
 //                  DEFAULT <value>, ON UPDATE CURRENT_TIMESTAMP[(p)]
 //                  (defaults are ignored: every row holds synthetic values)
@@ -34,6 +36,13 @@
 // (the *_bin ones, the servers' defaults and a few more: kTextKeyCollations
 // in table_parser.cc, docs/key-streams.md "Text keys"); other lengths and
 // collations are refused by name.
+// Long values go off-page as InnoDB moves them (model/big_rec.h).
+// What the server refuses is refused with the server's message: a VARCHAR
+// over 65535 bytes (ER_TOO_BIG_FIELDLENGTH), an index on a TEXT/BLOB
+// (ER_BLOB_KEY_WITHOUT_LENGTH), a row buffer over 65535 bytes and a record
+// over half a page (ER_TOO_BIG_ROWSIZE, dict_index_too_big_for_tree at
+// options.page_size, or a row no off-page choice brings under it), more
+// than 1017 columns (ER_TOO_MANY_FIELDS).
 // Anything else is an InvalidArgument naming the unsupported part.
 //
 // Pure functions; no thread-safety concerns.
@@ -96,6 +105,14 @@ struct TableOptions {
   // no character set, instead of the profile's. Empty: the profile's.
   std::string server_charset;
   std::string server_collation;
+  // innodb_page_size: what the row-size rules depend on (the server's
+  // dict_index_too_big_for_tree at CREATE, dtuple_convert_big_rec at
+  // INSERT).
+  uint32_t page_size = 16384;
+  // False: the statement's syntax and types only, without the server's
+  // row-size, key-length and column-count limits (which need the run's
+  // page size): for reading a table's key type before the run is known.
+  bool server_limits = true;
 };
 
 // The collations a text primary key may have on `profile`'s server: those

@@ -210,7 +210,10 @@ TEST(TableParserTest, ErrorsNameTheUnsupportedPart) {
             std::string::npos);
   EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY").find("expected ',' or ')'"), std::string::npos);
   EXPECT_NE(ParseError("DROP TABLE t").find("CREATE TABLE"), std::string::npos);
-  EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY, s TEXT)").find("TEXT"), std::string::npos);
+  EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY, s JSON)").find("JSON"), std::string::npos);
+  // TEXT is a column type now (off-page, model/big_rec.h), but not a key.
+  EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY, s TEXT, KEY (s))").find("ER_BLOB_KEY_WITHOUT_LENGTH"),
+            std::string::npos);
   EXPECT_NE(ParseError("CREATE TABLE t (id BIGINT PRIMARY KEY) PARTITION BY HASH(id)").find("PARTITION"),
             std::string::npos);
 }
