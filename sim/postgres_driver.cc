@@ -146,18 +146,26 @@ constexpr const char* kWalMetricNames[] = {"wal_records", "wal_fpi", "wal_bytes"
 
 }  // namespace
 
+absl::StatusOr<postgres::PgSettings> PostgresSettings(const RunSpec& spec) {
+  const std::optional<postgres::PgProfile> profile = postgres::FindPgProfile(spec.profile);
+  if (!profile) return absl::InvalidArgumentError(absl::StrCat("profile '", spec.profile, "' is not PostgreSQL's"));
+  postgres::PgSettings settings = postgres::PgSettings::Defaults(*profile);
+  for (const VariableAssignment& a : spec.settings) {
+    if (absl::Status s = settings.Set(a.name, a.value, a.origin); !s.ok()) {
+      return absl::InvalidArgumentError(s.message());
+    }
+  }
+  return settings;
+}
+
 absl::Status PostgresCheck(const RunSpec& spec) {
   if (spec.page_size != 0 && spec.page_size != postgres::kBlckSz) {
     return absl::InvalidArgumentError(absl::StrCat("--page-size ", spec.page_size, ": PostgreSQL's block size is BLCKSZ, ",
                                                    postgres::kBlckSz,
                                                    ", fixed when the server is built: drop --page-size"));
   }
-  if (!spec.settings.empty()) {
-    const VariableAssignment& a = spec.settings.front();
-    return absl::InvalidArgumentError(absl::StrCat(
-        a.origin, " ", a.name, ": the ", spec.profile,
-        " profile takes no server variables yet (its pages follow none; fillfactor goes in the CREATE TABLE's or "
-        "CREATE INDEX's WITH (fillfactor = N)): drop it"));
+  if (absl::StatusOr<postgres::PgSettings> settings = PostgresSettings(spec); !settings.ok()) {
+    return settings.status();
   }
   for (const PhaseSpec& phase : spec.phases) {
     if (phase.kind != PhaseSpec::Kind::kInsert && phase.kind != PhaseSpec::Kind::kCheckpoint) {

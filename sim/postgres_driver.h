@@ -21,6 +21,7 @@
 #include <memory>
 
 #include "model/postgres/pg_engine.h"
+#include "model/postgres/pg_settings.h"
 #include "sim/engine_driver.h"
 #include "sim/engines.h"
 #include "sim/runner.h"
@@ -28,6 +29,9 @@
 namespace innosim {
 
 absl::Status PostgresCheck(const RunSpec& spec);
+// The run's PostgreSQL settings: the profile's GUC defaults, then each
+// --set (or server value) in order (model/postgres/pg_settings.h).
+absl::StatusOr<postgres::PgSettings> PostgresSettings(const RunSpec& spec);
 absl::StatusOr<RunConfig> PostgresConfigure(const RunSpec& spec);
 absl::Status PostgresBindStream(std::string_view table, StreamSpec* stream);
 absl::Status PostgresCheckTable(const RunSpec& spec, int key_width);
