@@ -58,10 +58,17 @@ uint64_t Heap::Insert(int tuple_len) {
   const int target_free_space =
       len + save_free_space_ > nearly_empty ? std::max(len, nearly_empty) : len + save_free_space_;
   // The target block is the last one (RelationGetTargetBlock, or nblocks-1).
+  // RelationGetBufferForTuple reads the target block (the relation's last
+  // once it has one) and checks its free space; when the tuple does not
+  // fit it releases it, asks the FSM (not modelled: it knows no page with
+  // room here) and extends.
+  if (buffers_ != nullptr && !pages_.empty()) buffers_->ReadBuffer(buf_rel_, static_cast<uint32_t>(pages_.size() - 1));
   if (pages_.empty() || target_free_space > HeapFreeSpace(pages_.back())) {
     // RelationAddBlocks (REL_16+) / ReadBufferBI(P_NEW) (REL_15): a new
     // block at the end, used whatever the fillfactor says.
+    if (buffers_ != nullptr) buffers_->UnpinAll();
     pages_.emplace_back();
+    if (buffers_ != nullptr) buffers_->ExtendBuffer(buf_rel_, static_cast<uint32_t>(pages_.size() - 1));
   }
   Page& p = pages_.back();
   // RelationPutHeapTuple -> PageAddItem: a line pointer, the tuple MAXALIGNed.
@@ -81,6 +88,7 @@ uint64_t Heap::Insert(int tuple_len) {
     r.MainData(kSizeOfHeapInsert);
     wal_->Insert(r);
   }
+  if (buffers_ != nullptr) buffers_->UnpinAll();  // heap_insert's ReleaseBuffer
   return (uint64_t{static_cast<uint32_t>(pages_.size() - 1)} << 16) | p.nline;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "model/postgres/buffer_manager.h"
 #include "model/postgres/page_layout.h"
 #include "model/postgres/pg_type.h"
 #include "model/postgres/wal.h"
@@ -63,6 +64,14 @@ class Heap {
     wal_rel_ = relation;
   }
 
+  // From now on each insert reads its target block through `buffers`
+  // (relation `relation` of it) and extends through it
+  // (RelationGetBufferForTuple); nullptr: none.
+  void AttachBuffers(BufferManager* buffers, int relation) {
+    buffers_ = buffers;
+    buf_rel_ = relation;
+  }
+
   // RelationGetNumberOfBlocks: pg_class.relpages after VACUUM/ANALYZE, and
   // pg_relation_size / BLCKSZ.
   uint32_t relpages() const { return static_cast<uint32_t>(pages_.size()); }
@@ -87,6 +96,8 @@ class Heap {
   uint64_t tuples_ = 0;
   Wal* wal_ = nullptr;
   int wal_rel_ = 0;
+  BufferManager* buffers_ = nullptr;
+  int buf_rel_ = 0;
   absl::Status status_;
 };
 

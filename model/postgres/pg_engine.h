@@ -24,10 +24,22 @@
 
 namespace innosim::postgres {
 
+// Shared buffers and the writers (model/postgres/pg_io.h) on the load's
+// clock: row i ends at (i + 1) / rows_per_sec seconds.
+struct PgIoOptions {
+  PgSettings settings;
+  double rows_per_sec = 100000;
+};
+
 class PgEngine final : public TableEngine {
  public:
-  PgEngine(const PgProfile& profile, const PgTableSpec& spec, uint64_t trx_rows = 1000)
-      : table_(profile, spec), trx_rows_(trx_rows == 0 ? 1 : trx_rows) {}
+  // `io`: shared buffers, the checkpointer and the background writer with
+  // these settings and clock; nullptr: pages and WAL only.
+  PgEngine(const PgProfile& profile, const PgTableSpec& spec, uint64_t trx_rows = 1000,
+           const PgIoOptions* io = nullptr)
+      : table_(profile, spec, io != nullptr ? &io->settings : nullptr),
+        trx_rows_(trx_rows == 0 ? 1 : trx_rows),
+        rows_per_sec_(io != nullptr && io->rows_per_sec > 0 ? io->rows_per_sec : 0) {}
 
   // heap_insert, then the primary key's entry (ExecInsert). A key the
   // primary key already holds is AlreadyExists (unique_violation); the
@@ -63,6 +75,7 @@ class PgEngine final : public TableEngine {
   uint64_t trx_rows_;
   uint64_t rows_in_trx_ = 0;
   uint64_t rows_ = 0;
+  double rows_per_sec_;  // 0: no clock
 };
 
 }  // namespace innosim::postgres
