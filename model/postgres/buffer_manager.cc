@@ -17,7 +17,17 @@ int BufferManager::AddRelation() {
   dirty_count_.push_back(0);
   resident_count_.push_back(0);
   rel_io_.emplace_back();
-  return static_cast<int>(table_.size() - 1);
+  const int id = static_cast<int>(table_.size() - 1);
+  stats_rel_.push_back(id);
+  sync_order_.push_back(id * 2);
+  return id;
+}
+
+int BufferManager::AddFsmFork(int main) {
+  const int id = AddRelation();
+  stats_rel_[id] = main;
+  sync_order_[id] = main * 2 + 1;
+  return id;
 }
 
 int BufferManager::Lookup(int rel, uint32_t block) const {
@@ -124,11 +134,11 @@ int BufferManager::ReadBuffer(int rel, uint32_t block) {
   // pgstat_count_buffer_hit; blks_read is their difference.
   const int b = Lookup(rel, block);
   if (b >= 0) {
-    ++rel_io_[rel].blks_hit;
+    ++rel_io_[stats_rel_[rel]].blks_hit;
     Pin(b);
     return b;
   }
-  ++rel_io_[rel].blks_read;
+  ++rel_io_[stats_rel_[rel]].blks_read;
   ++counters_.reads;
   return Alloc(rel, block);
 }
@@ -138,7 +148,7 @@ int BufferManager::ExtendBuffer(int rel, uint32_t block) {
   if (profile_.major < 16) {
     // REL_15: ReadBufferExtended(P_NEW) counts a fetch that is no hit, and
     // mdextend's register_dirty_segment a backend write (num_backend_writes).
-    ++rel_io_[rel].blks_read;
+    ++rel_io_[stats_rel_[rel]].blks_read;
     ++counters_.buffers_backend;
   }
   const int b = Lookup(rel, block);
@@ -197,7 +207,7 @@ void BufferManager::MarkCheckpointNeeded(std::vector<int>* out) {
   std::sort(out->begin(), out->end(), [&](int a, int b) {
     const Frame& x = frames_[a];
     const Frame& y = frames_[b];
-    return x.rel != y.rel ? x.rel < y.rel : x.block < y.block;
+    return x.rel != y.rel ? sync_order_[x.rel] < sync_order_[y.rel] : x.block < y.block;
   });
 }
 

@@ -77,6 +77,16 @@ class BufferManager {
   BufferManager(const PgProfile& profile, int64_t nbuffers);
 
   int AddRelation();
+  // The free space map fork of relation `main` (added after every main
+  // fork): its fetches count in `main`'s pg_statio figures (pgstat counts
+  // per relation, every fork), BufferSync orders it after `main`.
+  int AddFsmFork(int main);
+  // REL_15 fsm_extend: `n` new FSM blocks written straight through smgr
+  // (no buffer), each a backend fsync request (buffers_backend).
+  void CountSmgrExtend(uint64_t n) {
+    if (profile_.major < 16) counters_.buffers_backend += n;
+  }
+  const PgProfile& profile() const { return profile_; }
   // ReadBufferExtended of an existing block: a hit pins it (usage +1 on the
   // backend's first pin); a miss takes a buffer (StrategyGetBuffer), writes
   // its dirty page first, reads the block. Counts the relation's
@@ -152,6 +162,8 @@ class BufferManager {
   std::vector<uint64_t> dirty_count_;
   std::vector<uint64_t> resident_count_;
   std::vector<RelIoCounters> rel_io_;
+  std::vector<int> stats_rel_;   // by relation: whose pg_statio counters its fetches go to
+  std::vector<int> sync_order_;  // by relation: BufferSync's order (relation, then fork)
   int first_free_ = 0;  // the freelist: buffers first_free_.. never used yet
   int next_victim_ = 0;  // StrategyControl->nextVictimBuffer
   uint32_t complete_passes_ = 0;

@@ -1,5 +1,7 @@
 #include "model/postgres/table.h"
 
+#include <type_traits>
+
 #include "absl/strings/str_cat.h"
 
 namespace innosim::postgres {
@@ -38,7 +40,13 @@ PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec, const PgSett
   auto attach = [&](auto& rel) {
     const int id = wal_->AddRelation();
     rel.AttachWal(wal_.get(), id);
-    if (io_ != nullptr) rel.AttachBuffers(&io_->buffers(), io_->buffers().AddRelation());
+    if (io_ != nullptr) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(rel)>, BtIndex>) {
+        rel.AttachBuffers(&io_->buffers(), io_->buffers().AddRelation());
+      } else {
+        io_->buffers().AddRelation();  // the heap's main fork: its FSM fork follows the indexes'
+      }
+    }
   };
   attach(heap_);
   if (spec_.columns.empty() || spec_.columns.size() > 64) {
@@ -65,6 +73,7 @@ PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec, const PgSett
     attach(*secondary_.back());
   }
   entry_done_.assign(secondary_.size(), false);
+  if (io_ != nullptr) heap_.AttachBuffers(&io_->buffers(), 0, io_->buffers().AddFsmFork(0));
 }
 
 void PgTable::InsertRow(const Key& pk, const PgRow& row) {
