@@ -15,6 +15,7 @@
 // simulated one. A server test (label `server`).
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -196,6 +197,107 @@ void Compare(PgPrivateServer& server, const std::string& stream, const std::stri
 TEST_F(PgBufferServerTest, UuidV4IndexOutgrowsSharedBuffers) { Compare(server(), "uuidv4", "buf_v4"); }
 
 TEST_F(PgBufferServerTest, UuidV7IndexOutgrowsSharedBuffers) { Compare(server(), "uuidv7-subms", "buf_v7"); }
+
+}  // namespace
+}  // namespace innosim
+
+// Timed checkpoints on the load's clock: 4M UUIDv4 rows into a server with
+// checkpoint_timeout=30s (shared_buffers 128MB, the index fits), the model
+// clocked at the server's own average rate (rows / the load's wall time),
+// the checkpointer's clock starting at the CHECKPOINT just before the load
+// (its last_checkpoint_time). Held: pg_stat_wal's wal_fpi and wal_bytes
+// across the load within 10%, and the number of timed checkpoints within
+// one. The server's rate is not steady (a shared machine), which is what
+// the tolerance absorbs.
+namespace innosim {
+namespace {
+
+constexpr uint64_t kTimedRows = 4000000;
+
+class PgTimedCheckpointServerTest : public PrivatePgTest<PgTimedCheckpointServerTest> {
+ public:
+  static PgPrivateServerOptions ServerOptions() {
+    PgPrivateServerOptions o;
+    o.port = 5474;
+    o.shared_buffers = "128MB";
+    o.checkpoint_timeout = "30s";
+    o.max_wal_size = "10GB";
+    return o;
+  }
+};
+
+TEST_F(PgTimedCheckpointServerTest, WalAndImagesOfALoadWithTimedCheckpoints) {
+  RunSpec spec;
+  spec.stream.name = "uuidv4";
+  spec.stream.seed = 2;
+  spec.rows = kTimedRows;
+  spec.profile = "postgresql-15";
+  spec.table = "CREATE TABLE t (id uuid PRIMARY KEY)";
+  spec.trx_rows = kStatement;
+  absl::StatusOr<std::unique_ptr<KeyStream>> ks = MakeKeyStream(spec.stream);
+  ASSERT_TRUE(ks.ok()) << ks.status();
+  std::vector<Key> keys;
+  keys.reserve(kTimedRows);
+  Key k;
+  while (keys.size() < kTimedRows && (*ks)->Next(&k)) keys.push_back(k);
+
+  absl::StatusOr<std::unique_ptr<PgConnection>> admin = PgConnection::Connect(server().connection_options());
+  ASSERT_TRUE(admin.ok()) << admin.status();
+  ASSERT_TRUE((*admin)->Exec("DROP DATABASE IF EXISTS timed").ok());
+  ASSERT_TRUE((*admin)->Exec("CREATE DATABASE timed").ok());
+  absl::StatusOr<std::unique_ptr<PgConnection>> c = PgConnection::Connect(server().connection_options("timed"));
+  ASSERT_TRUE(c.ok()) << c.status();
+  PgConnection& conn = **c;
+  ASSERT_TRUE(conn.Exec("CREATE TABLE t(id uuid PRIMARY KEY)").ok());
+  std::vector<std::string> arrays;
+  for (size_t b = 0; b < keys.size(); b += kStatement) {
+    std::string array = "{";
+    for (size_t i = b; i < b + kStatement && i < keys.size(); ++i) {
+      absl::StatusOr<std::string> text = PgKeyText(keys[i], 16, false);
+      ASSERT_TRUE(text.ok());
+      absl::StrAppend(&array, i > b ? "," : "", *text);
+    }
+    arrays.push_back(array + "}");
+  }
+  ASSERT_TRUE(conn.Exec("SELECT pg_stat_reset_shared('wal')").ok());
+  ASSERT_TRUE(conn.Exec("SELECT pg_stat_reset_shared('bgwriter')").ok());
+  sleep(1);
+  absl::StatusOr<int64_t> timed0 = conn.QueryInt("SELECT checkpoints_timed FROM pg_stat_bgwriter");
+  // The checkpointer's clock starts when this CHECKPOINT starts
+  // (last_checkpoint_time is a checkpoint's start).
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(conn.Exec("CHECKPOINT").ok());
+  absl::StatusOr<int64_t> fpi0 = conn.QueryInt("SELECT wal_fpi FROM pg_stat_wal");
+  absl::StatusOr<int64_t> bytes0 = conn.QueryInt("SELECT wal_bytes::bigint FROM pg_stat_wal");
+  for (const std::string& a : arrays) {
+    ASSERT_TRUE(conn.Exec(absl::StrCat("INSERT INTO t SELECT unnest('", a, "'::uuid[])")).ok());
+  }
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(conn.Exec("SELECT pg_stat_force_next_flush()").ok());
+  absl::StatusOr<int64_t> fpi1 = conn.QueryInt("SELECT wal_fpi FROM pg_stat_wal");
+  absl::StatusOr<int64_t> bytes1 = conn.QueryInt("SELECT wal_bytes::bigint FROM pg_stat_wal");
+  sleep(1);
+  absl::StatusOr<int64_t> timed1 = conn.QueryInt("SELECT checkpoints_timed FROM pg_stat_bgwriter");
+  ASSERT_TRUE(timed0.ok() && timed1.ok() && fpi0.ok() && fpi1.ok() && bytes0.ok() && bytes1.ok());
+
+  spec.rows_per_sec = static_cast<double>(kTimedRows) / elapsed;
+  spec.settings = {{"shared_buffers", "128MB", "test"}, {"checkpoint_timeout", "30s", "test"},
+                   {"max_wal_size", "10GB", "test"}};
+  absl::StatusOr<RunResult> r = innosim::Run(spec);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const auto* pg = dynamic_cast<const PgRunResult*>(r->engine_result.get());
+  ASSERT_NE(pg, nullptr);
+  const postgres::PgTableReport& m = pg->report();
+  std::cout << "uuidv4 " << kTimedRows << " rows in " << elapsed << " s (" << spec.rows_per_sec
+            << " rows/s), checkpoint_timeout=30s\n"
+            << "  wal_fpi   server " << (*fpi1 - *fpi0) << "  model " << m.wal.wal_fpi << "\n"
+            << "  wal_bytes server " << (*bytes1 - *bytes0) << "  model " << m.wal.wal_bytes << "\n"
+            << "  checkpoints_timed server " << (*timed1 - *timed0) << "  model " << m.io.checkpoints.checkpoints_timed
+            << "\n";
+  ExpectWithin("wal_fpi", static_cast<double>(m.wal.wal_fpi), static_cast<double>(*fpi1 - *fpi0), 0.10);
+  ExpectWithin("wal_bytes", static_cast<double>(m.wal.wal_bytes), static_cast<double>(*bytes1 - *bytes0), 0.10);
+  EXPECT_LE(std::abs(static_cast<int64_t>(m.io.checkpoints.checkpoints_timed) - (*timed1 - *timed0)), 1);
+}
 
 }  // namespace
 }  // namespace innosim
