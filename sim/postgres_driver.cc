@@ -419,6 +419,22 @@ absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec
   return PgRunResult(postgres::PgTable(*profile, schema->spec).Report()).MetricNames();
 }
 
+void PostgresDriver::Sample(uint64_t rows, RunResult* result) {
+  const postgres::PgTable& t = engine_.table();
+  const postgres::PgIo* io = t.io();
+  if (io == nullptr) return;
+  const postgres::BufferManager& b = io->buffers();
+  FlushModel::Sample s;
+  s.seconds = io->clock();
+  s.lsn = t.wal().InsertRecPtr();
+  s.checkpoint_lsn = t.wal().RedoRecPtr();
+  s.checkpoint_age = s.lsn - s.checkpoint_lsn;
+  s.dirty_pages = b.dirty_total();
+  s.pages_written = b.counters().buffers_checkpoint + b.counters().buffers_clean + b.counters().backend_writes;
+  s.buffer_pool_reads = b.counters().reads;
+  result->series.push_back({rows, s});
+}
+
 void PostgresDriver::RecordPhase(const PhaseSpec& phase, RunResult*) {
   PgPhaseResult p;
   p.phase = phase;

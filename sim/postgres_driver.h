@@ -80,8 +80,9 @@ class PostgresDriver final : public EngineDriver {
                  const postgres::PgIoOptions* io = nullptr)
       : engine_(profile, spec, trx_rows, io) {}
   TableEngine& engine() override { return engine_; }
-  // No time series: the buffers are not simulated yet.
-  void Sample(uint64_t, RunResult*) override {}
+  // A --series point (sim/series_writer.h's PostgreSQL columns); none
+  // without shared buffers.
+  void Sample(uint64_t rows, RunResult* result) override;
   // The phase's WAL and the table at its end, kept for Finish (PgRunResult
   // carries them; RunResult::phases is InnoDB's).
   void RecordPhase(const PhaseSpec& phase, RunResult* result) override;
