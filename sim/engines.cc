@@ -40,7 +40,7 @@ std::vector<EngineKind> Kinds() {
                    .explain_html = false,
                    .explain_scenarios = false,
                    .draws_page_map = false,
-                   .records_series = false,
+                   .records_series = true,
                    .charts_sweep = false,
                    .from_portable_sql = PortableToPostgresSql,
                    .tree_figures = PostgresTreeFigures});

@@ -26,6 +26,9 @@ constexpr SplitKind kSplitKinds[] = {SplitKind::kRightmostFillfactor, SplitKind:
 // decimals (pgstatindex.c: snprintf "%.2f"); the JSON carries them so.
 double TwoDecimals(double v) { return std::round(v * 100.0) / 100.0; }
 
+nlohmann::ordered_json IoJson(const PgTableReport& r);
+nlohmann::ordered_json SettingsJson(const PgTableReport& r);
+
 postgres::WalCounters WalDelta(const postgres::WalCounters& now, const postgres::WalCounters& before) {
   postgres::WalCounters d;
   d.wal_records = now.wal_records - before.wal_records;
@@ -99,6 +102,11 @@ nlohmann::ordered_json TableJson(const PgTableReport& r) {
   nlohmann::ordered_json indexes = nlohmann::ordered_json::array();
   for (const PgIndexReport& ix : r.indexes) indexes.push_back(IndexJson(ix));
   j["indexes"] = indexes;
+  if (r.has_io) {
+    j["io"] = IoJson(r);
+    const nlohmann::ordered_json settings = SettingsJson(r);
+    for (auto it = settings.begin(); it != settings.end(); ++it) j[it.key()] = it.value();
+  }
   return j;
 }
 
@@ -125,6 +133,8 @@ std::optional<double> IndexMetric(const PgIndexReport& ix, std::string_view name
   if (name == "internal_splits") return static_cast<double>(Splits(ix.counters.internal_splits));
   if (name == "new_roots") return static_cast<double>(ix.counters.new_roots);
   if (name == "dirty_blocks") return static_cast<double>(ix.dirty_blocks);
+  if (name == "idx_blks_read") return static_cast<double>(ix.io.blks_read);
+  if (name == "idx_blks_hit") return static_cast<double>(ix.io.blks_hit);
   return std::nullopt;
 }
 
@@ -132,7 +142,7 @@ constexpr const char* kIndexMetricNames[] = {"tree_level",     "index_size",    
                                              "leaf_pages",     "empty_pages",        "deleted_pages",
                                              "avg_leaf_density", "leaf_fragmentation", "relpages",
                                              "leaf_splits",    "internal_splits",    "new_roots",
-                                             "dirty_blocks"};
+                                             "dirty_blocks",   "idx_blks_read",      "idx_blks_hit"};
 
 std::optional<double> WalMetric(const postgres::WalCounters& w, std::string_view name) {
   if (name == "wal_records") return static_cast<double>(w.wal_records);
@@ -144,7 +154,170 @@ std::optional<double> WalMetric(const postgres::WalCounters& w, std::string_view
 
 constexpr const char* kWalMetricNames[] = {"wal_records", "wal_fpi", "wal_bytes", "wal_lsn_diff"};
 
+// The I/O counters of `now` less those of `before` (the rest is `now`'s).
+PgTableReport IoDelta(const PgTableReport& now, const PgTableReport& before) {
+  PgTableReport d = now;
+  auto sub = [](uint64_t& a, uint64_t b) { a -= b; };
+  sub(d.heap_io.blks_read, before.heap_io.blks_read);
+  sub(d.heap_io.blks_hit, before.heap_io.blks_hit);
+  for (size_t i = 0; i < d.indexes.size() && i < before.indexes.size(); ++i) {
+    sub(d.indexes[i].io.blks_read, before.indexes[i].io.blks_read);
+    sub(d.indexes[i].io.blks_hit, before.indexes[i].io.blks_hit);
+  }
+  postgres::BufferCounters& b = d.io.buffers;
+  const postgres::BufferCounters& o = before.io.buffers;
+  sub(b.buffers_alloc, o.buffers_alloc);
+  sub(b.backend_writes, o.backend_writes);
+  sub(b.extends, o.extends);
+  sub(b.reads, o.reads);
+  sub(b.buffers_checkpoint, o.buffers_checkpoint);
+  sub(b.buffers_clean, o.buffers_clean);
+  sub(b.maxwritten_clean, o.maxwritten_clean);
+  sub(b.buffers_backend, o.buffers_backend);
+  sub(d.io.checkpoints.checkpoints_timed, before.io.checkpoints.checkpoints_timed);
+  sub(d.io.checkpoints.checkpoints_req, before.io.checkpoints.checkpoints_req);
+  sub(d.io.checkpoints.checkpoints_done, before.io.checkpoints.checkpoints_done);
+  return d;
+}
+
+bool IsPg15(const PgTableReport& r) { return r.profile == postgres::kPostgresql15.name; }
+
+// The server's I/O views under the profile's names: REL_15's
+// pg_stat_bgwriter; REL_18's pg_stat_checkpointer, pg_stat_bgwriter and
+// pg_stat_io (client backend, relation, normal context); and both
+// profiles' pg_statio_user_tables of the heap and idx_blks_* per index.
+nlohmann::ordered_json IoJson(const PgTableReport& r) {
+  nlohmann::ordered_json j;
+  const postgres::BufferCounters& b = r.io.buffers;
+  const postgres::CheckpointCounters& c = r.io.checkpoints;
+  if (IsPg15(r)) {
+    nlohmann::ordered_json bg;
+    bg["checkpoints_timed"] = c.checkpoints_timed;
+    bg["checkpoints_req"] = c.checkpoints_req;
+    bg["buffers_checkpoint"] = b.buffers_checkpoint;
+    bg["buffers_clean"] = b.buffers_clean;
+    bg["maxwritten_clean"] = b.maxwritten_clean;
+    bg["buffers_backend"] = b.buffers_backend;
+    bg["buffers_alloc"] = b.buffers_alloc;
+    j["pg_stat_bgwriter"] = bg;
+  } else {
+    nlohmann::ordered_json ck;
+    ck["num_timed"] = c.checkpoints_timed;
+    ck["num_requested"] = c.checkpoints_req;
+    ck["num_done"] = c.checkpoints_done;
+    ck["buffers_written"] = b.buffers_checkpoint;
+    j["pg_stat_checkpointer"] = ck;
+    nlohmann::ordered_json bg;
+    bg["buffers_clean"] = b.buffers_clean;
+    bg["maxwritten_clean"] = b.maxwritten_clean;
+    bg["buffers_alloc"] = b.buffers_alloc;
+    j["pg_stat_bgwriter"] = bg;
+    nlohmann::ordered_json io;
+    io["reads"] = b.reads;
+    io["writes"] = b.backend_writes;
+    io["extends"] = b.extends;
+    j["pg_stat_io"] = io;
+  }
+  nlohmann::ordered_json statio;
+  nlohmann::ordered_json heap;
+  heap["relname"] = r.heap_name;
+  heap["heap_blks_read"] = r.heap_io.blks_read;
+  heap["heap_blks_hit"] = r.heap_io.blks_hit;
+  uint64_t idx_read = 0, idx_hit = 0;
+  for (const PgIndexReport& ix : r.indexes) {
+    idx_read += ix.io.blks_read;
+    idx_hit += ix.io.blks_hit;
+  }
+  heap["idx_blks_read"] = idx_read;
+  heap["idx_blks_hit"] = idx_hit;
+  statio["pg_statio_user_tables"] = heap;
+  nlohmann::ordered_json idx = nlohmann::ordered_json::array();
+  for (const PgIndexReport& ix : r.indexes) {
+    nlohmann::ordered_json i;
+    i["indexrelname"] = ix.name;
+    i["idx_blks_read"] = ix.io.blks_read;
+    i["idx_blks_hit"] = ix.io.blks_hit;
+    idx.push_back(i);
+  }
+  statio["pg_statio_user_indexes"] = idx;
+  j["statio"] = statio;
+  // The model's own: blocks written in all (checkpointer, background
+  // writer, backend victims; extensions apart) and the simulated clock.
+  j["blocks_written"] = b.buffers_checkpoint + b.buffers_clean + b.backend_writes;
+  j["clock_s"] = r.io.clock_s;
+  return j;
+}
+
+nlohmann::ordered_json SettingsJson(const PgTableReport& r) {
+  nlohmann::ordered_json s = nlohmann::ordered_json::object();
+  nlohmann::ordered_json origin = nlohmann::ordered_json::object();
+  for (const postgres::PgSettings::Row& row : r.io.settings) {
+    s[row.name] = row.value;
+    if (row.origin != "default") origin[row.name] = row.origin;
+  }
+  nlohmann::ordered_json j;
+  j["settings"] = s;
+  j["settings_origin"] = origin;
+  return j;
+}
+
+// I/O figures by name for Metric: the profile's view names and the statio ones.
+std::optional<double> IoMetric(const PgTableReport& r, std::string_view name) {
+  if (!r.has_io) return std::nullopt;
+  const postgres::BufferCounters& b = r.io.buffers;
+  const postgres::CheckpointCounters& c = r.io.checkpoints;
+  auto d = [](uint64_t v) { return std::optional<double>(static_cast<double>(v)); };
+  if (name == "buffers_clean") return d(b.buffers_clean);
+  if (name == "maxwritten_clean") return d(b.maxwritten_clean);
+  if (name == "buffers_alloc") return d(b.buffers_alloc);
+  if (name == "heap_blks_read") return d(r.heap_io.blks_read);
+  if (name == "heap_blks_hit") return d(r.heap_io.blks_hit);
+  if (name == "blocks_written") return d(b.buffers_checkpoint + b.buffers_clean + b.backend_writes);
+  if (IsPg15(r)) {
+    if (name == "checkpoints_timed") return d(c.checkpoints_timed);
+    if (name == "checkpoints_req") return d(c.checkpoints_req);
+    if (name == "buffers_checkpoint") return d(b.buffers_checkpoint);
+    if (name == "buffers_backend") return d(b.buffers_backend);
+  } else {
+    if (name == "num_timed") return d(c.checkpoints_timed);
+    if (name == "num_requested") return d(c.checkpoints_req);
+    if (name == "num_done") return d(c.checkpoints_done);
+    if (name == "buffers_written") return d(b.buffers_checkpoint);
+    if (name == "reads") return d(b.reads);
+    if (name == "writes") return d(b.backend_writes);
+    if (name == "extends") return d(b.extends);
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> IoMetricNames(const PgTableReport& r) {
+  std::vector<std::string> n = {"buffers_clean", "maxwritten_clean", "buffers_alloc", "heap_blks_read",
+                                "heap_blks_hit", "blocks_written"};
+  if (IsPg15(r)) {
+    for (const char* x : {"checkpoints_timed", "checkpoints_req", "buffers_checkpoint", "buffers_backend"}) {
+      n.push_back(x);
+    }
+  } else {
+    for (const char* x : {"num_timed", "num_requested", "num_done", "buffers_written", "reads", "writes", "extends"}) {
+      n.push_back(x);
+    }
+  }
+  return n;
+}
+
 }  // namespace
+
+absl::StatusOr<postgres::PgSettings> PostgresSettings(const RunSpec& spec) {
+  const std::optional<postgres::PgProfile> profile = postgres::FindPgProfile(spec.profile);
+  if (!profile) return absl::InvalidArgumentError(absl::StrCat("profile '", spec.profile, "' is not PostgreSQL's"));
+  postgres::PgSettings settings = postgres::PgSettings::Defaults(*profile);
+  for (const VariableAssignment& a : spec.settings) {
+    if (absl::Status s = settings.Set(a.name, a.value, a.origin); !s.ok()) {
+      return absl::InvalidArgumentError(s.message());
+    }
+  }
+  return settings;
+}
 
 absl::Status PostgresCheck(const RunSpec& spec) {
   if (spec.page_size != 0 && spec.page_size != postgres::kBlckSz) {
@@ -152,12 +325,8 @@ absl::Status PostgresCheck(const RunSpec& spec) {
                                                    postgres::kBlckSz,
                                                    ", fixed when the server is built: drop --page-size"));
   }
-  if (!spec.settings.empty()) {
-    const VariableAssignment& a = spec.settings.front();
-    return absl::InvalidArgumentError(absl::StrCat(
-        a.origin, " ", a.name, ": the ", spec.profile,
-        " profile takes no server variables yet (its pages follow none; fillfactor goes in the CREATE TABLE's or "
-        "CREATE INDEX's WITH (fillfactor = N)): drop it"));
+  if (absl::StatusOr<postgres::PgSettings> settings = PostgresSettings(spec); !settings.ok()) {
+    return settings.status();
   }
   // DELETE phases run a VACUUM after them (model/postgres/vacuumlazy.h);
   // rows inserted after one would go into the heap space it freed, through
@@ -222,7 +391,16 @@ absl::StatusOr<PreparedEngine> PostgresPrepare(const RunSpec& spec, RunConfig*, 
         *schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000, spec.columns,
         spec.stream.rows_per_ms));
   }
-  prepared.driver = std::make_unique<PostgresDriver>(*profile, schema->spec, spec.trx_rows);
+  if (spec.flush) {
+    absl::StatusOr<postgres::PgSettings> settings = PostgresSettings(spec);
+    if (!settings.ok()) return settings.status();
+    postgres::PgIoOptions io;
+    io.settings = *settings;
+    io.rows_per_sec = spec.rows_per_sec;
+    prepared.driver = std::make_unique<PostgresDriver>(*profile, schema->spec, spec.trx_rows, &io);
+  } else {
+    prepared.driver = std::make_unique<PostgresDriver>(*profile, schema->spec, spec.trx_rows);
+  }
   return prepared;
 }
 
@@ -246,12 +424,30 @@ absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec
   return PgRunResult(postgres::PgTable(*profile, schema->spec).Report()).MetricNames();
 }
 
+void PostgresDriver::Sample(uint64_t rows, RunResult* result) {
+  const postgres::PgTable& t = engine_.table();
+  const postgres::PgIo* io = t.io();
+  if (io == nullptr) return;
+  const postgres::BufferManager& b = io->buffers();
+  FlushModel::Sample s;
+  s.seconds = io->clock();
+  s.lsn = t.wal().InsertRecPtr();
+  s.checkpoint_lsn = t.wal().RedoRecPtr();
+  s.checkpoint_age = s.lsn - s.checkpoint_lsn;
+  s.dirty_pages = b.dirty_total();
+  s.pages_written = b.counters().buffers_checkpoint + b.counters().buffers_clean + b.counters().backend_writes;
+  s.buffer_pool_reads = b.counters().reads;
+  result->series.push_back({rows, s});
+}
+
 void PostgresDriver::RecordPhase(const PhaseSpec& phase, RunResult*) {
   PgPhaseResult p;
   p.phase = phase;
   p.report = engine_.table().Report();
   p.wal = WalDelta(p.report.wal, wal_before_);
   wal_before_ = p.report.wal;
+  p.io_delta = IoDelta(p.report, io_before_);
+  io_before_ = p.report;
   phases_.push_back(std::move(p));
 }
 
@@ -281,6 +477,7 @@ nlohmann::ordered_json PgRunResult::ToJson() const {
       }
       ph["heap_relpages"] = p.report.heap_relpages;
       ph["indexes"] = indexes;
+      if (p.report.has_io) ph["io"] = IoJson(p.io_delta);
       phases.push_back(ph);
     }
     j["phases"] = phases;
@@ -300,6 +497,38 @@ std::string PgRunResult::Summary() const {
   absl::StrAppendFormat(&out, "  %-36s %10u  (pg_stat_wal, bytes)\n", "wal_bytes", report_.wal.wal_bytes);
   absl::StrAppendFormat(&out, "  %-36s %10u  (pg_wal_lsn_diff of the insert LSN)\n", "wal_lsn_diff",
                         report_.wal.wal_lsn_bytes);
+  if (report_.has_io) {
+    const postgres::BufferCounters& b = report_.io.buffers;
+    const postgres::CheckpointCounters& c = report_.io.checkpoints;
+    std::string settings;
+    for (const postgres::PgSettings::Row& row : report_.io.settings) {
+      if (row.name == "shared_buffers" || row.name == "checkpoint_timeout" || row.name == "max_wal_size" ||
+          row.name == "bgwriter_lru_maxpages" || row.origin != "default") {
+        absl::StrAppend(&settings, settings.empty() ? "" : ", ", row.name, "=", row.value);
+      }
+    }
+    absl::StrAppendFormat(&out, "  settings: %s; %.1f s simulated\n", settings, report_.io.clock_s);
+    if (IsPg15(report_)) {
+      absl::StrAppendFormat(&out, "  pg_stat_bgwriter: checkpoints_timed %u, checkpoints_req %u, buffers_checkpoint %u, "
+                                  "buffers_clean %u, maxwritten_clean %u, buffers_backend %u (%u victims + %u extends), "
+                                  "buffers_alloc %u\n",
+                            c.checkpoints_timed, c.checkpoints_req, b.buffers_checkpoint, b.buffers_clean,
+                            b.maxwritten_clean, b.buffers_backend, b.backend_writes, b.extends, b.buffers_alloc);
+    } else {
+      absl::StrAppendFormat(&out, "  pg_stat_checkpointer: num_timed %u, num_requested %u, num_done %u, buffers_written %u\n",
+                            c.checkpoints_timed, c.checkpoints_req, c.checkpoints_done, b.buffers_checkpoint);
+      absl::StrAppendFormat(&out, "  pg_stat_bgwriter: buffers_clean %u, maxwritten_clean %u, buffers_alloc %u\n",
+                            b.buffers_clean, b.maxwritten_clean, b.buffers_alloc);
+      absl::StrAppendFormat(&out, "  pg_stat_io (client backend): reads %u, writes %u, extends %u\n", b.reads,
+                            b.backend_writes, b.extends);
+    }
+    absl::StrAppendFormat(&out, "  pg_statio_user_tables %s: heap_blks_read %u, heap_blks_hit %u\n", report_.heap_name,
+                          report_.heap_io.blks_read, report_.heap_io.blks_hit);
+    for (const PgIndexReport& ix : report_.indexes) {
+      absl::StrAppendFormat(&out, "  pg_statio_user_indexes %s: idx_blks_read %u, idx_blks_hit %u\n", ix.name,
+                            ix.io.blks_read, ix.io.blks_hit);
+    }
+  }
   for (const PgIndexReport& ix : report_.indexes) {
     const postgres::PgStatIndex& s = ix.stat;
     absl::StrAppendFormat(&out, "  index %s%s\n", ix.name, ix.unique ? " (unique)" : "");
@@ -347,6 +576,7 @@ std::optional<double> PgRunResult::Metric(std::string_view name) const {
   if (name == "rows") return static_cast<double>(report_.rows);
   if (name == "heap.dirty_blocks") return static_cast<double>(report_.heap_dirty_blocks);
   if (std::optional<double> v = WalMetric(report_.wal, name)) return v;
+  if (std::optional<double> v = IoMetric(report_, name)) return v;
   // The last phase's own WAL (seed 002: the WAL of the rows after a CHECKPOINT).
   if (name.starts_with("last_phase.")) {
     if (phases_.empty()) return std::nullopt;
@@ -369,6 +599,9 @@ std::vector<std::string> PgRunResult::MetricNames() const {
   std::vector<std::string> names = {"heap_relpages", "heap_pg_relation_size", "rows", "heap.dirty_blocks"};
   for (const char* n : kWalMetricNames) names.push_back(n);
   for (const char* n : kWalMetricNames) names.push_back(absl::StrCat("last_phase.", n));
+  if (report_.has_io) {
+    for (const std::string& n : IoMetricNames(report_)) names.push_back(n);
+  }
   for (const char* n : kIndexMetricNames) names.push_back(n);
   for (const PgIndexReport& ix : report_.indexes) {
     for (const char* n : kIndexMetricNames) names.push_back(absl::StrCat(ix.name, ".", n));

@@ -7,11 +7,12 @@
 // pg_class's names (PgRunResult, an EngineResult).
 //
 // The model is nbtree's and the heap's pages and the WAL their changes
-// write (model/postgres/wal.h), with --phase checkpoint as a requested
-// CHECKPOINT; shared_buffers, eviction, the background writer and timed
-// checkpoints are not simulated yet (every block stays in the pool), so a
-// run of these profiles takes no server variable (--set, --defaults-file)
-// and no DELETE or REINDEX phase, and says so in one line before any work.
+// write (model/postgres/wal.h), and with flush on (the default; not with
+// --no-flush) shared buffers, the checkpointer and the background writer
+// on the --rows-per-sec clock (model/postgres/pg_io.h), set by --set in
+// PostgreSQL's names and units (model/postgres/pg_settings.h); --phase
+// checkpoint is a requested CHECKPOINT. No DELETE or REINDEX phase: refused
+// in one line before any work.
 // Each phase reports its own WAL (pg_stat_wal's wal_records, wal_fpi,
 // wal_bytes across it, and the pg_wal_lsn_diff of the insert position) and
 // the dirty-block census of each relation at its end (pg_buffercache).
@@ -21,6 +22,7 @@
 #include <memory>
 
 #include "model/postgres/pg_engine.h"
+#include "model/postgres/pg_settings.h"
 #include "sim/engine_driver.h"
 #include "sim/engines.h"
 #include "sim/runner.h"
@@ -28,6 +30,9 @@
 namespace innosim {
 
 absl::Status PostgresCheck(const RunSpec& spec);
+// The run's PostgreSQL settings: the profile's GUC defaults, then each
+// --set (or server value) in order (model/postgres/pg_settings.h).
+absl::StatusOr<postgres::PgSettings> PostgresSettings(const RunSpec& spec);
 absl::StatusOr<RunConfig> PostgresConfigure(const RunSpec& spec);
 absl::Status PostgresBindStream(std::string_view table, StreamSpec* stream);
 absl::Status PostgresCheckTable(const RunSpec& spec, int key_width);
@@ -36,12 +41,13 @@ absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec
 TreeFigures PostgresTreeFigures(const RunResult& run);
 absl::StatusOr<PreparedEngine> PostgresPrepare(const RunSpec& spec, RunConfig* config, int key_width);
 
-// One phase's figures: its WAL (the counters' change across it) and the
-// table at its end (dirty blocks per relation among them).
+// One phase's figures: its WAL and I/O (the counters' change across it)
+// and the table at its end (dirty blocks per relation among them).
 struct PgPhaseResult {
   PhaseSpec phase;
   postgres::WalCounters wal;
   postgres::PgTableReport report;
+  postgres::PgTableReport io_delta;  // report's I/O counters less the previous phase's
 };
 
 // The figures of a PostgreSQL run: pgstatindex() of each index (the
@@ -68,11 +74,15 @@ class PgRunResult final : public EngineResult {
 
 class PostgresDriver final : public EngineDriver {
  public:
-  PostgresDriver(const postgres::PgProfile& profile, const postgres::PgTableSpec& spec, uint64_t trx_rows)
-      : engine_(profile, spec, trx_rows) {}
+  // `io`: shared buffers and the writers (a run with flush on); nullptr:
+  // pages and WAL only (--no-flush).
+  PostgresDriver(const postgres::PgProfile& profile, const postgres::PgTableSpec& spec, uint64_t trx_rows,
+                 const postgres::PgIoOptions* io = nullptr)
+      : engine_(profile, spec, trx_rows, io) {}
   TableEngine& engine() override { return engine_; }
-  // No time series: the buffers are not simulated yet.
-  void Sample(uint64_t, RunResult*) override {}
+  // A --series point (sim/series_writer.h's PostgreSQL columns); none
+  // without shared buffers.
+  void Sample(uint64_t rows, RunResult* result) override;
   // The phase's WAL and the table at its end, kept for Finish (PgRunResult
   // carries them; RunResult::phases is InnoDB's).
   void RecordPhase(const PhaseSpec& phase, RunResult* result) override;
@@ -84,6 +94,7 @@ class PostgresDriver final : public EngineDriver {
   postgres::PgEngine engine_;
   std::vector<PgPhaseResult> phases_;
   postgres::WalCounters wal_before_;  // at the previous phase's end
+  postgres::PgTableReport io_before_;
 };
 
 }  // namespace innosim

@@ -13,6 +13,14 @@
 //   buffer_pool_reads  Innodb_buffer_pool_reads so far
 // Counters are cumulative: a batch's reads are the difference of two rows.
 //
+// A PostgreSQL run's series has the same shape under PostgreSQL's names:
+//   rows,seconds,wal_insert_lsn,redo_lsn,dirty_buffers,buffers_written,blks_read
+//   wal_insert_lsn   pg_current_wal_insert_lsn() as a byte position
+//   redo_lsn         the last checkpoint's redo pointer (pg_control_checkpoint())
+//   dirty_buffers    pg_buffercache's isdirty count over the table's relations
+//   buffers_written  checkpointer + background writer + backend victim writes
+//   blks_read        blocks read into shared buffers (heap and indexes)
+//
 // Pure functions apart from the file write; no thread-safety concerns.
 #ifndef INNOSIM_SIM_SERIES_WRITER_H_
 #define INNOSIM_SIM_SERIES_WRITER_H_
@@ -27,6 +35,9 @@ namespace innosim {
 // The CSV header line (without the newline).
 inline constexpr char kSeriesCsvHeader[] =
     "rows,seconds,lsn,checkpoint_age,dirty_pages,pages_written,buffer_pool_reads";
+
+inline constexpr char kPgSeriesCsvHeader[] =
+    "rows,seconds,wal_insert_lsn,redo_lsn,dirty_buffers,buffers_written,blks_read";
 
 std::string SeriesCsv(const RunResult& r);
 // One data line of SeriesCsv (the header's columns, without the newline),

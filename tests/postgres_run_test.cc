@@ -98,10 +98,19 @@ TEST(PostgresRunTest, WhatIsNotModelledIsRefusedInOneLine) {
   EXPECT_NE(r.status().message().find("BLCKSZ"), std::string::npos) << r.status();
 
   spec = PgSpec("uuidv4", 1000, "seed000", "postgresql-18");
+  // PostgreSQL's memory units are B, kB, MB, GB, TB: "1G" is mysqld's.
   spec.settings.push_back({"shared_buffers", "1G", "--set"});
   r = innosim::Run(spec);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("no server variables"), std::string::npos) << r.status();
+  EXPECT_NE(r.status().message().find("valid units for this parameter"), std::string::npos) << r.status();
+  spec.settings = {{"wal_compression", "lz4", "--set"}};
+  r = innosim::Run(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("only wal_compression=off"), std::string::npos) << r.status();
+  spec.settings = {{"innodb_buffer_pool_size", "1G", "--set"}};
+  r = innosim::Run(spec);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not a PostgreSQL setting"), std::string::npos) << r.status();
 
   // An insert after a DELETE's VACUUM would reuse freed heap space (the
   // heap's FSM, not modelled): refused before the run.

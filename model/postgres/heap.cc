@@ -58,10 +58,20 @@ uint64_t Heap::Insert(int tuple_len) {
   const int target_free_space =
       len + save_free_space_ > nearly_empty ? std::max(len, nearly_empty) : len + save_free_space_;
   // The target block is the last one (RelationGetTargetBlock, or nblocks-1).
+  // RelationGetBufferForTuple reads the target block (the relation's last
+  // once it has one) and checks its free space; when the tuple does not
+  // fit it releases it, asks the FSM (not modelled: it knows no page with
+  // room here) and extends.
+  if (buffers_ != nullptr && !pages_.empty()) buffers_->ReadBuffer(buf_rel_, static_cast<uint32_t>(pages_.size() - 1));
   if (pages_.empty() || target_free_space > HeapFreeSpace(pages_.back())) {
     // RelationAddBlocks (REL_16+) / ReadBufferBI(P_NEW) (REL_15): a new
     // block at the end, used whatever the fillfactor says.
+    if (buffers_ != nullptr) {
+      buffers_->UnpinAll();
+      if (!pages_.empty()) RecordFreeSpace(static_cast<uint32_t>(pages_.size() - 1), HeapFreeSpace(pages_.back()));
+    }
     pages_.emplace_back();
+    if (buffers_ != nullptr) buffers_->ExtendBuffer(buf_rel_, static_cast<uint32_t>(pages_.size() - 1));
   }
   Page& p = pages_.back();
   // RelationPutHeapTuple -> PageAddItem: a line pointer, the tuple MAXALIGNed.
@@ -81,7 +91,70 @@ uint64_t Heap::Insert(int tuple_len) {
     r.MainData(kSizeOfHeapInsert);
     wal_->Insert(r);
   }
+  if (buffers_ != nullptr) buffers_->UnpinAll();  // heap_insert's ReleaseBuffer
   return (uint64_t{static_cast<uint32_t>(pages_.size() - 1)} << 16) | p.nline;
+}
+
+namespace {
+
+// storage/freespace/fsm_internals.h and freespace.c for BLCKSZ 8192:
+// NodesPerPage = BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - offsetof(
+// FSMPageData, fp_nodes) = 8192 - 24 - 4; NonLeafNodesPerPage = BLCKSZ / 2
+// - 1; SlotsPerFSMPage = LeafNodesPerPage = their difference (4069);
+// FSM_TREE_DEPTH 3 (4069^3 covers every block number); FSM_CAT_STEP =
+// BLCKSZ / FSM_CATEGORIES (256) = 32; MaxFSMRequestSize = MaxHeapTupleSize.
+constexpr uint32_t kSlotsPerFsmPage = (8192 - 24 - 4) - (8192 / 2 - 1);
+constexpr int kFsmTreeDepth = 3;
+constexpr int kFsmCatStep = kBlckSz / 256;
+
+// freespace.c fsm_logical_to_physical for a page at `level` (0 = leaves).
+uint32_t FsmLogicalToPhysical(int level, uint32_t logpageno) {
+  uint64_t leafno = logpageno;
+  for (int l = 0; l < level; ++l) leafno *= kSlotsPerFsmPage;
+  uint64_t pages = 0;
+  for (int l = 0; l < kFsmTreeDepth; ++l) {
+    pages += leafno + 1;
+    leafno /= kSlotsPerFsmPage;
+  }
+  pages -= static_cast<uint64_t>(level);
+  return static_cast<uint32_t>(pages - 1);
+}
+
+// freespace.c fsm_space_avail_to_cat.
+int FsmSpaceAvailToCat(int avail) {
+  if (avail >= kMaxHeapTupleSize) return 255;
+  return std::min(avail / kFsmCatStep, 254);
+}
+
+}  // namespace
+
+void Heap::RecordFreeSpace(uint32_t old_page, int avail) {
+  // fsm_set_and_search on the leaf page of old_page: fsm_readbuf with
+  // extend, which makes the fork up to that page first (fsm_extend).
+  const uint32_t leaf = FsmLogicalToPhysical(0, old_page / kSlotsPerFsmPage);
+  if (leaf >= fsm_nblocks_) {
+    if (buffers_->profile().major < 16) {
+      // REL_15: the new blocks go straight to smgrextend, then the leaf is
+      // read into a buffer like any block.
+      buffers_->CountSmgrExtend(leaf + 1 - fsm_nblocks_);
+      fsm_nblocks_ = leaf + 1;
+      buffers_->ReadBuffer(fsm_rel_, leaf);
+    } else {
+      // REL_16+: ExtendBufferedRelTo, each new block through a buffer.
+      while (fsm_nblocks_ <= leaf) buffers_->ExtendBuffer(fsm_rel_, fsm_nblocks_++);
+    }
+  } else {
+    buffers_->ReadBuffer(fsm_rel_, leaf);
+  }
+  // fsm_set_avail: the page's slot changes (MarkBufferDirtyHint: no WAL
+  // without checksums or wal_log_hints) only when the category is not the
+  // 0 a never-recorded slot holds.
+  if (FsmSpaceAvailToCat(avail) != 0) buffers_->MarkDirty(fsm_rel_, leaf);
+  buffers_->UnpinAll();
+  // The leaf has no slot with room for the tuple, so fsm_search starts at
+  // the root (FSM_ROOT_ADDRESS), whose maximum says no page has room.
+  buffers_->ReadBuffer(fsm_rel_, FsmLogicalToPhysical(kFsmTreeDepth - 1, 0));
+  buffers_->UnpinAll();
 }
 
 std::string Heap::Verify() const {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "model/postgres/buffer_manager.h"
 #include "model/postgres/page_layout.h"
 #include "model/postgres/pg_type.h"
 #include "model/postgres/wal.h"
@@ -63,6 +64,19 @@ class Heap {
     wal_rel_ = relation;
   }
 
+  // From now on each insert reads its target block through `buffers`
+  // (relation `relation` of it) and extends through it
+  // (RelationGetBufferForTuple); nullptr: none.
+  // `fsm` is the relation's free space map fork in `buffers`: a page that
+  // no longer takes the tuple is recorded there and the map searched
+  // (freespace.c RecordAndGetPageWithFreeSpace), as the server does before
+  // it extends.
+  void AttachBuffers(BufferManager* buffers, int relation, int fsm) {
+    buffers_ = buffers;
+    buf_rel_ = relation;
+    fsm_rel_ = fsm;
+  }
+
   // RelationGetNumberOfBlocks: pg_class.relpages after VACUUM/ANALYZE, and
   // pg_relation_size / BLCKSZ.
   uint32_t relpages() const { return static_cast<uint32_t>(pages_.size()); }
@@ -91,6 +105,14 @@ class Heap {
   uint64_t tuples_ = 0;
   Wal* wal_ = nullptr;
   int wal_rel_ = 0;
+  BufferManager* buffers_ = nullptr;
+  int buf_rel_ = 0;
+  int fsm_rel_ = 0;
+  uint32_t fsm_nblocks_ = 0;  // the FSM fork's blocks (it does not exist until a page is first recorded)
+  // freespace.c RecordAndGetPageWithFreeSpace for `old_page` left with
+  // `avail` bytes: the map's leaf page (made when missing), then the search
+  // from the root, which finds nothing (no page was recorded with room).
+  void RecordFreeSpace(uint32_t old_page, int avail);
   absl::Status status_;
 };
 

@@ -81,7 +81,9 @@ uint32_t BtIndex::AllocBlock() {
     return reused;
   }
   pages_.emplace_back();
-  return static_cast<uint32_t>(pages_.size() - 1);
+  const uint32_t block = static_cast<uint32_t>(pages_.size() - 1);
+  if (buffers_ != nullptr) buffers_->ExtendBuffer(buf_rel_, block);
+  return block;
 }
 
 Key BtIndex::MaskKey(const Key& key, int natts) const {
@@ -165,6 +167,15 @@ void BtIndex::Recount(Page& page) {
 uint32_t BtIndex::Search(const Key& key, HeapTid tid) {
   stack_.clear();
   uint32_t block = root_;
+  if (amcache_root_ != root_) {
+    // _bt_getroot: the relcache's copy of the metapage names an old root
+    // (it split): that page is read, found no longer the root, and the
+    // metapage read again (_bt_getmeta) before the true root.
+    if (amcache_root_ != kPNone) Fetch(amcache_root_);
+    Fetch(kBtreeMetapage);
+    amcache_root_ = root_;
+  }
+  Fetch(block);
   while (pages_[block].level > 0) {
     const Page& page = pages_[block];
     // First item the scan key is not above; its predecessor is the downlink.
@@ -180,6 +191,7 @@ uint32_t BtIndex::Search(const Key& key, HeapTid tid) {
     const int off = lo - 1;
     stack_.push_back(StackEntry{block, off});
     block = static_cast<uint32_t>(page.items[off].aux);
+    Fetch(block);  // _bt_relandgetbuf
   }
   return block;
 }
@@ -203,9 +215,12 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
   const int itemsz = MaxAlign(static_cast<int>(item.size));
 
   if (root_ == kPNone) {
-    // _bt_getroot with BT_WRITE on an empty index: a new root leaf, then
-    // the metapage points at it.
+    // _bt_getroot with BT_WRITE on an empty index: the metapage read, a new
+    // root leaf, then the metapage points at it (and _bt_getrootheight
+    // caches it in the relcache).
+    Fetch(kBtreeMetapage);
     root_ = AllocBlock();
+    amcache_root_ = root_;
     root_level_ = 0;
     if (wal_ != nullptr) {
       // nbtpage.c _bt_getroot: XLOG_BTREE_NEWROOT, the empty root leaf
@@ -225,6 +240,7 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
   uint32_t block = kPNone;
   BtFastpath fastpath = root_level_ < kBtreeFastpathMinLevel ? BtFastpath::kTreeTooLow : BtFastpath::kNotCached;
   if (cached_block_ != kPNone) {
+    Fetch(cached_block_);  // ReadBuffer of RelationGetTargetBlock, kept or released
     const Page& page = pages_[cached_block_];
     if (page.level != 0 || page.has_hikey) {
       fastpath = BtFastpath::kNotCached;
@@ -312,6 +328,7 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
   if (fastpath_ok && status_.ok() && !pages_[block].has_hikey && root_level_ >= kBtreeFastpathMinLevel) {
     cached_block_ = block;
   }
+  if (buffers_ != nullptr) buffers_->UnpinAll();
 }
 
 // nbtdedup.c _bt_dedup_pass: merge runs of equal keys into posting-list
@@ -505,6 +522,9 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth, 
   }
 
   const uint32_t rblock = AllocBlock();  // after which `page` may have moved
+  // _bt_split: the old right sibling, whose btpo_prev changes, read after
+  // the new page was allocated.
+  if (pages_[block].next != kPNone) Fetch(pages_[block].next);
   Page& left = pages_[block];
   Page& rightpage = pages_[rblock];
   rightpage.level = left.level;
@@ -574,6 +594,7 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth, 
   }
   Item downlink = lefthikey;
   downlink.aux = rblock;
+  Fetch(parent.block);  // _bt_getstackbuf
   InsertOnPage(parent.block, parent.offset + 1, downlink, stack_depth - 1, block);
 }
 
@@ -582,6 +603,7 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth, 
 // as the downlink to the right; the metapage then points at it.
 void BtIndex::NewLevel(uint32_t left, uint32_t right, const Item& left_hikey) {
   const uint32_t rootblk = AllocBlock();
+  Fetch(kBtreeMetapage);  // _bt_newlevel: the metapage, BT_WRITE
   Page& root = pages_[rootblk];
   root.level = pages_[left].level + 1;
   Item minus_infinity{};

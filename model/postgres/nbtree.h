@@ -25,6 +25,7 @@
 
 #include "absl/status/status.h"
 #include "model/key.h"
+#include "model/postgres/buffer_manager.h"
 #include "model/postgres/indexfsm.h"
 #include "model/postgres/nbtree_trace.h"
 #include "model/postgres/page_layout.h"
@@ -95,6 +96,17 @@ class BtIndex {
   void AttachWal(Wal* wal, int relation) {
     wal_ = wal;
     wal_rel_ = relation;
+  }
+
+  // From now on every page the insert path reads, extends or holds goes
+  // through `buffers` (relation `relation` of it): ReadBuffer on the
+  // descent (and the cached rightmost leaf, the old right sibling and the
+  // parent a split changes, the metapage when the root changes),
+  // ExtendBuffer for each new block; the pins are released at the insert's
+  // end. nullptr: none.
+  void AttachBuffers(BufferManager* buffers, int relation) {
+    buffers_ = buffers;
+    buf_rel_ = relation;
   }
 
   PgStatIndex StatIndex() const;
@@ -196,6 +208,12 @@ class BtIndex {
   BtCounters counters_;
   Wal* wal_ = nullptr;
   int wal_rel_ = 0;
+  BufferManager* buffers_ = nullptr;
+  int buf_rel_ = 0;
+  uint32_t amcache_root_ = kPNone;  // the root the relcache's metapage copy names (rd_amcache)
+  void Fetch(uint32_t block) {
+    if (buffers_ != nullptr) buffers_->ReadBuffer(buf_rel_, block);
+  }
   absl::Status status_;
   BtTraceSink* trace_ = nullptr;
   // The last _bt_dedup_pass: posting lists formed, single-value strategy.

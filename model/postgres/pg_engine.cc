@@ -39,6 +39,7 @@ absl::Status PgEngine::InsertSecondary(size_t index, const Key& entry) {
 absl::Status PgEngine::EndRow() {
   table_.EndRow();
   if (++rows_in_trx_ == trx_rows_) CommitTrx();
+  if (rows_per_sec_ > 0) table_.AdvanceClock(static_cast<double>(rows_) / rows_per_sec_);
   return table_.status();
 }
 

@@ -29,10 +29,23 @@
 
 namespace innosim::postgres {
 
+// Shared buffers and the writers (model/postgres/pg_io.h) on the load's
+// clock: row i ends at (i + 1) / rows_per_sec seconds.
+struct PgIoOptions {
+  PgSettings settings;
+  double rows_per_sec = 100000;
+};
+
 class PgEngine final : public TableEngine {
  public:
-  PgEngine(const PgProfile& profile, const PgTableSpec& spec, uint64_t trx_rows = 1000)
-      : table_(profile, spec), trx_rows_(trx_rows == 0 ? 1 : trx_rows), vacuum_(table_) {}
+  // `io`: shared buffers, the checkpointer and the background writer with
+  // these settings and clock; nullptr: pages and WAL only.
+  PgEngine(const PgProfile& profile, const PgTableSpec& spec, uint64_t trx_rows = 1000,
+           const PgIoOptions* io = nullptr)
+      : table_(profile, spec, io != nullptr ? &io->settings : nullptr),
+        trx_rows_(trx_rows == 0 ? 1 : trx_rows),
+        vacuum_(table_),
+        rows_per_sec_(io != nullptr && io->rows_per_sec > 0 ? io->rows_per_sec : 0) {}
 
   // heap_insert, then the primary key's entry (ExecInsert). A key the
   // primary key already holds is AlreadyExists (unique_violation); the
@@ -79,6 +92,7 @@ class PgEngine final : public TableEngine {
   bool deleting_ = false;  // a DELETE's transaction is open
   bool vacuumed_ = false;  // a VACUUM ran: inserts are refused
   absl::Status status_;    // the first refusal, sticky
+  double rows_per_sec_;  // 0: no clock
 };
 
 }  // namespace innosim::postgres

@@ -1,5 +1,7 @@
 #include "model/postgres/table.h"
 
+#include <type_traits>
+
 #include "absl/strings/str_cat.h"
 
 namespace innosim::postgres {
@@ -30,9 +32,23 @@ BtIndexDesc PgTable::MakeIndexDesc(const std::string& name, const std::vector<si
   return d;
 }
 
-PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec)
+PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec, const PgSettings* io)
     : profile_(profile), spec_(spec), wal_(std::make_unique<Wal>(profile)), heap_(spec.fillfactor) {
-  heap_.AttachWal(wal_.get(), wal_->AddRelation());
+  if (io != nullptr) io_ = std::make_unique<PgIo>(profile, *io, wal_.get());
+  // The relations in creation order, the same ids in the WAL and in shared
+  // buffers (their relfilenodes ascend in that order: BufferSync's order).
+  auto attach = [&](auto& rel) {
+    const int id = wal_->AddRelation();
+    rel.AttachWal(wal_.get(), id);
+    if (io_ != nullptr) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(rel)>, BtIndex>) {
+        rel.AttachBuffers(&io_->buffers(), io_->buffers().AddRelation());
+      } else {
+        io_->buffers().AddRelation();  // the heap's main fork: its FSM fork follows the indexes'
+      }
+    }
+  };
+  attach(heap_);
   if (spec_.columns.empty() || spec_.columns.size() > 64) {
     status_ = absl::InvalidArgumentError("a table needs 1 to 64 columns");
   }
@@ -40,7 +56,7 @@ PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec)
     // index.c ChooseIndexName: <table>_pkey.
     primary_ = std::make_unique<BtIndex>(
         profile_, MakeIndexDesc(spec_.name + "_pkey", spec_.primary_key, true, kBtreeDefaultFillfactor, true));
-    primary_->AttachWal(wal_.get(), wal_->AddRelation());
+    attach(*primary_);
   }
   for (size_t i = 0; i < spec_.secondary.size(); ++i) {
     const PgIndexSpec& s = spec_.secondary[i];
@@ -54,9 +70,10 @@ PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec)
     }
     secondary_.push_back(std::make_unique<BtIndex>(
         profile_, MakeIndexDesc(name, s.columns, s.unique, s.fillfactor, s.deduplicate_items)));
-    secondary_.back()->AttachWal(wal_.get(), wal_->AddRelation());
+    attach(*secondary_.back());
   }
   entry_done_.assign(secondary_.size(), false);
+  if (io_ != nullptr) heap_.AttachBuffers(&io_->buffers(), 0, io_->buffers().AddFsmFork(0));
 }
 
 void PgTable::InsertRow(const Key& pk, const PgRow& row) {
@@ -99,6 +116,7 @@ absl::Status PgTable::status() const {
   if (!status_.ok()) return status_;
   if (!heap_.status().ok()) return heap_.status();
   if (!wal_->status().ok()) return wal_->status();
+  if (io_ != nullptr && !io_->status().ok()) return io_->status();
   if (primary_ != nullptr && !primary_->status().ok()) return primary_->status();
   for (const auto& s : secondary_) {
     if (!s->status().ok()) return s->status();
@@ -113,20 +131,41 @@ PgTableReport PgTable::Report() const {
   r.heap_relpages = heap_.relpages();
   r.heap_pg_relation_size = heap_.pg_relation_size();
   r.heap_name = spec_.name;
-  r.heap_dirty_blocks = wal_->dirty_blocks(0);
+  // pg_buffercache's isdirty: the buffers' state when they are modelled,
+  // else every block changed since the redo pointer.
+  auto dirty = [&](int rel) { return io_ != nullptr ? io_->buffers().dirty_blocks(rel) : wal_->dirty_blocks(rel); };
+  auto rel_io = [&](int rel) { return io_ != nullptr ? io_->buffers().rel_counters(rel) : RelIoCounters{}; };
+  r.heap_dirty_blocks = dirty(0);
   r.wal = wal_->counters();
+  r.heap_io = rel_io(0);
+  if (io_ != nullptr) {
+    r.has_io = true;
+    r.io = io_->Report();
+  }
   int relation = 0;
   auto add = [&](const BtIndex& ix) {
-    r.indexes.push_back(PgIndexReport{ix.desc().name, ix.desc().unique, ix.StatIndex(), ix.counters(),
-                                      wal_->dirty_blocks(++relation)});
+    ++relation;
+    r.indexes.push_back(
+        PgIndexReport{ix.desc().name, ix.desc().unique, ix.StatIndex(), ix.counters(), dirty(relation), rel_io(relation)});
   };
   if (primary_ != nullptr) add(*primary_);
   for (const auto& s : secondary_) add(*s);
   return r;
 }
 
+void PgTable::Checkpoint() {
+  if (io_ != nullptr) {
+    io_->Checkpoint(io_->clock());
+  } else {
+    wal_->Checkpoint();
+  }
+}
+
 std::string PgTable::Verify() const {
   if (!status_.ok()) return std::string(status_.message());
+  if (io_ != nullptr) {
+    if (std::string v = io_->Verify(); !v.empty()) return v;
+  }
   if (std::string v = heap_.Verify(); !v.empty()) return v;
   if (primary_ != nullptr) {
     if (std::string v = primary_->Verify(); !v.empty()) return v;

@@ -26,6 +26,7 @@
 #include "model/key.h"
 #include "model/postgres/heap.h"
 #include "model/postgres/nbtree.h"
+#include "model/postgres/pg_io.h"
 #include "model/postgres/profile.h"
 #include "model/postgres/wal.h"
 
@@ -53,6 +54,7 @@ struct PgIndexReport {
   PgStatIndex stat;
   BtCounters counters;
   uint64_t dirty_blocks = 0;  // pg_buffercache isdirty census (blocks changed since the checkpoint)
+  RelIoCounters io;           // pg_statio_user_indexes idx_blks_read / idx_blks_hit (with shared buffers)
 };
 
 struct PgTableReport {
@@ -63,12 +65,18 @@ struct PgTableReport {
   uint64_t heap_dirty_blocks = 0;      // pg_buffercache isdirty census of the heap's main fork
   std::string heap_name;               // the table's name
   WalCounters wal;                     // pg_stat_wal since the table was made
+  RelIoCounters heap_io;               // pg_statio_user_tables heap_blks_read / heap_blks_hit
+  bool has_io = false;                 // shared buffers and the writers simulated (below)
+  PgIoReport io;                       // pg_stat_bgwriter / _checkpointer / _io counters
   std::vector<PgIndexReport> indexes;  // the primary key first (when there is one), then the secondaries
 };
 
 class PgTable {
  public:
-  PgTable(const PgProfile& profile, const PgTableSpec& spec);
+  // With `io` settings the table's pages go through shared buffers, the
+  // checkpointer and the background writer (model/postgres/pg_io.h);
+  // without, every block stays in the pool (pages and WAL only).
+  PgTable(const PgProfile& profile, const PgTableSpec& spec, const PgSettings* io = nullptr);
   PgTable(const PgTable&) = delete;
   PgTable& operator=(const PgTable&) = delete;
 
@@ -81,7 +89,13 @@ class PgTable {
   // A transaction's commit record (xact.c XactLogCommitRecord).
   void Commit() { wal_->Commit(); }
   // CHECKPOINT: every block clean, the redo pointer at the insert position.
-  void Checkpoint() { wal_->Checkpoint(); }
+  void Checkpoint();
+  // The load's clock (seconds since it began): the writers' turns due by
+  // then (nothing without shared buffers).
+  void AdvanceClock(double seconds) {
+    if (io_ != nullptr) io_->AdvanceTo(seconds);
+  }
+  const PgIo* io() const { return io_.get(); }
   const Wal& wal() const { return *wal_; }
 
   PgTableReport Report() const;
@@ -109,6 +123,7 @@ class PgTable {
   PgProfile profile_;
   PgTableSpec spec_;
   std::unique_ptr<Wal> wal_;  // its address stays put: the heap and indexes hold it
+  std::unique_ptr<PgIo> io_;  // likewise its buffers; null without shared buffers
   Heap heap_;
   std::unique_ptr<BtIndex> primary_;
   std::vector<std::unique_ptr<BtIndex>> secondary_;

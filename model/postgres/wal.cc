@@ -1,5 +1,6 @@
 #include "model/postgres/wal.h"
 
+#include "model/postgres/buffer_manager.h"
 #include "model/postgres/page_layout.h"
 
 namespace innosim::postgres {
@@ -41,7 +42,7 @@ WalRecordSize Wal::Size(const WalRecord& record) const {
     // page LSN is at or before RedoRecPtr (doPageWrites: full_page_writes
     // on); REGBUF_FORCE_IMAGE always.
     const bool image = (ref.flags & kRegbufForceImage) != 0 ||
-                       ((ref.flags & kRegbufNoImage) == 0 && !is_dirty(ref.relation, ref.block));
+                       (full_page_writes_ && (ref.flags & kRegbufNoImage) == 0 && !is_dirty(ref.relation, ref.block));
     total += kSizeOfXLogRecordBlockHeader;
     if (image) {
       total += kSizeOfXLogRecordBlockImageHeader;
@@ -99,6 +100,7 @@ WalRecordSize Wal::Insert(const WalRecord& record) {
       d[ref.block] = true;
       ++dirty_count_[ref.relation];
     }
+    if (buffers_ != nullptr) buffers_->MarkDirty(ref.relation, ref.block);
   }
   return s;
 }
@@ -110,15 +112,25 @@ void Wal::Commit() {
 }
 
 void Wal::Checkpoint() {
-  // BufferSync writes every dirty buffer; with the redo pointer at the
-  // insert position, every block's LSN is at or before it.
+  BeginCheckpoint();
+  EndCheckpoint();
+}
+
+void Wal::BeginCheckpoint() {
+  // The redo pointer at the insert position: every block's LSN is at or
+  // before it, so its next change takes an image.
   for (std::vector<bool>& d : dirty_) d.assign(d.size(), false);
   for (uint64_t& n : dirty_count_) n = 0;
+  redo_rec_ptr_ = InsertRecPtr();
   if (profile_.major >= 17) {
+    // REL_17+ CreateCheckPoint: the redo pointer is this record's start.
     WalRecord redo;
     redo.MainData(kSizeOfCheckpointRedo);
     Insert(redo);
   }
+}
+
+void Wal::EndCheckpoint() {
   WalRecord running;
   running.MainData(kMinSizeOfXactRunningXacts);
   Insert(running);

@@ -42,6 +42,10 @@
 #include "model/postgres/profile.h"
 
 namespace innosim::postgres {
+class BufferManager;
+}
+
+namespace innosim::postgres {
 
 // access/xlogrecord.h.
 inline constexpr int kSizeOfXLogRecord = 24;                 // SizeOfXLogRecord
@@ -168,12 +172,29 @@ class Wal {
   // records the checkpoint writes (REL_17+: XLOG_CHECKPOINT_REDO first;
   // the standby snapshot; XLOG_CHECKPOINT_ONLINE).
   void Checkpoint();
+  // A spread checkpoint's two ends (CreateCheckPoint): the redo pointer
+  // moved to the insert position (REL_17+: XLOG_CHECKPOINT_REDO written
+  // there), after which every block's next change takes an image; and,
+  // once BufferSync is done, the standby snapshot and XLOG_CHECKPOINT_ONLINE.
+  // Checkpoint() is the two at once.
+  void BeginCheckpoint();
+  void EndCheckpoint();
+  // From now on each record's blocks are marked dirty in `buffers`
+  // (MarkBufferDirty before XLogInsert); nullptr: none.
+  void AttachBuffers(BufferManager* buffers) { buffers_ = buffers; }
+  // full_page_writes (doPageWrites): off takes no image after the redo
+  // pointer (REGBUF_FORCE_IMAGE still does).
+  void set_full_page_writes(bool on) { full_page_writes_ = on; }
+  // pg_current_wal_insert_lsn() and the last checkpoint's redo pointer
+  // (RedoRecPtr), as LSNs.
+  uint64_t InsertRecPtr() const { return BytePosToRecPtr(bytepos_); }
+  uint64_t RedoRecPtr() const { return redo_rec_ptr_; }
 
   const WalCounters& counters() const { return counters_; }
   // OK, or the first record this model could not size; sticky.
   absl::Status status() const { return status_; }
-  // pg_buffercache's isdirty census of one relation: blocks changed since
-  // the last checkpoint (none is evicted: no write happens in between).
+  // Blocks changed since the redo pointer: pg_buffercache's isdirty census
+  // when no buffer is written in between (no buffer model attached).
   uint64_t dirty_blocks(int relation) const { return dirty_count_[relation]; }
   bool is_dirty(int relation, uint32_t block) const;
   // xlog.c XLogBytePosToRecPtr: the LSN of usable byte position `bytepos`.
@@ -187,6 +208,9 @@ class Wal {
   std::vector<uint64_t> dirty_count_;
   WalCounters counters_;
   uint64_t bytepos_ = 0;  // Insert->CurrBytePos
+  uint64_t redo_rec_ptr_ = 0;
+  BufferManager* buffers_ = nullptr;
+  bool full_page_writes_ = true;
   absl::Status status_;
 };
 
