@@ -360,6 +360,45 @@ void PageCleaner::RunIteration(double now_s) {
   }
 }
 
+uint64_t PageCleaner::IdlePeriod(double next_s) const {
+  const uint64_t oldest = pool_->OldestModification();
+  // The pass's closing checkpoint must not move.
+  if (log_->AvailableForCheckpoint(oldest) > log_->last_checkpoint_lsn()) return 0;
+  if (settings_.flavor == ServerFlavor::kMySql84) {
+    if (settings_.innodb_flush_sync && log_->MySqlSyncFlushLsn(oldest) != 0) return 0;
+    const uint64_t depth = settings_.innodb_lru_scan_depth * instances_;
+    if (!pool_->LruBatchIsNoOp(std::min(depth, pool_->lru_len()), depth)) return 0;
+    // PageRecommendation: skip_lsn every pass (no new redo since the last
+    // set_average), nothing flushed to add to sum_pages, rates already 0
+    // (set_average halves them: (0 + 0) / 2 stays 0), and a window that
+    // restarted at the last pass, so the next resets after exactly
+    // innodb_flushing_avg_loops passes (n_iterations and elapsed both reach
+    // it then).
+    if (prev_lsn_ == 0 || prev_lsn_ != log_->lsn()) return 0;
+    if (last_pages_ != 0 || sum_pages_ != 0 || page_avg_rate_ != 0 || lsn_avg_rate_ != 0) return 0;
+    if (n_iterations_ != 0 || next_s != prev_time_ + 1) return 0;
+    return std::max<uint64_t>(settings_.innodb_flushing_avg_loops, 1);
+  }
+  if (pool_->NeedLruEviction()) return 0;
+  if (oldest == 0) return mariadb_idle_ ? 1 : 0;  // fully_unemployed
+  // Asleep (MariaDbIteration): returns before any work or checkpoint.
+  const bool asleep = mariadb_idle_ && settings_.innodb_max_dirty_pages_pct_lwm == 0 && async_lsn_ == 0 &&
+                      pool_->ModifiedRatioPct() < settings_.innodb_max_dirty_pages_pct;
+  return asleep ? 1 : 0;
+}
+
+void PageCleaner::SkipIdlePasses(uint64_t passes) {
+  if (passes == 0) return;
+  stats_.iterations += passes;
+  if (settings_.flavor == ServerFlavor::kMySql84) {
+    // Each period ends with set_average's reset at its last pass.
+    prev_time_ += static_cast<double>(passes);
+    cur_iter_time_ = prev_time_;
+    cur_iter_lsn_ = log_->lsn();
+    prev_iter_pages_flushed_ = 0;
+  }
+}
+
 void PageCleaner::CheckRedoPressure(double now_s) {
   const uint64_t oldest = pool_->OldestModification();
   if (oldest == 0) return;

@@ -66,6 +66,21 @@ class PageCleaner {
 
   // One coordinator pass at whole simulated second `now_s`.
   void RunIteration(double now_s);
+  // Idle seconds at no cost (issue 29: a low --rows-per-sec leaves millions
+  // of simulated seconds between rows). IdlePeriod(next_s) is P > 0 when the
+  // passes at next_s, next_s + 1, ..., next_s + P - 1 would change nothing
+  // but the pass count and the averaging clock, and leave the cleaner in the
+  // same state, so any whole number of periods can be skipped at once; 0
+  // when that cannot be shown (then run the passes). MySQL: no redo since
+  // the last averaging (skip_lsn), averages decayed to 0, an LRU batch with
+  // nothing to do, no sync flush, no checkpoint to move, and the averaging
+  // window just restarted: P = innodb_flushing_avg_loops. MariaDB: no LRU
+  // eviction needed and the cleaner idle (clean, or asleep): P = 1.
+  uint64_t IdlePeriod(double next_s) const;
+  // The effect of `passes` (a multiple of IdlePeriod) passes from an idle
+  // state: exactly what running them one by one would do.
+  void SkipIdlePasses(uint64_t passes);
+
   // Cheap check after each row: starts sync (MySQL) or furious/async
   // (MariaDB) flushing when redo requires it.
   void CheckRedoPressure(double now_s);

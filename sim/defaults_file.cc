@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "sim/output_file.h"
 #include "absl/strings/str_split.h"
 #include "sim/nearest_name.h"
 
@@ -116,6 +117,7 @@ absl::StatusOr<DefaultsFile> ReadDefaultsFile(const std::string& path, ServerFla
   if (std::filesystem::is_directory(path, ec)) {
     return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, " is a folder: give the my.cnf file itself"));
   }
+  NoteInputFile(path);  // an output naming it is refused (sim/output_file.h)
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, ": ", std::strerror(errno)));

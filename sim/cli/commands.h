@@ -39,8 +39,11 @@ inline std::string SubcommandNames(const CLI::App& app) {
   return list;
 }
 
-// One-line error to stderr, returns the exit code.
+// One-line error to stderr, returns the exit code. User input quoted in
+// `message` is printed escaped (sim/printable.h), as by Warn.
 int Fail(int code, const std::string& message);
+// One warning line to stderr ("innosim: warning: ...").
+void Warn(const std::string& message);
 
 }  // namespace innosim::cli
 

@@ -23,12 +23,15 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "model/flush_model.h"
 #include "model/server_settings.h"
 #include "sim/count.h"
 #include "sim/defaults_file.h"
 #include "sim/key_stream.h"
 #include "sim/nearest_name.h"
+#include "sim/output_file.h"
 #include "sim/phases.h"
 #include "sim/runner.h"
 #include "sim/writers.h"
@@ -242,6 +245,11 @@ struct LoadOptions {
       spec->stream.seed = *sd;
     }
     spec->stream.name = stream;
+    // A key file is an input before it is opened: outputs are checked first.
+    if (const size_t colon = stream.find(':'); absl::StartsWith(stream, "file") && colon != std::string::npos &&
+                                               stream.substr(colon + 1) != "-") {
+      NoteInputFile(stream.substr(colon + 1));
+    }
     spec->stream.rows_per_ms = rows_per_ms_value;
     if (help_.writers) {
       if (absl::Status s = writer_options.Apply(&spec->stream); !s.ok()) return s;
@@ -272,6 +280,11 @@ struct LoadOptions {
       if (!absl::SimpleAtod(rows_per_sec, &rps) || !(rps > 0) || !std::isfinite(rps)) {
         return absl::InvalidArgumentError(
             absl::StrCat("--rows-per-sec '", rows_per_sec, "' must be a positive number (e.g. 127290)"));
+      }
+      if (rps < FlushModel::kMinRowsPerSec) {
+        return absl::InvalidArgumentError(absl::StrCat("--rows-per-sec '", rows_per_sec, "' is below the floor of ",
+                                                       FlushModel::kMinRowsPerSec,
+                                                       " rows/s (docs/limits.md): give at least that"));
       }
       spec->rows_per_sec = rps;
     }

@@ -37,9 +37,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> names;
     for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-      std::fprintf(stderr, "innosim: unknown subcommand '%s'%s: use one of %s (innosim --help)\n", argv[1],
-                   innosim::DidYouMean(argv[1], names).c_str(), innosim::cli::SubcommandNames(app).c_str());
-      return 2;
+      return innosim::cli::Fail(2, std::string("unknown subcommand '") + argv[1] + "'" +
+                                       innosim::DidYouMean(argv[1], names) + ": use one of " +
+                                       innosim::cli::SubcommandNames(app) + " (innosim --help)");
     }
   }
   try {
@@ -49,8 +49,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "innosim: %s (see innosim --help)\n", e.what());
-    return 2;
+    return innosim::cli::Fail(2, std::string(e.what()) + " (see innosim --help)");
   }
   return reg.Dispatch(app);
 }

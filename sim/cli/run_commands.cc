@@ -24,18 +24,6 @@
 
 namespace innosim::cli {
 
-int Registry::Dispatch(CLI::App& app) {
-  for (auto& [sub, handler] : handlers_) {
-    if (sub->parsed()) return handler();
-  }
-  return Fail(2, "no subcommand given: use one of " + SubcommandNames(app) + " (innosim --help)");
-}
-
-int Fail(int code, const std::string& message) {
-  std::fprintf(stderr, "innosim: %s\n", message.c_str());
-  return code;
-}
-
 namespace {
 
 constexpr char kQuietHelp[] =
@@ -139,7 +127,7 @@ void AddRun(CLI::App& app, Registry& reg) {
       if (absl::Status s = WriteFileAtomically(*page_map, map_svg); !s.ok()) return Fail(3, std::string(s.message()));
     }
     if (opts->json) {
-      for (const std::string& w : r->warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
+      for (const std::string& w : r->warnings) Warn(w);
       std::cout << RunToJson(*r).dump() << "\n";
     } else {
       std::cout << RunSummary(*r);
@@ -223,7 +211,7 @@ void AddSweep(CLI::App& app, Registry& reg) {
       std::printf("\n");
     }
     for (const auto& r : results) {
-      for (const std::string& w : r->warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
+      for (const std::string& w : r->warnings) Warn(w);
     }
     return 0;
   });

@@ -95,6 +95,7 @@ struct IbdOptions {
 // (the server had not written it yet). --force prints the census anyway,
 // with the reason as a warning line on stderr and in the report, exit 0.
 int RunIbd(const IbdOptions& o) {
+  NoteInputFile(o.path);  // --svg must not replace it
   // A bad --svg is found before the file is read, not after.
   if (!o.svg.empty()) {
     if (absl::Status s = CheckOutputPath(o.svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
@@ -114,13 +115,11 @@ int RunIbd(const IbdOptions& o) {
   }
   if (!census->consistent()) {
     if (!o.force) return Fail(3, absl::StrCat(IbdUnflushedMessage(*census), " (--force prints it anyway)"));
-    std::fprintf(stderr, "innosim: warning: %s\n", IbdUnflushedMessage(*census).c_str());
+    Warn(IbdUnflushedMessage(*census));
   } else if (census->truncated()) {
-    std::fprintf(stderr, "innosim: warning: %s: file shorter than its FSP_SIZE; the census covers the pages present\n",
-                 o.path.c_str());
+    Warn(o.path + ": file shorter than its FSP_SIZE; the census covers the pages present");
   } else if (!census->trees_complete) {
-    std::fprintf(stderr, "innosim: warning: %s: a live tree is broken; counted down to the break (see the warnings)\n",
-                 o.path.c_str());
+    Warn(o.path + ": a live tree is broken; counted down to the break (see the warnings)");
   }
   if (!o.svg.empty()) {
     if (absl::Status s = WriteFileAtomically(o.svg, PageMapSvg(*census)); !s.ok()) {

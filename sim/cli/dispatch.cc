@@ -1,0 +1,55 @@
+// Registry::Dispatch and Fail: what every subcommand ends with.
+//
+// Dispatch runs the chosen subcommand, then flushes and closes stdout and
+// checks that every write to it reached its destination: a full disk
+// (`> /dev/full`) or a closed descriptor is exit 3 with one line, never
+// exit 0 with the output lost. Fail prints one line, user input in it made
+// printable (sim/printable.h).
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "sim/cli/commands.h"
+#include "sim/printable.h"
+
+namespace innosim::cli {
+namespace {
+
+// Exit code after the handler returned `code`: 3 when stdout lost output
+// and the handler had not already failed.
+int FinishStdout(int code) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  int err = errno;
+  const bool clean = flushed && !std::ferror(stdout) && !std::cout.fail();
+  errno = 0;
+  const bool closed = std::fclose(stdout) == 0;
+  if (err == 0) err = errno;
+  if ((clean && closed) || (code != 0 && code != 1)) return code;
+  return Fail(3, std::string("writing the output to stdout failed") +
+                     (err != 0 ? std::string(": ") + std::strerror(err) : std::string()) +
+                     " (is the disk full or the pipe closed? write to a file with room)");
+}
+
+}  // namespace
+
+int Registry::Dispatch(CLI::App& app) {
+  for (auto& [sub, handler] : handlers_) {
+    if (sub->parsed()) return FinishStdout(handler());
+  }
+  return Fail(2, "no subcommand given: use one of " + SubcommandNames(app) + " (innosim --help)");
+}
+
+int Fail(int code, const std::string& message) {
+  std::fprintf(stderr, "innosim: %s\n", Printable(message).c_str());
+  return code;
+}
+
+void Warn(const std::string& message) {
+  std::fprintf(stderr, "innosim: warning: %s\n", Printable(message).c_str());
+}
+
+}  // namespace innosim::cli
