@@ -35,6 +35,9 @@ class EngineResult {
   virtual std::optional<double> Metric(std::string_view name) const = 0;
   // The names Metric answers, for an experiment's unknown-name error.
   virtual std::vector<std::string> MetricNames() const = 0;
+  // The few figures a sweep's text table shows, one column each, in order
+  // (names Metric answers).
+  virtual std::vector<std::string> SweepColumns() const = 0;
 };
 
 }  // namespace innosim

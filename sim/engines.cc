@@ -1,7 +1,10 @@
 #include "sim/engines.h"
 
 #include "model/postgres/profile.h"
+#include "sim/explain.h"
 #include "sim/innodb_driver.h"
+#include "sim/pg_explain.h"
+#include "sim/portable_table.h"
 #include "sim/postgres_driver.h"
 
 namespace innosim {
@@ -16,7 +19,15 @@ std::vector<EngineKind> Kinds() {
                    .bind_stream = BindStreamToTable,
                    .prepare = InnodbPrepare,
                    .check_table = InnodbCheckTable,
-                   .metric_names = nullptr});
+                   .metric_names = nullptr,
+                   .explain = InnodbExplain,
+                   .explain_html = true,
+                   .explain_scenarios = true,
+                   .draws_page_map = true,
+                   .records_series = true,
+                   .charts_sweep = true,
+                   .from_portable_sql = PortableToInnodbSql,
+                   .tree_figures = InnodbTreeFigures});
   kinds.push_back({.name = "postgresql",
                    .profiles = {std::string(postgres::kPostgresql15.name), std::string(postgres::kPostgresql18.name)},
                    .configure = PostgresConfigure,
@@ -24,7 +35,15 @@ std::vector<EngineKind> Kinds() {
                    .bind_stream = PostgresBindStream,
                    .prepare = PostgresPrepare,
                    .check_table = PostgresCheckTable,
-                   .metric_names = PostgresMetricNames});
+                   .metric_names = PostgresMetricNames,
+                   .explain = PostgresExplain,
+                   .explain_html = false,
+                   .explain_scenarios = false,
+                   .draws_page_map = false,
+                   .records_series = false,
+                   .charts_sweep = false,
+                   .from_portable_sql = PortableToPostgresSql,
+                   .tree_figures = PostgresTreeFigures});
   return kinds;
 }
 

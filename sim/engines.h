@@ -17,8 +17,11 @@
 #include "sim/engine_driver.h"
 #include "sim/entry_encoder.h"
 #include "sim/runner.h"
+#include "sim/tree_figures.h"
 
 namespace innosim {
+
+struct ExplainSpec;
 
 // What an engine's preparation hands the runner: the engine's driver, one
 // entry encoder per secondary index (in the engine's index order), and the
@@ -53,6 +56,24 @@ struct EngineKind {
   // The figures an experiment may compare for `spec` (its table's index
   // names among them); nullptr: the numeric fields of `run --json`.
   absl::StatusOr<std::vector<std::string>> (*metric_names)(const RunSpec& spec) = nullptr;
+  // `innosim explain` (sim/explain.h's spec: a stream or the learner's
+  // keys, the rows to print): the insert path step by step as text, or as
+  // JSON lines with `json`; one-line errors. nullptr: explain refuses it.
+  absl::StatusOr<std::string> (*explain)(const ExplainSpec& spec, bool json) = nullptr;
+  // Whether explain's --html (the browser explainer) and --scenario
+  // (learners' scenarios and their checks) take it.
+  bool explain_html = false;
+  bool explain_scenarios = false;
+  // What `run` and `sweep` can draw and record for it: --page-map (the simulated
+  // tablespace) and --series (the flush model's counters over the load).
+  bool draws_page_map = false;
+  bool records_series = false;
+  // Whether `sweep --svg` can chart it (leaf fill and DATA_LENGTH).
+  bool charts_sweep = false;
+  // `innosim compare`: the table in the engine's SQL from the portable SQL
+  // compare takes (sim/portable_table.h), and a run's figures side by side.
+  absl::StatusOr<std::string> (*from_portable_sql)(std::string_view sql) = nullptr;
+  TreeFigures (*tree_figures)(const RunResult& run) = nullptr;
 };
 
 // Every engine, in the order help lists them.

@@ -144,8 +144,10 @@ absl::StatusOr<double> ToleranceField(const toml::node& n, const std::string& me
                    absl::StrCat("tolerance ", metric, " = ", Shown(n),
                                 " must be a fraction such as 0.01 (1%) or a string such as \"1%\""));
   }
-  if (!(*d > 0 && *d < 1)) {
-    std::string how = *d >= 1 ? absl::StrCat(": write ", *d / 100, " for ", *d, "%") : ": it must be above 0";
+  // 0 asks for the published figure exactly (a figure that follows from the
+  // engine's rules alone, such as the leaves of keys arriving in order).
+  if (!(*d >= 0 && *d < 1)) {
+    std::string how = *d >= 1 ? absl::StrCat(": write ", *d / 100, " for ", *d, "%") : ": it must be 0 (exact) or above";
     return ErrorAt(path, n.source(),
                    absl::StrCat("tolerance ", metric, " = ", Shown(n),
                                 " is not a fraction between 0 and 1 (0.01 = 1%)", how));
@@ -670,6 +672,8 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
         }
         std::optional<double> d = NumberField(v);
         if (!d) return ErrorAt(path, v.source(), absl::StrCat("published ", metric, " = ", Shown(v), " must be a number"));
+        // A figure both shown and published is one row: the published one.
+        std::erase_if(run.published, [&](const auto& p) { return p.first == metric && std::isnan(p.second); });
         run.published.emplace_back(metric, *d);
       }
     }
@@ -697,52 +701,95 @@ absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::str
   return e;
 }
 
+ExperimentPlan PlanExperiment(const Experiment& e, std::optional<uint64_t> rows_override) {
+  ExperimentPlan plan;
+  plan.experiment = e;
+  if (rows_override) {
+    for (ExperimentRun& r : plan.experiment.runs) r.spec.rows = *rows_override;
+  }
+  for (const ExperimentRun& r : plan.experiment.runs) {
+    size_t k = 0;
+    while (k < plan.distinct.size() && !SameConfig(plan.distinct[k], r.spec)) ++k;
+    if (k == plan.distinct.size()) plan.distinct.push_back(r.spec);
+    plan.which.push_back(k);
+  }
+  return plan;
+}
+
+ConfigFigures FiguresOf(const ExperimentPlan& plan, size_t config, const RunResult& r) {
+  ConfigFigures f;
+  f.engine_result = r.engine_result != nullptr;
+  f.page_size = r.spec.page_size;
+  f.leaf_fill = r.report.primary.leaf_fill;
+  f.data_length = r.report.data_length;
+  f.elapsed_s = r.elapsed_s;
+  const nlohmann::ordered_json j = RunToJson(r);
+  for (size_t i = 0; i < plan.experiment.runs.size(); ++i) {
+    if (plan.which[i] != config) continue;
+    for (const auto& [metric, published] : plan.experiment.runs[i].published) {
+      if (r.engine_result != nullptr) {
+        if (const std::optional<double> v = r.engine_result->Metric(metric)) f.metrics[metric] = *v;
+      } else if (j.contains(metric) && j[metric].is_number()) {
+        f.metrics[metric] = j[metric].get<double>();
+      }
+    }
+  }
+  return f;
+}
+
+RunResult ResultOfFigures(const RunSpec& spec, const ConfigFigures& f) {
+  RunResult r;
+  r.spec = spec;
+  r.spec.page_size = f.page_size;
+  r.report.primary.leaf_fill = f.leaf_fill;
+  r.report.data_length = f.data_length;
+  r.elapsed_s = f.elapsed_s;
+  return r;
+}
+
 absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
                                                std::optional<uint64_t> rows_override) {
-  ExperimentResult out;
-  out.experiment = e;
-  if (rows_override) {
-    for (ExperimentRun& r : out.experiment.runs) r.spec.rows = *rows_override;
-  }
-  // Simulate each distinct configuration once.
-  std::vector<RunSpec> distinct;
-  std::vector<size_t> which;
-  for (const ExperimentRun& r : out.experiment.runs) {
-    size_t k = 0;
-    while (k < distinct.size() && !SameConfig(distinct[k], r.spec)) ++k;
-    if (k == distinct.size()) distinct.push_back(r.spec);
-    which.push_back(k);
-  }
-  out.distinct_runs = distinct.size();
+  const ExperimentPlan plan = PlanExperiment(e, rows_override);
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<absl::StatusOr<RunResult>> results = RunMany(distinct, threads);
-  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  for (const absl::StatusOr<RunResult>& r : results) {
-    if (!r.ok()) return r.status();
+  std::vector<absl::StatusOr<RunResult>> results = RunMany(plan.distinct, threads);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::vector<RunResult> done;
+  std::vector<ConfigFigures> figures;
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (!results[k].ok()) return results[k].status();
+    figures.push_back(FiguresOf(plan, k, *results[k]));
+    done.push_back(*std::move(results[k]));
   }
+  return AssembleExperiment(plan, done, figures, wall_s);
+}
+
+absl::StatusOr<ExperimentResult> AssembleExperiment(const ExperimentPlan& plan, const std::vector<RunResult>& results,
+                                                    const std::vector<ConfigFigures>& figures, double wall_s) {
+  ExperimentResult out;
+  out.experiment = plan.experiment;
+  out.distinct_runs = plan.distinct.size();
+  out.wall_s = wall_s;
+  const Experiment& e = plan.experiment;
   for (size_t i = 0; i < out.experiment.runs.size(); ++i) {
     const ExperimentRun& run = out.experiment.runs[i];
-    RunResult rr = *results[which[i]];
+    const ConfigFigures& f = figures[plan.which[i]];
+    RunResult rr = results[plan.which[i]];
     rr.spec.label = run.spec.label;
-    const nlohmann::ordered_json j = RunToJson(rr);
     for (const auto& [metric, published] : run.published) {
       ComparisonRow row;
       row.label = run.spec.label;
       row.metric = metric;
       row.published = published;
-      if (rr.engine_result != nullptr) {
-        const std::optional<double> v = rr.engine_result->Metric(metric);
-        if (!v) {
-          return absl::InvalidArgumentError(absl::StrCat(e.name, ": run '", run.spec.label, "' publishes '", metric,
-                                                         "', which innosim does not produce for ", run.spec.profile));
-        }
-        row.simulated = *v;
-      } else if (!j.contains(metric) || !j[metric].is_number()) {
+      auto v = f.metrics.find(metric);
+      if (v == f.metrics.end() && f.engine_result) {
+        return absl::InvalidArgumentError(absl::StrCat(e.name, ": run '", run.spec.label, "' publishes '", metric,
+                                                       "', which innosim does not produce for ", run.spec.profile));
+      }
+      if (v == f.metrics.end()) {
         return absl::InvalidArgumentError(absl::StrCat(e.name, ": run '", run.spec.label, "' publishes '", metric,
                                                        "', which innosim does not produce: use a field of `innosim run --json`"));
-      } else {
-        row.simulated = j[metric].get<double>();
       }
+      row.simulated = v->second;
       // Not published (NaN): no error to show or check.
       row.rel_error = std::isnan(published) ? 0 : RelativeError(row.simulated, published);
       if (auto it = run.tolerance.find(metric); it != run.tolerance.end() && !std::isnan(published)) {
@@ -774,6 +821,7 @@ std::string FormatValue(const std::string& metric, double v) {
 std::string Verdict(const ComparisonRow& row) {
   if (std::isnan(row.published)) return "(not published)";
   if (!row.tolerance) return "(info)";
+  if (*row.tolerance == 0) return row.ok ? "ok (exact)" : "MISS (exact)";
   return absl::StrFormat("%s (within %.1f%%)", row.ok ? "ok" : "MISS", 100 * *row.tolerance);
 }
 

@@ -78,8 +78,43 @@ struct ExperimentResult {
 
 // Runs every distinct configuration, `threads` at a time (0 = all cores).
 // `rows_override` replaces every run's row count (for quick checks).
+// It is PlanExperiment, RunMany of plan.distinct, FiguresOf each result and
+// AssembleExperiment; `innosim experiment --shard` runs a slice of
+// plan.distinct and `innosim merge` assembles the figures of every slice.
 absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
                                                std::optional<uint64_t> rows_override);
+
+// The configurations an experiment simulates: runs with identical settings
+// are simulated once (distinct, in the order of their first run); which[i]
+// is run i's.
+struct ExperimentPlan {
+  Experiment experiment;  // with rows_override applied
+  std::vector<RunSpec> distinct;
+  std::vector<size_t> which;
+};
+ExperimentPlan PlanExperiment(const Experiment& e, std::optional<uint64_t> rows_override);
+
+// All an experiment reads of one configuration's result: the figures its
+// runs publish or show (a metric the result lacks is absent), whether they
+// came from another engine's EngineResult (for the message), and what
+// ExperimentSweep draws.
+struct ConfigFigures {
+  std::map<std::string, double> metrics;
+  bool engine_result = false;
+  uint32_t page_size = 0;  // the page size used (RunResult::spec.page_size)
+  double leaf_fill = 0;
+  uint64_t data_length = 0;
+  double elapsed_s = 0;
+};
+ConfigFigures FiguresOf(const ExperimentPlan& plan, size_t config, const RunResult& r);
+// The result of the configuration's spec that the figures stand for: its
+// spec (page size as used), leaf fill and DATA_LENGTH; nothing else.
+RunResult ResultOfFigures(const RunSpec& spec, const ConfigFigures& f);
+
+// The comparison from one result and its figures per distinct
+// configuration; wall_s is shown as the simulation time.
+absl::StatusOr<ExperimentResult> AssembleExperiment(const ExperimentPlan& plan, const std::vector<RunResult>& results,
+                                                    const std::vector<ConfigFigures>& figures, double wall_s);
 
 std::string ExperimentTable(const ExperimentResult& r);
 std::string ExperimentMarkdown(const ExperimentResult& r, const std::string& command);

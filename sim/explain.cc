@@ -448,6 +448,12 @@ absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec) {
   return result;
 }
 
+absl::StatusOr<std::string> InnodbExplain(const ExplainSpec& spec, bool json) {
+  absl::StatusOr<ExplainResult> r = Explain(spec);
+  if (!r.ok()) return r.status();
+  return json ? ExplainJsonLines(*r) : ExplainText(*r);
+}
+
 namespace {
 
 // A page as a bar of `width` cells: '#' used bytes, 'r' the 1/16 reserve

@@ -146,6 +146,10 @@ absl::Status ParseKeyList(std::string_view text, std::vector<Key>* keys, int* wi
 
 absl::StatusOr<ExplainResult> Explain(const ExplainSpec& spec);
 
+// EngineKind::explain of the InnoDB profiles: Explain, then its text, or
+// its JSON lines with `json`.
+absl::StatusOr<std::string> InnodbExplain(const ExplainSpec& spec, bool json);
+
 // Readable: one block per insert, pages drawn as bars of used / reserved /
 // free bytes with their record counts; then the summary.
 std::string ExplainText(const ExplainResult& r);

@@ -126,4 +126,28 @@ void InnodbDriver::Finish(RunResult* result) {
   result->settings_used = settings_;
 }
 
+TreeFigures InnodbTreeFigures(const RunResult& run) {
+  TreeFigures f;
+  const IndexReport& p = run.report.primary;
+  f.rows = run.report.rows;
+  f.page_size = run.spec.page_size;
+  f.leaf_pages_name = "n_leaf_pages";
+  f.leaf_fill_name = "leaf_fill";
+  f.leaf_pages = p.n_leaf_pages;
+  f.leaf_fill = p.leaf_fill;
+  f.levels = p.height;
+  // The clustered index holds the rows: DATA_LENGTH is both.
+  f.primary_key_bytes = run.report.data_length;
+  f.rows_bytes = run.report.data_length;
+  f.secondary_bytes = run.report.index_length;
+  f.total_bytes = run.report.data_length + run.report.index_length;
+  f.sizes_note = "DATA_LENGTH (the clustered index holds the rows), INDEX_LENGTH";
+  f.splits = {{"index_page_splits", p.counters.index_page_splits},
+              {"to the right", p.counters.splits_to_right},
+              {"to the left", p.counters.splits_to_left},
+              {"at the middle", p.counters.splits_middle},
+              {"root raises", p.counters.root_raises}};
+  return f;
+}
+
 }  // namespace innosim

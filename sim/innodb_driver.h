@@ -23,6 +23,8 @@ absl::Status InnodbCheck(const RunSpec& spec);
 absl::StatusOr<RunConfig> InnodbConfigure(const RunSpec& spec);
 absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* config, int key_width);
 absl::Status InnodbCheckTable(const RunSpec& spec, int key_width);
+// The clustered index and the sizes, for `innosim compare`.
+TreeFigures InnodbTreeFigures(const RunResult& run);
 
 class InnodbDriver final : public EngineDriver {
  public:

@@ -26,6 +26,33 @@ constexpr SplitKind kSplitKinds[] = {SplitKind::kRightmostFillfactor, SplitKind:
 // decimals (pgstatindex.c: snprintf "%.2f"); the JSON carries them so.
 double TwoDecimals(double v) { return std::round(v * 100.0) / 100.0; }
 
+postgres::WalCounters WalDelta(const postgres::WalCounters& now, const postgres::WalCounters& before) {
+  postgres::WalCounters d;
+  d.wal_records = now.wal_records - before.wal_records;
+  d.wal_fpi = now.wal_fpi - before.wal_fpi;
+  d.wal_bytes = now.wal_bytes - before.wal_bytes;
+  d.wal_lsn_bytes = now.wal_lsn_bytes - before.wal_lsn_bytes;
+  return d;
+}
+
+// pg_stat_wal's names; wal_lsn_diff is pg_wal_lsn_diff() of
+// pg_current_wal_insert_lsn() across the same span.
+void PutWal(const postgres::WalCounters& w, nlohmann::ordered_json* j) {
+  (*j)["wal_records"] = w.wal_records;
+  (*j)["wal_fpi"] = w.wal_fpi;
+  (*j)["wal_bytes"] = w.wal_bytes;
+  (*j)["wal_lsn_diff"] = w.wal_lsn_bytes;
+}
+
+// pg_buffercache's isdirty census by relation name: the heap (its main
+// fork), then each index.
+nlohmann::ordered_json DirtyJson(const PgTableReport& r) {
+  nlohmann::ordered_json d = nlohmann::ordered_json::object();
+  d[r.heap_name] = r.heap_dirty_blocks;
+  for (const PgIndexReport& ix : r.indexes) d[ix.name] = ix.dirty_blocks;
+  return d;
+}
+
 nlohmann::ordered_json IndexJson(const PgIndexReport& ix) {
   const postgres::PgStatIndex& s = ix.stat;
   nlohmann::ordered_json j;
@@ -55,6 +82,7 @@ nlohmann::ordered_json IndexJson(const PgIndexReport& ix) {
   j["new_roots"] = ix.counters.new_roots;
   j["dedup_passes"] = ix.counters.dedup_passes;
   j["fastpath_inserts"] = ix.counters.fastpath_inserts;
+  j["dirty_blocks"] = ix.dirty_blocks;
   return j;
 }
 
@@ -64,7 +92,10 @@ nlohmann::ordered_json TableJson(const PgTableReport& r) {
   nlohmann::ordered_json heap;
   heap["relpages"] = r.heap_relpages;
   heap["pg_relation_size"] = r.heap_pg_relation_size;
+  heap["dirty_blocks"] = r.heap_dirty_blocks;
   j["heap"] = heap;
+  PutWal(r.wal, &j);
+  j["dirty_blocks"] = DirtyJson(r);
   nlohmann::ordered_json indexes = nlohmann::ordered_json::array();
   for (const PgIndexReport& ix : r.indexes) indexes.push_back(IndexJson(ix));
   j["indexes"] = indexes;
@@ -93,13 +124,25 @@ std::optional<double> IndexMetric(const PgIndexReport& ix, std::string_view name
   if (name == "leaf_splits") return static_cast<double>(Splits(ix.counters.leaf_splits));
   if (name == "internal_splits") return static_cast<double>(Splits(ix.counters.internal_splits));
   if (name == "new_roots") return static_cast<double>(ix.counters.new_roots);
+  if (name == "dirty_blocks") return static_cast<double>(ix.dirty_blocks);
   return std::nullopt;
 }
 
 constexpr const char* kIndexMetricNames[] = {"tree_level",     "index_size",         "root_block_no", "internal_pages",
                                              "leaf_pages",     "empty_pages",        "deleted_pages",
                                              "avg_leaf_density", "leaf_fragmentation", "relpages",
-                                             "leaf_splits",    "internal_splits",    "new_roots"};
+                                             "leaf_splits",    "internal_splits",    "new_roots",
+                                             "dirty_blocks"};
+
+std::optional<double> WalMetric(const postgres::WalCounters& w, std::string_view name) {
+  if (name == "wal_records") return static_cast<double>(w.wal_records);
+  if (name == "wal_fpi") return static_cast<double>(w.wal_fpi);
+  if (name == "wal_bytes") return static_cast<double>(w.wal_bytes);
+  if (name == "wal_lsn_diff") return static_cast<double>(w.wal_lsn_bytes);
+  return std::nullopt;
+}
+
+constexpr const char* kWalMetricNames[] = {"wal_records", "wal_fpi", "wal_bytes", "wal_lsn_diff"};
 
 }  // namespace
 
@@ -117,10 +160,10 @@ absl::Status PostgresCheck(const RunSpec& spec) {
         "CREATE INDEX's WITH (fillfactor = N)): drop it"));
   }
   for (const PhaseSpec& phase : spec.phases) {
-    if (phase.kind != PhaseSpec::Kind::kInsert) {
+    if (phase.kind != PhaseSpec::Kind::kInsert && phase.kind != PhaseSpec::Kind::kCheckpoint) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--phase ", phase.text, ": the PostgreSQL model simulates insert phases only (DELETE with VACUUM, REINDEX "
-          "and CHECKPOINT are not modelled yet): drop it"));
+          "--phase ", phase.text, ": the PostgreSQL model simulates insert and checkpoint phases only (DELETE with "
+          "VACUUM and REINDEX are not modelled yet): drop it"));
     }
   }
   return absl::OkStatus();
@@ -174,7 +217,7 @@ absl::StatusOr<PreparedEngine> PostgresPrepare(const RunSpec& spec, RunConfig*, 
         *schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000, spec.columns,
         spec.stream.rows_per_ms));
   }
-  prepared.driver = std::make_unique<PostgresDriver>(*profile, schema->spec);
+  prepared.driver = std::make_unique<PostgresDriver>(*profile, schema->spec, spec.trx_rows);
   return prepared;
 }
 
@@ -198,17 +241,60 @@ absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec
   return PgRunResult(postgres::PgTable(*profile, schema->spec).Report()).MetricNames();
 }
 
-void PostgresDriver::Finish(RunResult* result) {
-  result->engine_result = std::make_shared<PgRunResult>(engine_.table().Report());
+void PostgresDriver::RecordPhase(const PhaseSpec& phase, RunResult*) {
+  PgPhaseResult p;
+  p.phase = phase;
+  p.report = engine_.table().Report();
+  p.wal = WalDelta(p.report.wal, wal_before_);
+  wal_before_ = p.report.wal;
+  phases_.push_back(std::move(p));
 }
 
-nlohmann::ordered_json PgRunResult::ToJson() const { return TableJson(report_); }
+void PostgresDriver::Finish(RunResult* result) {
+  result->engine_result = std::make_shared<PgRunResult>(engine_.table().Report(), phases_);
+}
+
+nlohmann::ordered_json PgRunResult::ToJson() const {
+  nlohmann::ordered_json j = TableJson(report_);
+  if (!phases_.empty()) {
+    nlohmann::ordered_json phases = nlohmann::ordered_json::array();
+    for (const PgPhaseResult& p : phases_) {
+      nlohmann::ordered_json ph;
+      ph["phase"] = p.phase.text;
+      ph["rows"] = p.report.rows;
+      PutWal(p.wal, &ph);
+      ph["dirty_blocks"] = DirtyJson(p.report);
+      nlohmann::ordered_json indexes = nlohmann::ordered_json::array();
+      for (const PgIndexReport& ix : p.report.indexes) {
+        nlohmann::ordered_json i;
+        i["name"] = ix.name;
+        i["relpages"] = ix.stat.relpages;
+        i["leaf_pages"] = ix.stat.leaf_pages;
+        i["internal_pages"] = ix.stat.internal_pages;
+        i["dirty_blocks"] = ix.dirty_blocks;
+        indexes.push_back(i);
+      }
+      ph["heap_relpages"] = p.report.heap_relpages;
+      ph["indexes"] = indexes;
+      phases.push_back(ph);
+    }
+    j["phases"] = phases;
+  }
+  return j;
+}
 
 std::string PgRunResult::Summary() const {
   std::string out;
   absl::StrAppendFormat(&out, "  %-36s %10u  (pg_class.relpages of the table)\n", "heap relpages",
                         report_.heap_relpages);
   absl::StrAppendFormat(&out, "  %-36s %10u\n", "heap pg_relation_size", report_.heap_pg_relation_size);
+  absl::StrAppendFormat(&out, "  %-36s %10u  (pg_buffercache isdirty, main fork)\n", "heap dirty_blocks",
+                        report_.heap_dirty_blocks);
+  absl::StrAppendFormat(&out, "  %-36s %10u\n", "wal_records", report_.wal.wal_records);
+  absl::StrAppendFormat(&out, "  %-36s %10u\n", "wal_fpi", report_.wal.wal_fpi);
+  absl::StrAppendFormat(&out, "  %-36s %10u  (pg_stat_wal, bytes)\n", "wal_bytes", report_.wal.wal_bytes);
+  absl::StrAppendFormat(&out, "  %-36s %10u  (pg_wal_lsn_diff of the insert LSN)\n", "wal_lsn_diff",
+                        report_.wal.wal_lsn_bytes);
   for (const PgIndexReport& ix : report_.indexes) {
     const postgres::PgStatIndex& s = ix.stat;
     absl::StrAppendFormat(&out, "  index %s%s\n", ix.name, ix.unique ? " (unique)" : "");
@@ -233,6 +319,19 @@ std::string PgRunResult::Summary() const {
     absl::StrAppendFormat(&out, "    %-34s %10u\n", "internal splits", Splits(ix.counters.internal_splits));
     absl::StrAppendFormat(&out, "    %-34s %10u\n", "new roots", ix.counters.new_roots);
     if (!ix.unique) absl::StrAppendFormat(&out, "    %-34s %10u\n", "dedup passes", ix.counters.dedup_passes);
+    absl::StrAppendFormat(&out, "    %-34s %10u  (pg_buffercache isdirty)\n", "dirty_blocks", ix.dirty_blocks);
+  }
+  if (!phases_.empty()) {
+    absl::StrAppend(&out, "\n  phases (each phase's own WAL; dirty blocks at its end: heap, then each index)\n");
+    absl::StrAppendFormat(&out, "  %-3s %-34s %12s %12s %10s %14s %14s  %s\n", "#", "phase", "rows", "wal_records",
+                          "wal_fpi", "wal_bytes", "wal_lsn_diff", "dirty_blocks");
+    for (size_t i = 0; i < phases_.size(); ++i) {
+      const PgPhaseResult& p = phases_[i];
+      std::string dirty = absl::StrCat(p.report.heap_name, " ", p.report.heap_dirty_blocks);
+      for (const PgIndexReport& ix : p.report.indexes) absl::StrAppend(&dirty, ", ", ix.name, " ", ix.dirty_blocks);
+      absl::StrAppendFormat(&out, "  %-3d %-34s %12d %12d %10d %14d %14d  %s\n", i + 1, p.phase.text, p.report.rows,
+                            p.wal.wal_records, p.wal.wal_fpi, p.wal.wal_bytes, p.wal.wal_lsn_bytes, dirty);
+    }
   }
   return out;
 }
@@ -241,6 +340,13 @@ std::optional<double> PgRunResult::Metric(std::string_view name) const {
   if (name == "heap_relpages") return report_.heap_relpages;
   if (name == "heap_pg_relation_size") return static_cast<double>(report_.heap_pg_relation_size);
   if (name == "rows") return static_cast<double>(report_.rows);
+  if (name == "heap.dirty_blocks") return static_cast<double>(report_.heap_dirty_blocks);
+  if (std::optional<double> v = WalMetric(report_.wal, name)) return v;
+  // The last phase's own WAL (seed 002: the WAL of the rows after a CHECKPOINT).
+  if (name.starts_with("last_phase.")) {
+    if (phases_.empty()) return std::nullopt;
+    return WalMetric(phases_.back().wal, name.substr(11));
+  }
   // "NAME.figure" for the index NAME; a bare figure for the primary key's
   // index (the first).
   const size_t dot = name.find('.');
@@ -255,12 +361,52 @@ std::optional<double> PgRunResult::Metric(std::string_view name) const {
 }
 
 std::vector<std::string> PgRunResult::MetricNames() const {
-  std::vector<std::string> names = {"heap_relpages", "heap_pg_relation_size", "rows"};
+  std::vector<std::string> names = {"heap_relpages", "heap_pg_relation_size", "rows", "heap.dirty_blocks"};
+  for (const char* n : kWalMetricNames) names.push_back(n);
+  for (const char* n : kWalMetricNames) names.push_back(absl::StrCat("last_phase.", n));
   for (const char* n : kIndexMetricNames) names.push_back(n);
   for (const PgIndexReport& ix : report_.indexes) {
     for (const char* n : kIndexMetricNames) names.push_back(absl::StrCat(ix.name, ".", n));
   }
   return names;
+}
+
+std::vector<std::string> PgRunResult::SweepColumns() const {
+  // The primary key's index (the figures seed 002 publishes) and the heap.
+  return {"leaf_pages", "internal_pages", "avg_leaf_density", "leaf_fragmentation", "relpages", "heap_relpages"};
+}
+
+TreeFigures PostgresTreeFigures(const RunResult& run) {
+  TreeFigures f;
+  const auto* pg = dynamic_cast<const PgRunResult*>(run.engine_result.get());
+  if (pg == nullptr) return f;
+  const PgTableReport& r = pg->report();
+  f.rows = r.rows;
+  f.page_size = postgres::kBlckSz;
+  f.leaf_pages_name = "leaf_pages";
+  f.leaf_fill_name = "avg_leaf_density";
+  f.rows_bytes = r.heap_pg_relation_size;
+  f.total_bytes = r.heap_pg_relation_size;
+  for (size_t i = 0; i < r.indexes.size(); ++i) {
+    const PgIndexReport& ix = r.indexes[i];
+    f.total_bytes += ix.stat.index_size;
+    if (i > 0) f.secondary_bytes += ix.stat.index_size;
+  }
+  f.sizes_note = "heap pg_relation_size, index_size of each index";
+  if (r.indexes.empty()) return f;
+  // The primary key's index (the first, PgTableReport::indexes).
+  const PgIndexReport& pk = r.indexes.front();
+  f.leaf_pages = pk.stat.leaf_pages;
+  f.leaf_fill = TwoDecimals(pk.stat.avg_leaf_density) / 100.0;
+  f.levels = static_cast<uint32_t>(pk.stat.tree_level) + 1;
+  f.primary_key_bytes = pk.stat.index_size;
+  for (SplitKind k : kSplitKinds) {
+    f.splits.emplace_back(absl::StrCat("leaf ", postgres::SplitKindName(k)),
+                          pk.counters.leaf_splits[static_cast<int>(k)]);
+  }
+  f.splits.emplace_back("internal", Splits(pk.counters.internal_splits));
+  f.splits.emplace_back("new_roots", pk.counters.new_roots);
+  return f;
 }
 
 }  // namespace innosim

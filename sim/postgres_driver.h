@@ -6,10 +6,15 @@
 // (sim/pg_entry_encoder.h), and the figures under pgstatindex's and
 // pg_class's names (PgRunResult, an EngineResult).
 //
-// The model is nbtree's and the heap's pages; PostgreSQL's buffers,
-// checkpoints and WAL are not simulated yet, so a run of these profiles
-// takes no server variable (--set, --defaults-file) and no phase, and says
-// so in one line before any work.
+// The model is nbtree's and the heap's pages and the WAL their changes
+// write (model/postgres/wal.h), with --phase checkpoint as a requested
+// CHECKPOINT; shared_buffers, eviction, the background writer and timed
+// checkpoints are not simulated yet (every block stays in the pool), so a
+// run of these profiles takes no server variable (--set, --defaults-file)
+// and no DELETE or REINDEX phase, and says so in one line before any work.
+// Each phase reports its own WAL (pg_stat_wal's wal_records, wal_fpi,
+// wal_bytes across it, and the pg_wal_lsn_diff of the insert position) and
+// the dirty-block census of each relation at its end (pg_buffercache).
 #ifndef INNOSIM_SIM_POSTGRES_DRIVER_H_
 #define INNOSIM_SIM_POSTGRES_DRIVER_H_
 
@@ -27,38 +32,58 @@ absl::StatusOr<RunConfig> PostgresConfigure(const RunSpec& spec);
 absl::Status PostgresBindStream(std::string_view table, StreamSpec* stream);
 absl::Status PostgresCheckTable(const RunSpec& spec, int key_width);
 absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec);
+// The primary key's index and the sizes, for `innosim compare`.
+TreeFigures PostgresTreeFigures(const RunResult& run);
 absl::StatusOr<PreparedEngine> PostgresPrepare(const RunSpec& spec, RunConfig* config, int key_width);
+
+// One phase's figures: its WAL (the counters' change across it) and the
+// table at its end (dirty blocks per relation among them).
+struct PgPhaseResult {
+  PhaseSpec phase;
+  postgres::WalCounters wal;
+  postgres::PgTableReport report;
+};
 
 // The figures of a PostgreSQL run: pgstatindex() of each index (the
 // primary key first), the heap's relpages and pg_relation_size, the split
-// counters by kind.
+// counters by kind, pg_stat_wal's counters and the dirty-block census; with
+// phases, each phase's.
 class PgRunResult final : public EngineResult {
  public:
-  explicit PgRunResult(postgres::PgTableReport report) : report_(std::move(report)) {}
+  explicit PgRunResult(postgres::PgTableReport report, std::vector<PgPhaseResult> phases = {})
+      : report_(std::move(report)), phases_(std::move(phases)) {}
   std::string engine() const override { return "postgresql"; }
   nlohmann::ordered_json ToJson() const override;
   std::string Summary() const override;
   std::optional<double> Metric(std::string_view name) const override;
   std::vector<std::string> MetricNames() const override;
+  std::vector<std::string> SweepColumns() const override;
   const postgres::PgTableReport& report() const { return report_; }
+  const std::vector<PgPhaseResult>& phases() const { return phases_; }
 
  private:
   postgres::PgTableReport report_;
+  std::vector<PgPhaseResult> phases_;
 };
 
 class PostgresDriver final : public EngineDriver {
  public:
-  PostgresDriver(const postgres::PgProfile& profile, const postgres::PgTableSpec& spec) : engine_(profile, spec) {}
+  PostgresDriver(const postgres::PgProfile& profile, const postgres::PgTableSpec& spec, uint64_t trx_rows)
+      : engine_(profile, spec, trx_rows) {}
   TableEngine& engine() override { return engine_; }
   // No time series: the buffers are not simulated yet.
   void Sample(uint64_t, RunResult*) override {}
-  // Phases are refused before a run (PostgresCheck).
-  void RecordPhase(const PhaseSpec&, RunResult*) override {}
+  // The phase's WAL and the table at its end, kept for Finish (PgRunResult
+  // carries them; RunResult::phases is InnoDB's).
+  void RecordPhase(const PhaseSpec& phase, RunResult* result) override;
   void Finish(RunResult* result) override;
   const postgres::PgEngine& pg_engine() const { return engine_; }
+  postgres::PgEngine& mutable_pg_engine() { return engine_; }
 
  private:
   postgres::PgEngine engine_;
+  std::vector<PgPhaseResult> phases_;
+  postgres::WalCounters wal_before_;  // at the previous phase's end
 };
 
 }  // namespace innosim

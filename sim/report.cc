@@ -355,4 +355,27 @@ std::string RunSummary(const RunResult& r) {
   return s;
 }
 
+std::string EngineSweepTable(const std::vector<RunResult>& runs) {
+  if (runs.empty() || runs[0].engine_result == nullptr) return "";
+  const std::vector<std::string> columns = runs[0].engine_result->SweepColumns();
+  std::string out = absl::StrFormat("%12s", "rows_per_ms");
+  for (const std::string& c : columns) absl::StrAppendFormat(&out, " %18s", c);
+  out += "\n";
+  for (const RunResult& r : runs) {
+    absl::StrAppendFormat(&out, "%12d", r.spec.stream.rows_per_ms);
+    for (const std::string& c : columns) {
+      const std::optional<double> v = r.engine_result->Metric(c);
+      if (!v) {
+        absl::StrAppendFormat(&out, " %18s", "-");
+      } else if (*v == static_cast<double>(static_cast<int64_t>(*v))) {
+        absl::StrAppendFormat(&out, " %18d", static_cast<int64_t>(*v));
+      } else {
+        absl::StrAppendFormat(&out, " %18.2f", *v);
+      }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace innosim

@@ -50,6 +50,10 @@ nlohmann::ordered_json PhasesToJson(const RunResult& r);
 std::string PhasesSummary(const RunResult& r);
 // A readable multi-line summary.
 std::string RunSummary(const RunResult& r);
+// A sweep's text table for runs of an engine with its own figures
+// (RunResult::engine_result): rows_per_ms, then the engine's SweepColumns
+// ("-" where a run has no such figure).
+std::string EngineSweepTable(const std::vector<RunResult>& runs);
 // The settings printout: each variable, its value, where the value came
 // from, and "[accepted, no effect in the model]" where that holds.
 std::string SettingsTable(const std::vector<ServerSettings::Row>& rows);

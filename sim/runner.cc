@@ -103,8 +103,13 @@ StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, 
   StreamSpec ps = spec.stream;
   ps.name = spec.phases[n].stream;
   ps.seed = spec.stream.seed + n + 1;
-  // The clock goes on: this phase's first row comes after the rows before it.
-  ps.start_ms = spec.stream.start_ms + rows_before / std::max<uint64_t>(1, spec.stream.rows_per_ms);
+  // The clock goes on: this phase's first row comes in the first millisecond
+  // after the last row before it. A phase is a new writer (its own seed), so
+  // sharing that row's millisecond would draw sub-millisecond bits that sort
+  // below keys already in the table (seed 002's 10,000 uuidv7() rows came
+  // after a CHECKPOINT, later than every row before them).
+  const uint64_t rpms = std::max<uint64_t>(1, spec.stream.rows_per_ms);
+  ps.start_ms = spec.stream.start_ms + (rows_before + rpms - 1) / rpms;
   ps.autoinc_start = autoinc_rows;
   return ps;
 }

@@ -141,7 +141,8 @@ const char* OrderedStreamName(int key_width);
 
 // The key stream of insert phase spec.phases[n] (before BindStreamToTable):
 // the run's stream options with the phase's stream name, the run's seed plus
-// n + 1, a clock that goes on after `rows_before` rows, and `autoinc_rows`
+// n + 1, a clock that goes on in the millisecond after the last of
+// `rows_before` rows, and `autoinc_rows`
 // (the rows of autoinc phases before it) as the AUTO_INCREMENT counter's
 // start. What Run() inserts in that phase; a server test loads the same keys.
 StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, uint64_t autoinc_rows);

@@ -2,7 +2,7 @@
 // `innosim --help-all` prints appears in docs/cli.md; README.md stays at most
 // 6 KiB and docs/validation.md at most 15 KiB; the README's test command is
 // the one .ci/run runs; every relative link in README.md and docs/*.md
-// resolves; and no file of the repository points outside it (to shared/).
+// resolves; and no file of the repository points outside it (to the folder of seeds and notes it was built from).
 #include <unistd.h>
 
 #include <filesystem>

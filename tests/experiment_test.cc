@@ -3,6 +3,7 @@
 #include "sim/experiment.h"
 
 #include <optional>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -140,13 +141,26 @@ TEST(ExperimentParseTest, UnknownServerVariablesAreErrors) {
   EXPECT_EQ(e->runs[0].spec.settings[0].origin, "t.toml:7");
 }
 
+// A figure in `show` and in [run.published] is compared once, not also
+// listed as "(not published)".
+TEST(ExperimentParseTest, AShownFigureThatIsPublishedIsOneRow) {
+  absl::StatusOr<Experiment> e =
+      Parse(Experiment1("show = [\"size\", \"n_leaf_pages\"]\n", "[run.published]\nsize = 100\n"));
+  ASSERT_TRUE(e.ok()) << e.status();
+  ASSERT_EQ(e->runs[0].published.size(), 2u);
+  EXPECT_EQ(e->runs[0].published[0].first, "n_leaf_pages");
+  EXPECT_TRUE(std::isnan(e->runs[0].published[0].second));
+  EXPECT_EQ(e->runs[0].published[1].first, "size");
+  EXPECT_DOUBLE_EQ(e->runs[0].published[1].second, 100);
+}
+
 TEST(ExperimentParseTest, AToleranceIsAFraction) {
   // `20` was taken as 2000%.
   const std::string pub = "[run.published]\nsize = 100\n[run.tolerance]\n";
   std::string m = Error(Experiment1("", pub + "size = 20\n"));
   EXPECT_NE(m.find("t.toml:10: tolerance size = 20 is not a fraction"), std::string::npos) << m;
   EXPECT_NE(m.find("write 0.2 for 20%"), std::string::npos) << m;
-  for (const std::string bad : {"0", "-0.1", "1", "1.0", "true", "\"20\"", "\"lots%\"", "nan", "inf"}) {
+  for (const std::string bad : {"-0.1", "1", "1.0", "true", "\"20\"", "\"lots%\"", "nan", "inf"}) {
     EXPECT_NE(Error(Experiment1("", pub + "size = " + bad + "\n")).find("t.toml:10: tolerance size = "),
               std::string::npos)
         << bad;
@@ -154,6 +168,9 @@ TEST(ExperimentParseTest, AToleranceIsAFraction) {
   absl::StatusOr<Experiment> e = Parse(Experiment1("", pub + "size = \"20%\"\n"));
   ASSERT_TRUE(e.ok()) << e.status();
   EXPECT_DOUBLE_EQ(e->runs[0].tolerance.at("size"), 0.2);
+  e = Parse(Experiment1("", pub + "size = 0\n"));  // exact
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_DOUBLE_EQ(e->runs[0].tolerance.at("size"), 0.0);
   e = Parse(Experiment1("", pub + "size = 0.001\n"));
   ASSERT_TRUE(e.ok()) << e.status();
   EXPECT_DOUBLE_EQ(e->runs[0].tolerance.at("size"), 0.001);

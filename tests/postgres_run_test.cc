@@ -109,7 +109,7 @@ TEST(PostgresRunTest, WhatIsNotModelledIsRefusedInOneLine) {
   spec.phases.push_back(*del);
   r = innosim::Run(spec);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("insert phases only"), std::string::npos) << r.status();
+  EXPECT_NE(r.status().message().find("insert and checkpoint phases only"), std::string::npos) << r.status();
 
   // A row over TOAST_TUPLE_THRESHOLD is refused rather than sized wrongly.
   spec = PgSpec("uuidv4", 1000, "CREATE TABLE t (id uuid PRIMARY KEY, v text)", "postgresql-18");
@@ -133,6 +133,44 @@ TEST(PostgresRunTest, UnknownProfileNamesEveryEngine) {
   const std::string m(r.status().message());
   EXPECT_NE(m.find("mysql-8.4"), std::string::npos) << m;
   EXPECT_NE(m.find("postgresql-18"), std::string::npos) << m;
+}
+
+// Seed 002's step: --phase checkpoint, then 10,000 rows. The checkpoint
+// leaves every block clean; the step dirties the bigint key's 29 blocks
+// (PostgreSQL 15 and seed 002's PostgreSQL 18 both: 29), and each phase
+// carries its own WAL and the census in --json.
+TEST(PostgresRunTest, ACheckpointPhaseThenRows) {
+  RunSpec spec = PgSpec("autoinc", 1000000, "CREATE TABLE t (id bigint PRIMARY KEY)", "postgresql-15");
+  for (const char* text : {"checkpoint", "insert:autoinc:10k"}) {
+    absl::StatusOr<PhaseSpec> phase = ParsePhase(text);
+    ASSERT_TRUE(phase.ok()) << phase.status();
+    spec.phases.push_back(*phase);
+  }
+  absl::StatusOr<RunResult> r = innosim::Run(spec);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const nlohmann::ordered_json j = RunToJson(*r);
+  ASSERT_TRUE(j.contains("phases"));
+  ASSERT_EQ(j["phases"].size(), 3u);
+  const auto& ckpt = j["phases"][1];
+  EXPECT_EQ(ckpt["dirty_blocks"]["t"], 0);
+  EXPECT_EQ(ckpt["dirty_blocks"]["t_pkey"], 0);
+  EXPECT_EQ(ckpt["wal_fpi"], 0);
+  const auto& step = j["phases"][2];
+  EXPECT_EQ(step["dirty_blocks"]["t_pkey"], 29);
+  EXPECT_EQ(step["dirty_blocks"]["t"], 46);
+  // 10,000 heap inserts, 10,000 leaf inserts of which 27 are logged as
+  // the split they cause (XLOG_BTREE_SPLIT_R carries the new item), 27
+  // downlinks (XLOG_BTREE_INSERT_UPPER), 10 commits (--batch 1000); as
+  // PostgreSQL 15 wrote them (tests/pg_wal_server_test.cc).
+  EXPECT_EQ(step["wal_records"], 20000 + 27 + 10);
+  // The leaf and parent that were rightmost, and the heap's last page.
+  EXPECT_EQ(step["wal_fpi"], 3);
+  const EngineResult& e = *r->engine_result;
+  EXPECT_EQ(e.Metric("dirty_blocks"), 29.0);
+  EXPECT_EQ(e.Metric("t_pkey.dirty_blocks"), 29.0);
+  EXPECT_EQ(e.Metric("heap.dirty_blocks"), 46.0);
+  EXPECT_EQ(e.Metric("last_phase.wal_bytes"), step["wal_bytes"].get<double>());
+  EXPECT_GT(*e.Metric("wal_bytes"), *e.Metric("last_phase.wal_bytes"));
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config clang libclang-rt-14-dev
           libabsl-dev libboost-container-dev libcli11-dev libgtest-dev libgmock-dev
           libbenchmark-dev nlohmann-json3-dev libtomlplusplus-dev libmariadb-dev help2man
-          mariadb-server mariadb-client chromium zlib1g-dev libpq-dev postgresql-15)
+          mariadb-server mariadb-client chromium zlib1g-dev libpq-dev postgresql-15 parallel)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

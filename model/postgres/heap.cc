@@ -68,6 +68,19 @@ uint64_t Heap::Insert(int tuple_len) {
   ++p.nline;
   p.tuple_bytes = static_cast<uint16_t>(p.tuple_bytes + len);
   ++tuples_;
+  if (wal_ != nullptr) {
+    // heapam.c heap_insert: XLOG_HEAP_INSERT, xl_heap_insert as main data;
+    // the page (REGBUF_STANDARD) with xl_heap_header and the tuple past its
+    // header (t_len - SizeofHeapTupleHeader) as its data. The page's first
+    // tuple (offnum 1, one line pointer) adds XLOG_HEAP_INIT_PAGE and
+    // REGBUF_WILL_INIT: redo rebuilds the page, so no image is taken.
+    WalRecord r;
+    const int flags = kRegbufStandard | (p.nline == 1 ? kRegbufWillInit : 0);
+    r.Block(wal_rel_, static_cast<uint32_t>(pages_.size() - 1), flags, p.lower(), p.upper(),
+            kSizeOfHeapHeader + tuple_len - kSizeofHeapTupleHeader);
+    r.MainData(kSizeOfHeapInsert);
+    wal_->Insert(r);
+  }
   return (uint64_t{static_cast<uint32_t>(pages_.size() - 1)} << 16) | p.nline;
 }
 

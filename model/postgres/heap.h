@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "model/postgres/page_layout.h"
 #include "model/postgres/pg_type.h"
+#include "model/postgres/wal.h"
 
 namespace innosim::postgres {
 
@@ -55,6 +56,12 @@ class Heap {
   // (block << 16 | offset), or 0 with status() an error when it cannot fit
   // a page (MaxHeapTupleSize; TOAST is not modelled).
   uint64_t Insert(int tuple_len);
+  // From now on each heap_insert writes its XLOG_HEAP_INSERT into `wal`
+  // (relation `relation` of it).
+  void AttachWal(Wal* wal, int relation) {
+    wal_ = wal;
+    wal_rel_ = relation;
+  }
 
   // RelationGetNumberOfBlocks: pg_class.relpages after VACUUM/ANALYZE, and
   // pg_relation_size / BLCKSZ.
@@ -78,6 +85,8 @@ class Heap {
   int save_free_space_;
   std::vector<Page> pages_;
   uint64_t tuples_ = 0;
+  Wal* wal_ = nullptr;
+  int wal_rel_ = 0;
   absl::Status status_;
 };
 

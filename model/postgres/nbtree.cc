@@ -187,6 +187,7 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
     return;
   }
   last_tid_ = tid;
+  if (trace_ != nullptr) [[unlikely]] trace_->OnInsertStart(key);
   Item item{};
   item.key = key;
   item.tid = tid;
@@ -200,16 +201,33 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
     // the metapage points at it.
     root_ = AllocBlock();
     root_level_ = 0;
+    if (wal_ != nullptr) {
+      // nbtpage.c _bt_getroot: XLOG_BTREE_NEWROOT, the empty root leaf
+      // (block 0, REGBUF_WILL_INIT, no data) and the metapage (block 2,
+      // REGBUF_WILL_INIT | REGBUF_STANDARD, xl_btree_metadata).
+      WalRecord r;
+      LogBlock(r, root_, kRegbufWillInit, 0);
+      LogBlock(r, kBtreeMetapage, kRegbufWillInit | kRegbufStandard, kSizeOfBtreeMetadata);
+      r.MainData(kSizeOfBtreeNewroot);
+      wal_->Insert(r);
+    }
   }
 
   // _bt_search_insert's fastpath: the cached rightmost leaf, when it is
   // still a rightmost leaf, has room (> itemsz, strictly), holds an item,
   // and the key sorts after its last item. It lands where a descent would.
   uint32_t block = kPNone;
+  BtFastpath fastpath = root_level_ < kBtreeFastpathMinLevel ? BtFastpath::kTreeTooLow : BtFastpath::kNotCached;
   if (cached_block_ != kPNone) {
     const Page& page = pages_[cached_block_];
-    if (page.level == 0 && !page.has_hikey && PageGetFreeSpace(page.lower(), page.upper()) > itemsz &&
-        !page.items.empty() && CompareLeaf(key, tid, page.items.back()) > 0) {
+    if (page.level != 0 || page.has_hikey) {
+      fastpath = BtFastpath::kNotCached;
+    } else if (PageGetFreeSpace(page.lower(), page.upper()) <= itemsz) {
+      fastpath = BtFastpath::kNoRoom;
+    } else if (page.items.empty() || CompareLeaf(key, tid, page.items.back()) <= 0) {
+      fastpath = BtFastpath::kNotAfterLast;
+    } else {
+      fastpath = BtFastpath::kTaken;
       block = cached_block_;
       ++counters_.fastpath_inserts;
       stack_.clear();
@@ -236,6 +254,18 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
       return;
     }
   }
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kLeafReached,
+                                      fastpath == BtFastpath::kTaken ? "_bt_search_insert" : "_bt_search", View(block));
+    e.fastpath = fastpath;
+    for (const StackEntry& se : stack_) {
+      if (e.path_length < 15) e.path[e.path_length++] = se.block;
+    }
+    e.path[e.path_length++] = block;
+    e.offset = pos;
+    e.itemsz = itemsz;
+    trace_->OnStep(e);
+  }
 
   // _bt_findinsertloc: when the leaf cannot take the tuple, try
   // _bt_delete_or_dedup_one_page first. There is nothing to delete
@@ -248,7 +278,19 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
   // equal keys, would gain nothing from it).
   if (PageGetFreeSpace(page->lower(), page->upper()) < itemsz && !desc_.unique && desc_.deduplicate_items &&
       allequalimage_) {
-    if (DedupPass(*page, item)) {
+    BtPageView before;
+    if (trace_ != nullptr) [[unlikely]] before = View(block);
+    const bool changed = DedupPass(*page, item);
+    if (trace_ != nullptr) [[unlikely]] {
+      BtTraceEvent e = BtTraceEvent::At(BtStep::kDedupPass, "_bt_dedup_pass", before);
+      e.after = View(block);
+      e.nintervals = changed ? dedup_nintervals_ : 0;
+      e.singlevalue = dedup_singleval_;
+      e.itemsz = itemsz;
+      e.split_avoided = changed && e.after.free_space >= itemsz;
+      trace_->OnStep(e);
+    }
+    if (changed) {
       pos = static_cast<int>(std::lower_bound(page->items.begin(), page->items.end(), item,
                                               [&](const Item& a, const Item& b) {
                                                 return CompareLeaf(b.key, b.tid, a) > 0;
@@ -258,7 +300,7 @@ void BtIndex::Insert(const Key& key, HeapTid tid) {
     }
   }
   const bool fastpath_ok = !page->has_hikey;
-  InsertOnPage(block, pos, item, static_cast<int>(stack_.size()));
+  InsertOnPage(block, pos, item, static_cast<int>(stack_.size()), kPNone);
   // _bt_insertonpg: cache the rightmost leaf for the next insert when the
   // tree is at least BTREE_FASTPATH_MIN_LEVEL high and no split happened.
   if (fastpath_ok && status_.ok() && !pages_[block].has_hikey && root_level_ >= kBtreeFastpathMinLevel) {
@@ -279,6 +321,7 @@ bool BtIndex::DedupPass(Page& page, const Item& newitem) {
   // _bt_do_singleval.
   bool singlevalstrat = KeepNattsFast(newitem, page.items.front()) > nkeyatts_ &&
                         KeepNattsFast(newitem, page.items.back()) > nkeyatts_;
+  dedup_singleval_ = singlevalstrat;
   bool deduplicate = true;
   int nmaxitems = 0;
   int nintervals = 0;
@@ -337,26 +380,61 @@ bool BtIndex::DedupPass(Page& page, const Item& newitem) {
     start_pending(itup);
   }
   finish_pending();
+  dedup_nintervals_ = nintervals;
   if (nintervals == 0) return false;
   page.items.swap(scratch_);
   Recount(page);
+  if (wal_ != nullptr) {
+    // XLOG_BTREE_DEDUP: the page (REGBUF_STANDARD) with its intervals
+    // (BTDedupInterval each), xl_btree_dedup as main data.
+    WalRecord r;
+    r.Block(wal_rel_, static_cast<uint32_t>(&page - pages_.data()), kRegbufStandard, page.lower(), page.upper(),
+            nintervals * kSizeOfBTDedupInterval);
+    r.MainData(kSizeOfBtreeDedup);
+    wal_->Insert(r);
+  }
   ++counters_.dedup_passes;
   return true;
 }
 
 // _bt_insertonpg: add the tuple when PageGetFreeSpace allows, else split.
-void BtIndex::InsertOnPage(uint32_t block, int pos, const Item& item, int stack_depth) {
+void BtIndex::LogBlock(WalRecord& r, uint32_t block, int flags, int data_bytes) const {
+  const Page& p = pages_[block];
+  r.Block(wal_rel_, block, flags, p.lower(), p.upper(), data_bytes);
+}
+
+void BtIndex::InsertOnPage(uint32_t block, int pos, const Item& item, int stack_depth, uint32_t child) {
   Page& page = pages_[block];
   if (PageGetFreeSpace(page.lower(), page.upper()) < MaxAlign(static_cast<int>(item.size))) {
-    Split(block, pos, item, stack_depth);
+    Split(block, pos, item, stack_depth, child);
     return;
   }
   AddTuple(page, pos, item);
+  if (wal_ != nullptr) {
+    // _bt_insertonpg: XLOG_BTREE_INSERT_LEAF, or XLOG_BTREE_INSERT_UPPER
+    // with the child whose INCOMPLETE_SPLIT flag it clears as block 1;
+    // the tuple (IndexTupleSize) is block 0's data, xl_btree_insert the
+    // main data. (INSERT_META needs a split of a lone non-root page,
+    // which only concurrent splits make.)
+    WalRecord r;
+    LogBlock(r, block, kRegbufStandard, static_cast<int>(item.size));
+    if (child != kPNone) LogBlock(r, child, kRegbufStandard, 0);
+    r.MainData(kSizeOfBtreeInsert);
+    wal_->Insert(r);
+  }
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kInserted, "_bt_insertonpg", View(block));
+    e.offset = pos;
+    e.itemsz = MaxAlign(static_cast<int>(item.size));
+    trace_->OnStep(e);
+  }
 }
 
 // _bt_split, then _bt_insert_parent.
-void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth) {
+void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth, uint32_t child) {
   const bool is_leaf = pages_[block].level == 0;
+  BtPageView before;
+  if (trace_ != nullptr) [[unlikely]] before = View(block);
   {
     const Page& page = pages_[block];
     split_sizes_.clear();
@@ -440,6 +518,38 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth) 
     status_ = absl::InternalError(absl::StrCat("index ", desc_.name, ": a split half overflows its page"));
     return;
   }
+  if (wal_ != nullptr) {
+    // _bt_split: XLOG_BTREE_SPLIT_L/_R. Block 0 the left (original) page,
+    // REGBUF_STANDARD, its data the new item when it went left and the
+    // left page's new high key (MAXALIGNed), left out with an image;
+    // block 1 the new right page, REGBUF_WILL_INIT, its data every tuple
+    // of it (pd_special - pd_upper); block 2 the old right sibling whose
+    // btpo_prev changed (REGBUF_STANDARD, no data); block 3 on an internal
+    // level the child whose split this finishes. xl_btree_split as main data.
+    WalRecord r;
+    LogBlock(r, block, kRegbufStandard,
+             (d.newitemonleft ? MaxAlign(static_cast<int>(item.size)) : 0) + MaxAlign(static_cast<int>(lefthikey.size)));
+    LogBlock(r, rblock, kRegbufWillInit, rightpage.tuple_bytes);
+    if (rightpage.next != kPNone) LogBlock(r, rightpage.next, kRegbufStandard, 0);
+    if (!is_leaf) LogBlock(r, child, kRegbufStandard, 0);
+    r.MainData(kSizeOfBtreeSplit);
+    wal_->Insert(r);
+  }
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kSplit, "_bt_split", before);
+    e.offset = pos;
+    e.itemsz = MaxAlign(static_cast<int>(item.size));
+    e.split = d;
+    e.right_block = rblock;
+    e.old_next = rightpage.next;
+    e.after = View(block);
+    e.right = View(rblock);
+    e.hikey = lefthikey.key;
+    e.hikey_natts = static_cast<int>(lefthikey.count & ~kPivotHeapTid);
+    e.hikey_size = MaxAlign(static_cast<int>(lefthikey.size));
+    e.hikey_heap_tid = (lefthikey.count & kPivotHeapTid) != 0;
+    trace_->OnStep(e);
+  }
 
   // _bt_insert_parent: a downlink to the right page, keyed by the left
   // page's new high key, just after the downlink to the left page; or a
@@ -449,9 +559,16 @@ void BtIndex::Split(uint32_t block, int pos, const Item& item, int stack_depth) 
     return;
   }
   const StackEntry parent = stack_[stack_depth - 1];
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kInsertParent, "_bt_insert_parent", View(parent.block));
+    e.child = rblock;
+    e.left_child = block;
+    e.offset = parent.offset + 1;
+    trace_->OnStep(e);
+  }
   Item downlink = lefthikey;
   downlink.aux = rblock;
-  InsertOnPage(parent.block, parent.offset + 1, downlink, stack_depth - 1);
+  InsertOnPage(parent.block, parent.offset + 1, downlink, stack_depth - 1, block);
 }
 
 // nbtpage.c/nbtinsert.c _bt_newlevel: a new root above the two halves:
@@ -472,6 +589,50 @@ void BtIndex::NewLevel(uint32_t left, uint32_t right, const Item& left_hikey) {
   root_ = rootblk;
   root_level_ = root.level;
   ++counters_.new_roots;
+  if (wal_ != nullptr) {
+    // _bt_newroot (REL_18 _bt_newlevel): XLOG_BTREE_NEWROOT, the root
+    // (block 0, REGBUF_WILL_INIT, its tuples), the left child whose split
+    // it finishes (block 1), the metapage (block 2, REGBUF_WILL_INIT |
+    // REGBUF_STANDARD, xl_btree_metadata); xl_btree_newroot as main data.
+    WalRecord r;
+    LogBlock(r, rootblk, kRegbufWillInit, pages_[rootblk].tuple_bytes);
+    LogBlock(r, left, kRegbufStandard, 0);
+    LogBlock(r, kBtreeMetapage, kRegbufWillInit | kRegbufStandard, kSizeOfBtreeMetadata);
+    r.MainData(kSizeOfBtreeNewroot);
+    wal_->Insert(r);
+  }
+  if (trace_ != nullptr) [[unlikely]] {
+    BtTraceEvent e = BtTraceEvent::At(BtStep::kNewRoot, "_bt_newlevel", View(rootblk));
+    e.left_child = left;
+    e.child = right;
+    trace_->OnStep(e);
+  }
+}
+
+BtPageView BtIndex::View(uint32_t block) const {
+  BtPageView v;
+  if (block == kBtreeMetapage || block >= pages_.size()) return v;
+  const Page& p = pages_[block];
+  v.block = block;
+  v.level = p.level;
+  v.nitems = static_cast<int>(p.items.size());
+  v.rightmost = !p.has_hikey;
+  v.free_space = PageGetFreeSpace(p.lower(), p.upper());
+  v.exact_free = PageGetExactFreeSpace(p.lower(), p.upper());
+  v.next = p.next;
+  if (p.level == 0) {
+    for (const Item& it : p.items) v.posting_lists += it.count > 1;
+  }
+  return v;
+}
+
+std::vector<uint32_t> BtIndex::LeavesInKeyOrder() const {
+  std::vector<uint32_t> out;
+  if (root_ == kPNone) return out;
+  uint32_t blk = root_;
+  while (pages_[blk].level > 0) blk = static_cast<uint32_t>(pages_[blk].items[0].aux);
+  for (; blk != kPNone; blk = pages_[blk].next) out.push_back(blk);
+  return out;
 }
 
 PgStatIndex BtIndex::StatIndex() const {

@@ -25,10 +25,12 @@
 
 #include "absl/status/status.h"
 #include "model/key.h"
+#include "model/postgres/nbtree_trace.h"
 #include "model/postgres/page_layout.h"
 #include "model/postgres/pg_type.h"
 #include "model/postgres/profile.h"
 #include "model/postgres/split_point.h"
+#include "model/postgres/wal.h"
 
 namespace innosim::postgres {
 
@@ -87,12 +89,28 @@ class BtIndex {
   // A duplicate in a unique index is an error (unique_violation).
   void Insert(const Key& key, HeapTid tid);
 
+  // From now on every change writes its WAL record into `wal` (relation
+  // `relation` of it): nbtinsert.c's and nbtpage.c's XLogInsert calls.
+  void AttachWal(Wal* wal, int relation) {
+    wal_ = wal;
+    wal_rel_ = relation;
+  }
+
   PgStatIndex StatIndex() const;
   const BtCounters& counters() const { return counters_; }
   const BtIndexDesc& desc() const { return desc_; }
   absl::Status status() const { return status_; }
   // "" or the first violated invariant.
   std::string Verify() const;
+
+  // Reports every step of every insert to `sink` (nullptr: none); the
+  // sink must outlive the inserts (model/postgres/nbtree_trace.h).
+  void set_trace(BtTraceSink* sink) { trace_ = sink; }
+  // Block `block` as it stands (an empty view for the metapage or a block
+  // out of range).
+  BtPageView View(uint32_t block) const;
+  // The leaf level from left to right (along btpo_next).
+  std::vector<uint32_t> LeavesInKeyOrder() const;
 
   // Size of a plain leaf tuple of this index (MAXALIGNed IndexTupleSize).
   int leaf_tuple_size() const { return plain_size_[nkeyatts_]; }
@@ -136,8 +154,11 @@ class BtIndex {
   Item Truncate(const Item& lastleft, const Item& firstright) const;
   uint32_t Search(const Key& key, HeapTid tid);
   bool DedupPass(Page& page, const Item& newitem);
-  void InsertOnPage(uint32_t block, int pos, const Item& item, int stack_depth);
-  void Split(uint32_t block, int pos, const Item& item, int stack_depth);
+  // `child`: the left child whose split this downlink finishes (kPNone
+  // for a leaf insert).
+  void InsertOnPage(uint32_t block, int pos, const Item& item, int stack_depth, uint32_t child);
+  void Split(uint32_t block, int pos, const Item& item, int stack_depth, uint32_t child);
+  void LogBlock(WalRecord& r, uint32_t block, int flags, int data_bytes) const;
   void NewLevel(uint32_t left, uint32_t right, const Item& left_hikey);
   static void AddTuple(Page& page, int pos, const Item& item);
   static void Recount(Page& page);
@@ -159,7 +180,13 @@ class BtIndex {
   std::vector<uint16_t> split_posting_;
   std::vector<Item> scratch_;
   BtCounters counters_;
+  Wal* wal_ = nullptr;
+  int wal_rel_ = 0;
   absl::Status status_;
+  BtTraceSink* trace_ = nullptr;
+  // The last _bt_dedup_pass: posting lists formed, single-value strategy.
+  int dedup_nintervals_ = 0;
+  bool dedup_singleval_ = false;
 };
 
 }  // namespace innosim::postgres

@@ -34,12 +34,27 @@ absl::Status PgEngine::InsertSecondary(size_t index, const Key& entry) {
 
 absl::Status PgEngine::EndRow() {
   table_.EndRow();
+  if (++rows_in_trx_ == trx_rows_) CommitTrx();
+  return table_.status();
+}
+
+void PgEngine::CommitTrx() {
+  if (rows_in_trx_ == 0) return;  // no transaction wrote anything: no commit record
+  table_.Commit();
+  rows_in_trx_ = 0;
+}
+
+absl::Status PgEngine::EndLoad() {
+  CommitTrx();
   return table_.status();
 }
 
 absl::Status PgEngine::DeleteRow(const Key&, absl::Span<const Key>) { return NotModelled("DELETE and VACUUM"); }
 absl::Status PgEngine::EndDeletes() { return NotModelled("DELETE and VACUUM"); }
-absl::Status PgEngine::Checkpoint() { return NotModelled("CHECKPOINT (its buffers and WAL)"); }
+absl::Status PgEngine::Checkpoint() {
+  table_.Checkpoint();
+  return table_.status();
+}
 absl::Status PgEngine::Rebuild() { return NotModelled("REINDEX"); }
 void PgEngine::ForEachPrimaryKey(const std::function<void(const Key&)>&) const {}
 

@@ -6,10 +6,13 @@
 //   e.InsertRow(pk); e.InsertSecondary(0, entry); e.EndRow(); ...; e.EndLoad();
 //   e.table().Report();
 //
-// What the seam carries that this model does not simulate yet is refused
-// with a one-line Unimplemented status naming it (DELETE with VACUUM,
-// REINDEX, CHECKPOINT): sim/'s PostgreSQL driver refuses such phases before
-// a run starts, so a run never reaches them.
+// Rows commit every `trx_rows` (--batch), and at the load's end or a
+// CommitTrx: one commit record each. Checkpoint() is a requested
+// CHECKPOINT: every buffer written, the redo pointer moved (the WAL of
+// model/postgres/wal.h). What the seam carries that this model does not
+// simulate yet is refused with a one-line Unimplemented status naming it
+// (DELETE with VACUUM, REINDEX): sim/'s PostgreSQL driver refuses such
+// phases before a run starts, so a run never reaches them.
 // Not thread-safe.
 #ifndef INNOSIM_MODEL_POSTGRES_PG_ENGINE_H_
 #define INNOSIM_MODEL_POSTGRES_PG_ENGINE_H_
@@ -23,7 +26,8 @@ namespace innosim::postgres {
 
 class PgEngine final : public TableEngine {
  public:
-  PgEngine(const PgProfile& profile, const PgTableSpec& spec) : table_(profile, spec) {}
+  PgEngine(const PgProfile& profile, const PgTableSpec& spec, uint64_t trx_rows = 1000)
+      : table_(profile, spec), trx_rows_(trx_rows == 0 ? 1 : trx_rows) {}
 
   // heap_insert, then the primary key's entry (ExecInsert). A key the
   // primary key already holds is AlreadyExists (unique_violation); the
@@ -33,10 +37,10 @@ class PgEngine final : public TableEngine {
   // heap TID that orders equal keys is the table's).
   absl::Status InsertSecondary(size_t index, const Key& entry) override;
   absl::Status EndRow() override;
-  // Nothing is pending at a load's end: the pages are the table's.
-  absl::Status EndLoad() override { return table_.status(); }
-  // No transaction state is modelled: commits change no page here.
-  void CommitTrx() override {}
+  // The open transaction commits; nothing else is pending.
+  absl::Status EndLoad() override;
+  // Commits the open transaction, if any (its commit record).
+  void CommitTrx() override;
   absl::Status DeleteRow(const Key& pk, absl::Span<const Key> secondary_entries) override;
   absl::Status EndDeletes() override;
   absl::Status Checkpoint() override;
@@ -50,9 +54,14 @@ class PgEngine final : public TableEngine {
   std::string Verify() const override { return table_.Verify(); }
 
   const PgTable& table() const { return table_; }
+  // For the callers that watch the table's inserts (explain's trace:
+  // PgTable::set_index_trace); the pages change only through the seam.
+  PgTable& mutable_table() { return table_; }
 
  private:
   PgTable table_;
+  uint64_t trx_rows_;
+  uint64_t rows_in_trx_ = 0;
   uint64_t rows_ = 0;
 };
 

@@ -243,6 +243,7 @@ SplitDecision SplitPointFinder::FindSplitLoc(const SplitPageDesc& page, absl::Fu
   }
   if (page.newitemoff >= s.n) RecSplitLoc(s, page.newitemoff, false, s.olddataitemstotal, 0);
   if (splits_.empty()) return out;  // "could not find a feasible split point"
+  out.candidates = static_cast<int>(splits_.size());
 
   double fillfactormult = 0.50;
   bool usemult = false;
@@ -262,6 +263,7 @@ SplitDecision SplitPointFinder::FindSplitLoc(const SplitPageDesc& page, absl::Fu
     } else {
       for (const SplitPoint& split : splits_) {
         if (split.newitemonleft && split.firstoldonright == page.newitemoff) {
+          out.fillfactor = 0;
           out.firstoldonright = page.newitemoff;
           out.newitemonleft = true;
           out.leftfree = split.leftfree;
@@ -292,6 +294,11 @@ SplitDecision SplitPointFinder::FindSplitLoc(const SplitPageDesc& page, absl::Fu
     s.interval = 1;
     out.kind = SplitKind::kSingleValue;
   }
+  out.fillfactor = strategy == kSplitSingleValue ? kBtreeSinglevalFillfactor
+                   : usemult                     ? static_cast<int>(fillfactormult * 100.0 + 0.5)
+                                                 : 50;
+  out.interval = s.interval;
+  out.perfectpenalty = perfectpenalty;
 
   // _bt_bestsplitloc: the lowest penalty within the interval; stop at the
   // first perfect one.
@@ -302,6 +309,7 @@ SplitDecision SplitPointFinder::FindSplitLoc(const SplitPageDesc& page, absl::Fu
     const int penalty = SplitPenalty(s, splits_[i], keep_natts);
     if (penalty <= perfectpenalty) {
       lowsplit = i;
+      bestpenalty = penalty;
       break;
     }
     if (penalty < bestpenalty) {
@@ -309,6 +317,7 @@ SplitDecision SplitPointFinder::FindSplitLoc(const SplitPageDesc& page, absl::Fu
       lowsplit = i;
     }
   }
+  out.penalty = bestpenalty;
   const SplitPoint* final_split = &splits_[lowsplit];
   // Many duplicates with ever-decreasing insertions just right of the
   // group: split 50:50 instead (the delta-optimal split).
@@ -316,6 +325,8 @@ SplitDecision SplitPointFinder::FindSplitLoc(const SplitPageDesc& page, absl::Fu
       final_split->firstoldonright >= page.newitemoff &&
       final_split->firstoldonright < page.newitemoff + kMaxLeafInterval) {
     final_split = &splits_[0];
+    out.duplicates_fallback = true;
+    out.penalty = SplitPenalty(s, *final_split, keep_natts);
   }
   out.firstoldonright = final_split->firstoldonright;
   out.newitemonleft = final_split->newitemonleft;

@@ -66,6 +66,23 @@ struct SplitDecision {
   int leftfree = 0;   // _bt_recsplitloc's estimate for the chosen split
   int rightfree = 0;
   bool ok = false;    // false: no legal split (elog ERROR in PostgreSQL)
+  // How the choice was made (for explain; no rule reads these): the legal
+  // split points _bt_recsplitloc recorded, the weight the delta sort gave
+  // the left page's free space in percent (fillfactormult: 50 for 50:50,
+  // the leaf fillfactor or BTREE_NONLEAF_FILLFACTOR on a rightmost page,
+  // BTREE_SINGLEVAL_FILLFACTOR for single value; 0 when split-after-new-item
+  // took the split at the new item without sorting), the interval
+  // _bt_bestsplitloc searched, the perfect penalty _bt_strategy set and the
+  // chosen split's penalty (_bt_split_penalty: key attributes its high key
+  // keeps on a leaf, nkeyatts + 1 meaning a heap TID; the first right
+  // item's size on an internal page), and whether the many-duplicates rule
+  // fell back to the delta-optimal (50:50) split.
+  int candidates = 0;
+  int fillfactor = 50;
+  int interval = 0;
+  int perfectpenalty = 0;
+  int penalty = 0;
+  bool duplicates_fallback = false;
 };
 
 class SplitPointFinder {

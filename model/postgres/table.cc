@@ -31,7 +31,8 @@ BtIndexDesc PgTable::MakeIndexDesc(const std::string& name, const std::vector<si
 }
 
 PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec)
-    : profile_(profile), spec_(spec), heap_(spec.fillfactor) {
+    : profile_(profile), spec_(spec), wal_(std::make_unique<Wal>(profile)), heap_(spec.fillfactor) {
+  heap_.AttachWal(wal_.get(), wal_->AddRelation());
   if (spec_.columns.empty() || spec_.columns.size() > 64) {
     status_ = absl::InvalidArgumentError("a table needs 1 to 64 columns");
   }
@@ -39,6 +40,7 @@ PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec)
     // index.c ChooseIndexName: <table>_pkey.
     primary_ = std::make_unique<BtIndex>(
         profile_, MakeIndexDesc(spec_.name + "_pkey", spec_.primary_key, true, kBtreeDefaultFillfactor, true));
+    primary_->AttachWal(wal_.get(), wal_->AddRelation());
   }
   for (size_t i = 0; i < spec_.secondary.size(); ++i) {
     const PgIndexSpec& s = spec_.secondary[i];
@@ -52,6 +54,7 @@ PgTable::PgTable(const PgProfile& profile, const PgTableSpec& spec)
     }
     secondary_.push_back(std::make_unique<BtIndex>(
         profile_, MakeIndexDesc(name, s.columns, s.unique, s.fillfactor, s.deduplicate_items)));
+    secondary_.back()->AttachWal(wal_.get(), wal_->AddRelation());
   }
   entry_done_.assign(secondary_.size(), false);
 }
@@ -95,6 +98,7 @@ void PgTable::EndRow() {
 absl::Status PgTable::status() const {
   if (!status_.ok()) return status_;
   if (!heap_.status().ok()) return heap_.status();
+  if (!wal_->status().ok()) return wal_->status();
   if (primary_ != nullptr && !primary_->status().ok()) return primary_->status();
   for (const auto& s : secondary_) {
     if (!s->status().ok()) return s->status();
@@ -108,8 +112,13 @@ PgTableReport PgTable::Report() const {
   r.rows = rows_;
   r.heap_relpages = heap_.relpages();
   r.heap_pg_relation_size = heap_.pg_relation_size();
+  r.heap_name = spec_.name;
+  r.heap_dirty_blocks = wal_->dirty_blocks(0);
+  r.wal = wal_->counters();
+  int relation = 0;
   auto add = [&](const BtIndex& ix) {
-    r.indexes.push_back(PgIndexReport{ix.desc().name, ix.desc().unique, ix.StatIndex(), ix.counters()});
+    r.indexes.push_back(PgIndexReport{ix.desc().name, ix.desc().unique, ix.StatIndex(), ix.counters(),
+                                      wal_->dirty_blocks(++relation)});
   };
   if (primary_ != nullptr) add(*primary_);
   for (const auto& s : secondary_) add(*s);

@@ -30,6 +30,8 @@ void AddBench(CLI::App& app, Registry& reg);
 void AddIbd(CLI::App& app, Registry& reg);
 void AddMeasure(CLI::App& app, Registry& reg);
 void AddExplain(CLI::App& app, Registry& reg);
+void AddCompare(CLI::App& app, Registry& reg);
+void AddMerge(CLI::App& app, Registry& reg);
 
 // The app's registered subcommands, "run, sweep, ..." in the order they were
 // added: the one list the messages that name them use.

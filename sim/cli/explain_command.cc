@@ -7,11 +7,13 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/run_options.h"
 #include "sim/count.h"
+#include "sim/engines.h"
 #include "sim/explain.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
@@ -116,6 +118,27 @@ void AddExplain(CLI::App& app, Registry& reg) {
     }
     if (!extra->html.empty() && e.run.rows > kMaxHtmlRows) {
       return Fail(2, absl::StrCat("--html holds at most ", kMaxHtmlRows, " inserts: lower --rows"));
+    }
+    // The engine explains itself (sim/engines.h); the browser explainer and
+    // the scenarios' checks read InnoDB's pages.
+    const EngineKind* kind = EngineKindFor(e.run.profile);  // Spec() and LoadScenario checked the profile
+    if (kind == nullptr || kind->explain == nullptr) {
+      return Fail(2, absl::StrCat("explain: profile '", e.run.profile, "' has no explain: use one of ",
+                                  absl::StrJoin(ProfileNames(), ", ")));
+    }
+    if (!extra->html.empty() && !kind->explain_html) {
+      return Fail(2, absl::StrCat("--html: the browser explainer draws InnoDB's pages; the ", e.run.profile,
+                                  " profile is explained as text or --json: drop --html"));
+    }
+    if (scenario && !kind->explain_scenarios) {
+      return Fail(2, absl::StrCat("--scenario: the scenarios check InnoDB's pages; profile ", e.run.profile,
+                                  " is explained with --stream or --keys"));
+    }
+    if (extra->html.empty() && !scenario) {
+      absl::StatusOr<std::string> text = kind->explain(e, opts->json);
+      if (!text.ok()) return Fail(2, std::string(text.status().message()));
+      std::cout << *text;
+      return 0;
     }
     absl::StatusOr<ExplainResult> r = Explain(e);
     if (!r.ok()) return Fail(2, std::string(r.status().message()));

@@ -33,6 +33,7 @@
 #include "sim/nearest_name.h"
 #include "sim/output_file.h"
 #include "sim/phases.h"
+#include "sim/engines.h"
 #include "sim/runner.h"
 #include "sim/writers.h"
 
@@ -203,6 +204,10 @@ struct LoadOptions {
   absl::Status LoadDefaults() {
     if (defaults_file.empty() || help_.server_options_for_real_server) return absl::OkStatus();
     const std::optional<ServerFlavor> flavor = ServerFlavorByName(profile);
+    if (!flavor && EngineKindFor(profile) != nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("--defaults-file: the ", profile,
+                                                     " profile takes no server variables yet: drop --defaults-file"));
+    }
     if (!flavor) {
       return absl::InvalidArgumentError(absl::StrCat("unknown profile '", profile, "': use mysql-8.4 or mariadb-10.11",
                                                      DidYouMean(profile, EngineProfile::Names())));

@@ -2,6 +2,7 @@
 //   run         simulate one key stream and print the counters
 //   sweep       one run per --rows-per-ms value, in parallel
 //   experiment  run an experiment file and compare with its published figures
+//   merge       join the output of sweep/experiment --shard K/N
 //   keys        write a key stream's keys to stdout or a file
 //   bench       innosim against absl::btree_set on the same keys
 //   ibd         what every page of a tablespace file holds
@@ -27,11 +28,13 @@ int main(int argc, char** argv) {
   innosim::cli::AddRun(app, reg);
   innosim::cli::AddSweep(app, reg);
   innosim::cli::AddExperiment(app, reg);
+  innosim::cli::AddMerge(app, reg);
   innosim::cli::AddKeys(app, reg);
   innosim::cli::AddBench(app, reg);
   innosim::cli::AddIbd(app, reg);
   innosim::cli::AddMeasure(app, reg);
   innosim::cli::AddExplain(app, reg);
+  innosim::cli::AddCompare(app, reg);
   // A mistyped subcommand: CLI11 would only say that one is required.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> names;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/run_options.h"
+#include "sim/cli/shard_commands.h"
 #include "sim/count.h"
 #include "sim/defaults_file.h"
 #include "sim/experiment.h"
@@ -16,6 +17,7 @@
 #include "sim/nearest_name.h"
 #include "sim/progress.h"
 #include "sim/report.h"
+#include "sim/engines.h"
 #include "sim/runner.h"
 #include "sim/series_writer.h"
 #include "sim/sweep_chart.h"
@@ -84,6 +86,13 @@ void AddRun(CLI::App& app, Registry& reg) {
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
     absl::StatusOr<RunSpec> spec = opts->Spec(*rpms);
     if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
+    const EngineKind* kind = EngineKindFor(spec->profile);  // Spec() checked the profile
+    if (!series->empty() && !kind->records_series) {
+      return Fail(2, absl::StrCat("--series: the ", spec->profile, " profile records no series yet: drop --series"));
+    }
+    if (!page_map->empty() && !kind->draws_page_map) {
+      return Fail(2, absl::StrCat("--page-map: the ", spec->profile, " profile draws no page map yet: drop --page-map"));
+    }
     if (!series->empty()) {
       if (!spec->flush) return Fail(2, "--series needs the flush model: drop --no-flush");
       // Before the run, not after minutes of it.
@@ -151,9 +160,14 @@ void AddSweep(CLI::App& app, Registry& reg) {
   sub->add_option("--svg", *svg, "also draw leaf fill and DATA_LENGTH against rows per ms as SVG");
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
+  auto shard = std::make_shared<std::string>();
+  CLI::Option* shard_opt = AddShardOption(sub, shard.get());
   // With --phase each row is the table after the last phase; --json gives
   // every phase of every run.
-  reg.Add(sub, [opts, threads, svg, quiet]() {
+  reg.Add(sub, [sub, opts, threads, svg, quiet, shard, shard_opt]() {
+    int bad_shard = 0;
+    const std::optional<ShardSpec> slice = ShardOf(shard_opt, *shard, &bad_shard);
+    if (bad_shard) return bad_shard;
     absl::StatusOr<std::vector<uint64_t>> list = ParseCountList(opts->rows_per_ms);
     if (!list.ok()) return Fail(2, absl::StrCat("--rows-per-ms: ", list.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
@@ -166,6 +180,16 @@ void AddSweep(CLI::App& app, Registry& reg) {
       if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
       specs.push_back(*spec);
     }
+    if (!svg->empty() && !EngineKindFor(specs[0].profile)->charts_sweep) {
+      return Fail(2, absl::StrCat("--svg: the ", specs[0].profile, " profile has no sweep chart yet: drop --svg"));
+    }
+    SweepOutputs out;
+    out.json = opts->json;
+    out.flush = !opts->no_flush;
+    out.svg = *svg;
+    out.title = absl::StrCat("innosim sweep --stream ", opts->stream, " --rows ", specs[0].rows, " --profile ",
+                             specs[0].profile);
+    if (slice) return RunSweepShard(*sub, *slice, out, specs, opts->defaults_file, *threads, *quiet);
     ProgressCounter progress;
     for (RunSpec& s : specs) s.progress = &progress;
     std::vector<absl::StatusOr<RunResult>> results;
@@ -176,44 +200,9 @@ void AddSweep(CLI::App& app, Registry& reg) {
     for (const auto& r : results) {
       if (!r.ok()) return Fail(2, std::string(r.status().message()));
     }
-    if (!svg->empty()) {
-      std::vector<RunResult> done;
-      for (const auto& r : results) done.push_back(*r);
-      const std::string title = absl::StrCat("innosim sweep --stream ", opts->stream, " --rows ", specs[0].rows,
-                                             " --profile ", specs[0].profile);
-      if (absl::Status s = WriteFileAtomically(*svg, SweepChartSvg(title, SweepPointsOf(done), {})); !s.ok()) {
-        return Fail(3, std::string(s.message()));
-      }
-    }
-    if (opts->json) {
-      for (const auto& r : results) std::cout << RunToJson(*r).dump() << "\n";
-      return 0;
-    }
-    const bool flush = !opts->no_flush;
-    std::printf("%12s %18s %12s %12s %14s %10s %10s", "rows_per_ms", counters::kIndexPageSplits.name,
-                counters::kNLeafPages.name, counters::kSize.name, counters::kDataLength.server_name, "leaf_fill",
-                "reorgs");
-    if (flush) std::printf(" %14s %10s %12s", "pages_written", "per_page", "bp_reads");
-    std::printf("\n");
-    for (const auto& r : results) {
-      const IndexReport& p = r->report.primary;
-      std::printf("%12lu %18lu %12lu %12lu %11.3f GB %9.1f%% %10lu",
-                  static_cast<unsigned long>(r->spec.stream.rows_per_ms),
-                  static_cast<unsigned long>(p.counters.index_page_splits),
-                  static_cast<unsigned long>(p.n_leaf_pages), static_cast<unsigned long>(p.size),
-                  r->report.data_length / 1e9, 100 * p.leaf_fill,
-                  static_cast<unsigned long>(p.counters.index_page_reorg_attempts));
-      if (flush) {
-        std::printf(" %14lu %10.2f %12lu", static_cast<unsigned long>(r->flush.Innodb_pages_written),
-                    p.size ? static_cast<double>(r->flush.Innodb_pages_written) / p.size : 0.0,
-                    static_cast<unsigned long>(r->flush.Innodb_buffer_pool_reads));
-      }
-      std::printf("\n");
-    }
-    for (const auto& r : results) {
-      for (const std::string& w : r->warnings) Warn(w);
-    }
-    return 0;
+    std::vector<SweepOutcome> outcomes;
+    for (const auto& r : results) outcomes.push_back(SweepOutcomeOf(*r));
+    return EmitSweep(out, outcomes);
   });
 }
 
@@ -237,7 +226,12 @@ void AddExperiment(CLI::App& app, Registry& reg) {
                   "(one experiment file)");
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
-  reg.Add(sub, [paths, markdown, rows, threads, svg, quiet]() {
+  auto shard = std::make_shared<std::string>();
+  CLI::Option* shard_opt = AddShardOption(sub, shard.get());
+  reg.Add(sub, [sub, paths, markdown, rows, threads, svg, quiet, shard, shard_opt]() {
+    int bad_shard = 0;
+    const std::optional<ShardSpec> slice = ShardOf(shard_opt, *shard, &bad_shard);
+    if (bad_shard) return bad_shard;
     if (paths->size() > 1 && (!markdown->empty() || !svg->empty())) {
       return Fail(2, absl::StrCat(markdown->empty() ? "--svg" : "--markdown",
                                   " writes one experiment's figures: give one experiment file with it"));
@@ -262,9 +256,13 @@ void AddExperiment(CLI::App& app, Registry& reg) {
       if (!n.ok()) return Fail(2, absl::StrCat("--rows: ", n.status().message()));
       override_rows = *n;
     }
+    ExperimentOutputs out;
+    out.rows = override_rows;
+    out.markdown = *markdown;
+    out.svg = *svg;
+    if (slice) return RunExperimentShard(*sub, *slice, *paths, experiments, out, *threads, *quiet);
     bool all_ok = true;
     for (size_t i = 0; i < experiments.size(); ++i) {
-      const std::string& path = (*paths)[i];
       ProgressCounter progress;
       for (ExperimentRun& run : experiments[i].runs) run.spec.progress = &progress;
       absl::StatusOr<ExperimentResult> r;
@@ -273,30 +271,8 @@ void AddExperiment(CLI::App& app, Registry& reg) {
         r = RunExperiment(experiments[i], *threads, override_rows);
       }
       if (!r.ok()) return Fail(2, std::string(r.status().message()));
-      if (experiments.size() > 1) std::cout << (i ? "\n" : "") << "== " << path << " ==\n";
-      std::cout << ExperimentTable(*r) << std::flush;
+      if (int code = EmitExperiment(i, experiments.size(), (*paths)[i], *r, out); code >= 0) return code;
       all_ok = all_ok && r->all_ok;
-      if (!markdown->empty()) {
-        std::string cmd = absl::StrCat("innosim experiment ", path);
-        if (absl::Status s = WriteFileAtomically(*markdown, ExperimentMarkdown(*r, cmd)); !s.ok()) {
-          return Fail(3, std::string(s.message()));
-        }
-      }
-      if (!svg->empty()) {
-        std::string title;
-        std::vector<SweepPoint> simulated, published;
-        if (!ExperimentSweep(*r, &title, &simulated, &published)) {
-          return Fail(2, absl::StrCat("--svg: ", path, " has no sweep (three or more rows_per_ms values of one stream)"));
-        }
-        if (override_rows) {
-          // The published figures are for the file's row counts.
-          published.clear();
-          absl::StrAppend(&title, " (--rows: published points left out)");
-        }
-        if (absl::Status s = WriteFileAtomically(*svg, SweepChartSvg(title, simulated, published)); !s.ok()) {
-          return Fail(3, std::string(s.message()));
-        }
-      }
     }
     // Exit code 1 when a figure with a tolerance is outside it.
     return all_ok ? 0 : 1;

@@ -29,7 +29,7 @@ inline LoadHelp RunLoadHelp() {
   h.seed = "random seed of the key stream (0 to 2^64-1)";
   h.page_size = absl::StrCat("innodb_page_size, as --set innodb_page_size: ", SupportedPageSizesInK(),
                              " (default: the settings', 16384)");
-  h.profile = "engine profile: mysql-8.4 or mariadb-10.11";
+  h.profile = "engine profile: mysql-8.4, mariadb-10.11, postgresql-15 or postgresql-18 (docs/postgresql.md)";
   h.json = "print JSON instead of a readable summary";
   h.set = "server variable NAME=VALUE (repeatable), e.g. innodb_buffer_pool_size=4G";
   h.rows_per_sec = "simulated insert rate that clocks the page cleaner";
