@@ -295,8 +295,7 @@ std::string RunSummary(const RunResult& r) {
     for (const ColumnSource& c : r.spec.columns) cols.push_back(absl::StrCat(c.column, "=", ColumnSourceText(c)));
     absl::StrAppendFormat(&s, "columns: %s\n", absl::StrJoin(cols, ", "));
   }
-  // Clamped settings and the like first, where they are seen.
-  for (const std::string& w : r.warnings) absl::StrAppendFormat(&s, "warning: %s\n", w);
+  // Warnings (clamped settings and the like) go to stderr: the caller's.
   s += "\n";
   if (r.engine_result != nullptr) return s + r.engine_result->Summary();
   absl::StrAppendFormat(&s, "  %-28s %14d\n", counters::kIndexPageSplits.name, c.index_page_splits);

@@ -207,6 +207,42 @@ TEST(HostileCliTest, OutputOverAnInputIsRefused) {
   fs::remove_all(dir);
 }
 
+// Item 7: a setting the model clamps, as the server does, is warned on
+// stderr exactly once, naming the setting and the value used, in every
+// subcommand and output form; stdout never carries it.
+TEST(HostileCliTest, AClampIsWarnedOnceOnStderrEverywhere) {
+  const fs::path dir = NewDir("clamp");
+  const fs::path exp = dir / "clamp.toml";
+  // One setting for two runs: one warning. (The same value on two lines
+  // of a file is two settings, each warned with its line.)
+  std::ofstream(exp) << "[defaults.set]\ninnodb_io_capacity = 1\n"
+                        "[[run]]\nlabel = \"a\"\nstream = \"uuidv4\"\nrows = 2000\nrows_per_ms = 50\n"
+                        "[[run]]\nlabel = \"b\"\nstream = \"uuidv4\"\nrows = 2000\nrows_per_ms = 500\n";
+  const std::vector<std::string> set = {"--set", "innodb_io_capacity=1"};
+  std::vector<std::vector<std::string>> commands = {
+      {"run", "--stream", "uuidv4", "--rows", "2000"},
+      {"run", "--stream", "uuidv4", "--rows", "2000", "--json"},
+      {"sweep", "--stream", "uuidv4", "--rows", "2000", "--rows-per-ms", "50,500,1000"},
+      {"sweep", "--stream", "uuidv4", "--rows", "2000", "--rows-per-ms", "50,500", "--json"},
+      {"explain", "--keys", "10,20,15"},
+      {"explain", "--stream", "uuidv4", "--rows", "50", "--json"},
+  };
+  for (auto& c : commands) c.insert(c.end(), set.begin(), set.end());
+  commands.push_back({"experiment", exp.string()});
+  for (const std::vector<std::string>& args : commands) {
+    const Output o = Innosim(args);
+    std::string shown;
+    for (const std::string& a : args) shown += a + " ";
+    EXPECT_EQ(o.exit_code, 0) << shown << o.err;
+    EXPECT_EQ(o.out.find("innodb_io_capacity=1"), std::string::npos) << shown << o.out;
+    EXPECT_EQ(Lines(o.err), 1) << shown << o.err;
+    EXPECT_NE(o.err.find("warning: "), std::string::npos) << shown << o.err;
+    EXPECT_NE(o.err.find("innodb_io_capacity=1"), std::string::npos) << shown << o.err;
+    EXPECT_NE(o.err.find("adjusted to 100"), std::string::npos) << shown << o.err;
+  }
+  fs::remove_all(dir);
+}
+
 // Item 9: control bytes from the input are printed escaped.
 TEST(HostileCliTest, ControlBytesInMessagesAreEscaped) {
   const Output o = Innosim({"run", "--stream", "a\x1b[31mred\rx", "--rows", "10"});

@@ -1,4 +1,4 @@
-// Registry::Dispatch and Fail: what every subcommand ends with.
+// Registry::Dispatch, Fail and Warn: what every subcommand ends with.
 //
 // Dispatch runs the chosen subcommand, then flushes and closes stdout and
 // checks that every write to it reached its destination: a full disk
@@ -9,10 +9,13 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "sim/cli/commands.h"
 #include "sim/printable.h"
+#include "sim/runner.h"
 
 namespace innosim::cli {
 namespace {
@@ -49,7 +52,17 @@ int Fail(int code, const std::string& message) {
 }
 
 void Warn(const std::string& message) {
+  static std::mutex mu;
+  static std::set<std::string> said;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!said.insert(message).second) return;
   std::fprintf(stderr, "innosim: warning: %s\n", Printable(message).c_str());
+}
+
+void WarnSettingsOf(const RunSpec& spec) {
+  absl::StatusOr<RunConfig> config = ConfigFor(spec);
+  if (!config.ok()) return;
+  for (const std::string& w : config->server.warnings) Warn(w);
 }
 
 }  // namespace innosim::cli

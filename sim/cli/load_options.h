@@ -218,7 +218,7 @@ struct LoadOptions {
     absl::StatusOr<std::vector<VariableAssignment>> entries =
         CheckDefaultsEntries(*f, defaults_file, *flavor, &warnings);
     if (!entries.ok()) return entries.status();
-    for (const std::string& w : warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
+    for (const std::string& w : warnings) Warn(w);
     file_settings = *std::move(entries);
     return absl::OkStatus();
   }

@@ -120,6 +120,7 @@ void AddRun(CLI::App& app, Registry& reg) {
         if (const Engine* engine = driver.innodb()) map_svg = PageMapOf(*engine, *spec, o, writes);
       };
     }
+    WarnSettingsOf(*spec);
     ProgressCounter progress;
     progress.total_rows = RowsToInsert(*spec);
     spec->progress = &progress;
@@ -135,8 +136,8 @@ void AddRun(CLI::App& app, Registry& reg) {
     if (!page_map->empty()) {
       if (absl::Status s = WriteFileAtomically(*page_map, map_svg); !s.ok()) return Fail(3, std::string(s.message()));
     }
+    for (const std::string& w : r->warnings) Warn(w);
     if (opts->json) {
-      for (const std::string& w : r->warnings) Warn(w);
       std::cout << RunToJson(*r).dump() << "\n";
     } else {
       std::cout << RunSummary(*r);
@@ -180,6 +181,7 @@ void AddSweep(CLI::App& app, Registry& reg) {
       if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
       specs.push_back(*spec);
     }
+    for (const RunSpec& s : specs) WarnSettingsOf(s);
     if (!svg->empty() && !EngineKindFor(specs[0].profile)->charts_sweep) {
       return Fail(2, absl::StrCat("--svg: the ", specs[0].profile, " profile has no sweep chart yet: drop --svg"));
     }
@@ -243,6 +245,7 @@ void AddExperiment(CLI::App& app, Registry& reg) {
       absl::StatusOr<Experiment> e = LoadExperiment(path);
       if (!e.ok()) return Fail(2, std::string(e.status().message()));
       experiments.push_back(*std::move(e));
+      for (const ExperimentRun& run : experiments.back().runs) WarnSettingsOf(run.spec);
     }
     if (!markdown->empty()) {
       if (absl::Status s = CheckOutputPath(*markdown, "--markdown"); !s.ok()) return Fail(2, std::string(s.message()));

@@ -162,6 +162,7 @@ int MergeExperiment(const MergedShards& m) {
     if (!e.ok()) return Fail(2, std::string(e.status().message()));
     plans.push_back(PlanExperiment(*e, out.rows));
     total += plans.back().distinct.size();
+    for (const RunSpec& s : plans.back().distinct) WarnSettingsOf(s);
   }
   if (total != m.bodies.size()) {
     return Fail(2, absl::StrCat("the shards' experiment files have ", total, " configurations here, the shards ",
@@ -220,14 +221,10 @@ int EmitSweep(const SweepOutputs& out, const std::vector<SweepOutcome>& outcomes
       return Fail(3, std::string(s.message()));
     }
   }
-  if (out.json) {
-    std::cout << SweepJsonLines(outcomes);
-    return 0;
-  }
-  std::cout << SweepText(out.flush, outcomes) << std::flush;
   for (const SweepOutcome& o : outcomes) {
     for (const std::string& w : o.warnings) Warn(w);
   }
+  std::cout << (out.json ? SweepJsonLines(outcomes) : SweepText(out.flush, outcomes)) << std::flush;
   return 0;
 }
 
