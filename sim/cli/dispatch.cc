@@ -37,11 +37,28 @@ int FinishStdout(int code) {
                      " (is the disk full or the pipe closed? write to a file with room)");
 }
 
+// An option given an empty value (--page-size "", keys --output "") is an
+// error, not the option left out: "" is never a value innosim takes.
+int CheckNoEmptyValue(const CLI::App& sub) {
+  for (const CLI::Option* opt : sub.get_options()) {
+    if (opt->count() == 0 || opt->get_expected_min() == 0) continue;  // not given, or a flag
+    for (const std::string& v : opt->results()) {
+      if (v.empty()) {
+        return Fail(2, opt->get_name() + " is empty: give a value or leave the option out (" + sub.get_name() +
+                           " --help)");
+      }
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int Registry::Dispatch(CLI::App& app) {
   for (auto& [sub, handler] : handlers_) {
-    if (sub->parsed()) return FinishStdout(handler());
+    if (!sub->parsed()) continue;
+    if (int code = CheckNoEmptyValue(*sub); code != 0) return FinishStdout(code);
+    return FinishStdout(handler());
   }
   return Fail(2, "no subcommand given: use one of " + SubcommandNames(app) + " (innosim --help)");
 }

@@ -272,12 +272,18 @@ struct LoadOptions {
     if (simulated_server && !help_.set.empty()) {
       spec->settings = file_settings;
       for (const std::string& kv : sets) {
+        // NAME alone is a my.cnf line without a value (skip-X, enable-X):
+        // the same path, ServerSettings::Set, reads both.
         const size_t eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) {
+        if (eq == 0 || kv.empty()) {
           return absl::InvalidArgumentError(
               absl::StrCat("--set '", kv, "': write NAME=VALUE, e.g. --set innodb_buffer_pool_size=4G"));
         }
-        spec->settings.push_back({kv.substr(0, eq), kv.substr(eq + 1), "--set"});
+        if (eq == std::string::npos) {
+          spec->settings.push_back({kv, "", "--set"});
+        } else {
+          spec->settings.push_back({kv.substr(0, eq), kv.substr(eq + 1), "--set"});
+        }
       }
     }
     if (!help_.rows_per_sec.empty()) {

@@ -24,6 +24,9 @@ int main(int argc, char** argv) {
   CLI::App app{"innosim: what InnoDB does to its B+tree pages for a primary-key order"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every subcommand");
+  // A flag takes no value: --json=yes is refused (CLI11 would read it as
+  // true). Subcommands copy the app's option defaults when created.
+  app.option_defaults()->disable_flag_override();
   innosim::cli::Registry reg;
   innosim::cli::AddRun(app, reg);
   innosim::cli::AddSweep(app, reg);
@@ -52,7 +55,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return innosim::cli::Fail(2, std::string(e.what()) + " (see innosim --help)");
+    const std::string what = e.what();
+    const std::string override_said = " was given a disallowed flag override";
+    if (const size_t at = what.find(override_said); at != std::string::npos) {
+      const std::string flag = what.substr(0, at);
+      return innosim::cli::Fail(2, "--" + flag + " takes no value: write --" + flag + " alone (see innosim --help)");
+    }
+    return innosim::cli::Fail(2, what + " (see innosim --help)");
   }
   return reg.Dispatch(app);
 }

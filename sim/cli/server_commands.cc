@@ -1029,7 +1029,8 @@ void AddMeasure(CLI::App& app, Registry& reg) {
                 "with --writers: load the writers' interleaved keys on one connection instead of one connection "
                 "and thread per writer");
   sub->add_option("--host", o->host, "server host (TCP); empty or localhost = Unix socket");
-  sub->add_option("--port", o->port, "server TCP port (0 = 3306)");
+  // Ranges checked as the options are read, before any connection.
+  sub->add_option("--port", o->port, "server TCP port (0 = 3306)")->check(CLI::Range(0, 65535));
   sub->add_option("--socket", o->socket, "server Unix socket");
   sub->add_option("--user", o->user, "account (default: the defaults file's, else root)");
   sub->add_option("--database", o->database, "database innosim owns (created if missing)")->capture_default_str();
@@ -1048,7 +1049,17 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   sub->add_option("--flush-io-capacity", o->flush_io_capacity,
                   "innodb_io_capacity(_max) for the final wait for zero dirty pages only (put back afterwards, "
                   "also on error or SIGINT/SIGTERM)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            uint64_t n = 0;
+            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || !absl::SimpleAtoi(v, &n) ||
+                n < 100) {
+              return "'" + v + "' must be a whole number of at least 100 (innodb_io_capacity's minimum), e.g. 20000";
+            }
+            return "";
+          },
+          "WHOLE >= 100"));
   sub->add_flag("--no-ibd", o->no_ibd, "do not read the .ibd file");
   sub->add_flag("--json", o->json, "print one JSON object");
   sub->add_option("--series", o->series,
