@@ -25,6 +25,7 @@
 #include "sim/engines.h"
 #include "sim/metrics.h"
 #include "sim/nearest_name.h"
+#include "sim/bounded_read.h"
 #include "sim/output_file.h"
 #include "sim/report.h"
 #include "sim/writers.h"
@@ -569,11 +570,9 @@ bool SameConfig(const RunSpec& a, const RunSpec& b) {
 
 absl::StatusOr<Experiment> LoadExperiment(const std::string& path) {
   NoteInputFile(path);  // an output naming it is refused (sim/output_file.h)
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(absl::StrCat(path, ": ", std::strerror(errno)));
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseExperiment(text.str(), path);
+  absl::StatusOr<std::string> text = ReadFileBounded(path, kMaxConfigFileBytes, path);
+  if (!text.ok()) return text.status();
+  return ParseExperiment(*text, path);
 }
 
 absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::string& path) {

@@ -280,6 +280,20 @@ TEST(HostileCliTest, LenientValuesAreRefusedWithOneLine) {
   }
 }
 
+// Item 2: a config file is read with a bound: /dev/zero as a my.cnf or an
+// experiment file is refused after 1 MiB, not read until memory runs out.
+TEST(HostileCliTest, ConfigFilesAreReadWithABound) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--stream", "uuidv4", "--rows", "10", "--defaults-file", "/dev/zero"},
+        std::vector<std::string>{"sweep", "--stream", "uuidv4", "--rows", "10", "--defaults-file", "/dev/zero"},
+        std::vector<std::string>{"experiment", "/dev/zero"}}) {
+    const Output o = Innosim(args);
+    EXPECT_EQ(o.exit_code, 2) << args[0] << ": " << o.err;
+    EXPECT_EQ(Lines(o.err), 1) << o.err;
+    EXPECT_NE(o.err.find("more than 1 MiB"), std::string::npos) << o.err;
+  }
+}
+
 // Item 9: control bytes from the input are printed escaped.
 TEST(HostileCliTest, ControlBytesInMessagesAreEscaped) {
   const Output o = Innosim({"run", "--stream", "a\x1b[31mred\rx", "--rows", "10"});

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "sim/bounded_read.h"
 #include "sim/progress.h"
 #include "sim/report.h"
 #include "sim/sweep_chart.h"
@@ -37,17 +38,9 @@ nlohmann::ordered_json CommandArgs(const CLI::App& sub) {
 }
 
 absl::StatusOr<std::string> ReadAll(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return text;
-  }
+  if (path == "-") return ReadBounded(std::cin, kMaxShardFileBytes, "stdin");
   NoteInputFile(path);  // an output naming it is refused (sim/output_file.h)
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(absl::StrCat(path, ": ", std::strerror(errno)));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return ReadFileBounded(path, kMaxShardFileBytes, path);
 }
 
 void PrintLine(const std::string& line) { std::cout << line << "\n"; }
