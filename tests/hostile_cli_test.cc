@@ -294,6 +294,24 @@ TEST(HostileCliTest, ConfigFilesAreReadWithABound) {
   }
 }
 
+// Item 2: the model's memory is estimated before the run (at least 16 bytes
+// a record) and a run that cannot fit is refused at once, naming --force.
+TEST(HostileCliTest, ARunLargerThanMemoryIsRefusedUpFront) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--stream", "autoinc", "--rows", "1000G", "--no-flush"},
+        std::vector<std::string>{"sweep", "--stream", "autoinc", "--rows", "1000G", "--no-flush", "--rows-per-ms",
+                                 "1,2"}}) {
+    const Output o = Innosim(args);
+    EXPECT_EQ(o.exit_code, 2) << args[0] << ": " << o.err;
+    EXPECT_EQ(Lines(o.err), 1) << o.err;
+    EXPECT_NE(o.err.find("GB of memory"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("--force"), std::string::npos) << o.err;
+    EXPECT_EQ(o.out, "");
+  }
+  // A run that fits is not refused.
+  EXPECT_EQ(Innosim({"run", "--stream", "autoinc", "--rows", "1000", "--no-flush"}).exit_code, 0);
+}
+
 // Item 9: control bytes from the input are printed escaped.
 TEST(HostileCliTest, ControlBytesInMessagesAreEscaped) {
   const Output o = Innosim({"run", "--stream", "a\x1b[31mred\rx", "--rows", "10"});

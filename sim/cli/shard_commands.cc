@@ -21,7 +21,7 @@ namespace {
 // Options that change how a command runs but not what it prints: left out
 // of its identity, so that shards run with different --threads merge.
 bool LeftOutOfIdentity(const std::string& name) {
-  return name == "--shard" || name == "--threads" || name == "--quiet" || name == "--help";
+  return name == "--shard" || name == "--threads" || name == "--quiet" || name == "--force" || name == "--help";
 }
 
 // The options given, in the order the subcommand registers them (not the
