@@ -576,6 +576,11 @@ uint64_t BufferPool::CountFlushListUpTo(uint64_t target_lsn, uint64_t max) const
   return n;
 }
 
+bool BufferPool::LruBatchIsNoOp(uint64_t scan_depth, uint64_t free_target) const {
+  // The negation of LruBatch's loop condition on its first step.
+  return !(lru_tail_ >= 0 && scan_depth > 0 && free_len_ < free_target && lru_len_ > kLruMinLen);
+}
+
 uint64_t BufferPool::LruBatch(uint64_t scan_depth, uint64_t free_target) {
   // buf_flush_LRU_list -> buf_flush_LRU_list_batch.
   uint64_t written = 0, evicted = 0, scanned = 0;

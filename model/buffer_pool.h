@@ -204,6 +204,10 @@ class BufferPool {
   // MariaDB buf_pool_t::need_LRU_eviction: the LRU longer than
   // BUF_LRU_MIN_LEN and fewer than innodb_lru_scan_depth / 2 free frames.
   bool NeedLruEviction() const;
+  // Whether LruBatch(scan_depth, free_target) would scan nothing (its loop's
+  // entry condition fails): the free list is long enough, the LRU list too
+  // short, or no depth. Such a batch changes no state.
+  bool LruBatchIsNoOp(uint64_t scan_depth, uint64_t free_target) const;
   // The neighbour-flush area: min(buf_pool.read_ahead_area, frames / 16).
   uint32_t flush_area() const { return flush_area_; }
 

@@ -44,9 +44,11 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, const Engine
   const EngineOptions defaults;
   if (options.trx_rows == 0) {
     options_status_ = absl::InvalidArgumentError("EngineOptions::trx_rows must be at least 1");
-  } else if (flush_ != nullptr && !(options.rows_per_sec > 0)) {
-    options_status_ = absl::InvalidArgumentError(absl::StrCat(
-        "EngineOptions::rows_per_sec must be positive with the flush model (got ", options.rows_per_sec, ")"));
+  } else if (flush_ != nullptr && !(options.rows_per_sec >= FlushModel::kMinRowsPerSec &&
+                                    std::isfinite(options.rows_per_sec))) {
+    options_status_ = absl::InvalidArgumentError(
+        absl::StrCat("EngineOptions::rows_per_sec must be at least ", FlushModel::kMinRowsPerSec,
+                     " and finite with the flush model (got ", options.rows_per_sec, ")"));
   }
   const EngineOptions& o = options_status_.ok() ? options : defaults;
   rows_per_trx_ = trx_left_ = o.trx_rows;

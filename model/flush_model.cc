@@ -32,6 +32,20 @@ void FlushModel::Tick(double now_seconds) {
   now_s_ = now_seconds;
   now_ms_ = static_cast<uint64_t>(std::floor(now_seconds * 1000.0));
   while (next_iteration_s_ <= now_seconds) {
+    // Passes due up to now_seconds; when many, the idle ones go in one step
+    // (PageCleaner::IdlePeriod), whole periods at a time, the same as
+    // running them one by one.
+    const double due = std::floor(now_seconds - next_iteration_s_) + 1;
+    if (skip_idle_passes_ && due >= 2) {
+      const uint64_t period = cleaner_.IdlePeriod(next_iteration_s_);
+      if (period != 0 && due >= static_cast<double>(period)) {
+        const uint64_t skip = static_cast<uint64_t>(due) / period * period;
+        cleaner_.SkipIdlePasses(skip);
+        skipped_passes_ += skip;
+        next_iteration_s_ += static_cast<double>(skip);
+        continue;
+      }
+    }
     cleaner_.RunIteration(next_iteration_s_);
     next_iteration_s_ += 1;
   }

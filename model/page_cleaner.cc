@@ -298,31 +298,9 @@ void PageCleaner::MariaDbIteration(double now_s) {
     log_->Checkpoint(o);
     return;
   }
-  const uint64_t lsn = log_->lsn();
-  const uint64_t age = lsn - oldest;
-  const double dirty_pct = pool_->ModifiedRatioPct();
-  const MariaDbRedoLimits& lim = log_->mariadb();
-  // af_needed_for_redo: the oldest page's age above
-  // innodb_adaptive_flushing_lwm % of the log capacity.
-  const bool af_needed_for_redo =
-      static_cast<double>(age) > settings_.innodb_adaptive_flushing_lwm / 100.0 *
-                                     static_cast<double>(lim.log_capacity);
-  // Whether the pass works or goes idle. With innodb_max_dirty_pages_pct_lwm
-  // set, a pass below it works only for redo (and then without the lwm:
-  // pct_lwm = 0); without it (MariaDB's default), a pass below
-  // innodb_max_dirty_pages_pct likewise. (The idle flush of a server with
-  // no commits since the last pass never applies during a load.)
-  double pct_lwm = settings_.innodb_max_dirty_pages_pct_lwm;
-  bool work = true;
-  if (pct_lwm != 0.0) {
-    if (dirty_pct < pct_lwm) {
-      pct_lwm = 0.0;
-      work = af_needed_for_redo;
-    }
-  } else if (dirty_pct < settings_.innodb_max_dirty_pages_pct) {
-    work = af_needed_for_redo;
-  }
-  if (!work) {
+  const uint64_t age = log_->lsn() - oldest;
+  double pct_lwm = 0;
+  if (!MariaDbPassWorks(oldest, &pct_lwm)) {
     // possibly_unemployed -> set_idle: no flush-list batch, no LRU flush;
     // with innodb_max_dirty_pages_pct_lwm = 0 the cleaner then sleeps
     // (above) until page_cleaner_wakeup.
@@ -350,6 +328,32 @@ void PageCleaner::MariaDbIteration(double now_s) {
   if (flushed) log_->Checkpoint(pool_->OldestModification());
 }
 
+bool PageCleaner::MariaDbPassWorks(uint64_t oldest, double* pct_lwm) const {
+  const uint64_t age = log_->lsn() - oldest;
+  const double dirty_pct = pool_->ModifiedRatioPct();
+  const MariaDbRedoLimits& lim = log_->mariadb();
+  // af_needed_for_redo: the oldest page's age above
+  // innodb_adaptive_flushing_lwm % of the log capacity.
+  const bool af_needed_for_redo =
+      static_cast<double>(age) > settings_.innodb_adaptive_flushing_lwm / 100.0 *
+                                     static_cast<double>(lim.log_capacity);
+  // Whether the pass works or goes idle. With innodb_max_dirty_pages_pct_lwm
+  // set, a pass below it works only for redo (and then without the lwm:
+  // pct_lwm = 0); without it (MariaDB's default), a pass below
+  // innodb_max_dirty_pages_pct likewise. (The idle flush of a server with
+  // no commits since the last pass never applies during a load.)
+  *pct_lwm = settings_.innodb_max_dirty_pages_pct_lwm;
+  if (*pct_lwm != 0.0) {
+    if (dirty_pct < *pct_lwm) {
+      *pct_lwm = 0.0;
+      return af_needed_for_redo;
+    }
+  } else if (dirty_pct < settings_.innodb_max_dirty_pages_pct) {
+    return af_needed_for_redo;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------
 
 void PageCleaner::RunIteration(double now_s) {
@@ -357,6 +361,62 @@ void PageCleaner::RunIteration(double now_s) {
     MySqlIteration(now_s);
   } else {
     MariaDbIteration(now_s);
+  }
+}
+
+uint64_t PageCleaner::IdlePeriod(double next_s) const {
+  const uint64_t oldest = pool_->OldestModification();
+  if (settings_.flavor == ServerFlavor::kMySql84) {
+    // The pass's closing checkpoint must not move.
+    if (log_->AvailableForCheckpoint(oldest) > log_->last_checkpoint_lsn()) return 0;
+    if (settings_.innodb_flush_sync && log_->MySqlSyncFlushLsn(oldest) != 0) return 0;
+    const uint64_t depth = settings_.innodb_lru_scan_depth * instances_;
+    if (!pool_->LruBatchIsNoOp(std::min(depth, pool_->lru_len()), depth)) return 0;
+    // PageRecommendation: skip_lsn every pass (no new redo since the last
+    // set_average), nothing flushed to add to sum_pages, rates already 0
+    // (set_average halves them: (0 + 0) / 2 stays 0), and a window that
+    // restarted at the last pass, so the next resets after exactly
+    // innodb_flushing_avg_loops passes (n_iterations and elapsed both reach
+    // it then).
+    if (prev_lsn_ == 0 || prev_lsn_ != log_->lsn()) return 0;
+    if (last_pages_ != 0 || sum_pages_ != 0 || page_avg_rate_ != 0 || lsn_avg_rate_ != 0) return 0;
+    if (n_iterations_ != 0 || next_s != prev_time_ + 1) return 0;
+    return std::max<uint64_t>(settings_.innodb_flushing_avg_loops, 1);
+  }
+  // MariaDB: the three ways MariaDbIteration returns without flushing. Each
+  // reads only the pool and the log, which an idle pass leaves as they are,
+  // and ends with the cleaner idle; so every later pass takes the same
+  // way. An LRU eviction pass (need_LRU_eviction) writes or frees pages:
+  // run it.
+  if (pool_->NeedLruEviction()) return 0;
+  // fully_unemployed: set_idle and a checkpoint at the current LSN, the
+  // same at every pass (SkipIdlePasses writes it once).
+  if (oldest == 0) return 1;
+  // Asleep: returns before any work or checkpoint.
+  if (async_lsn_ != 0) return 0;  // buf_flush_async_lsn: a flush-list batch
+  if (mariadb_idle_ && settings_.innodb_max_dirty_pages_pct_lwm == 0 &&
+      pool_->ModifiedRatioPct() < settings_.innodb_max_dirty_pages_pct) {
+    return 1;
+  }
+  // possibly_unemployed: below the dirty-page mark and no redo need, the
+  // pass sets idle and returns (no checkpoint).
+  double pct_lwm = 0;
+  return MariaDbPassWorks(oldest, &pct_lwm) ? 0 : 1;
+}
+
+void PageCleaner::SkipIdlePasses(uint64_t passes) {
+  if (passes == 0) return;
+  stats_.iterations += passes;
+  if (settings_.flavor == ServerFlavor::kMySql84) {
+    // Each period ends with set_average's reset at its last pass.
+    prev_time_ += static_cast<double>(passes);
+    cur_iter_time_ = prev_time_;
+    cur_iter_lsn_ = log_->lsn();
+    prev_iter_pages_flushed_ = 0;
+  } else {
+    // What the first of the passes does and the others repeat.
+    mariadb_idle_ = true;
+    if (pool_->OldestModification() == 0) log_->Checkpoint(0);
   }
 }
 

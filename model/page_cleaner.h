@@ -66,6 +66,25 @@ class PageCleaner {
 
   // One coordinator pass at whole simulated second `now_s`.
   void RunIteration(double now_s);
+  // Idle seconds at no cost (issue 29: a low --rows-per-sec leaves millions
+  // of simulated seconds between rows). IdlePeriod(next_s) is P > 0 when the
+  // passes at next_s, next_s + 1, ..., next_s + P - 1 would change nothing
+  // but the pass count and the averaging clock, and leave the cleaner in the
+  // same state, so any whole number of periods can be skipped at once; 0
+  // when that cannot be shown (then run the passes). MySQL: no redo since
+  // the last averaging (skip_lsn), averages decayed to 0, an LRU batch with
+  // nothing to do, no sync flush, no checkpoint to move, and the averaging
+  // window just restarted: P = innodb_flushing_avg_loops. MariaDB: no LRU
+  // eviction needed, no async LSN, and a pass that would not flush (clean:
+  // fully_unemployed; asleep; or below the dirty-page mark without redo
+  // need: possibly_unemployed): P = 1; such a pass only sets the cleaner
+  // idle (and, when clean, checkpoints at the current LSN), which the first
+  // pass does and the rest repeat.
+  uint64_t IdlePeriod(double next_s) const;
+  // The effect of `passes` (a multiple of IdlePeriod) passes from an idle
+  // state: exactly what running them one by one would do.
+  void SkipIdlePasses(uint64_t passes);
+
   // Cheap check after each row: starts sync (MySQL) or furious/async
   // (MariaDB) flushing when redo requires it.
   void CheckRedoPressure(double now_s);
@@ -111,6 +130,10 @@ class PageCleaner {
   // `pct_lwm`: innodb_max_dirty_pages_pct_lwm as the pass hands it on (0
   // when the dirty ratio is below it).
   uint64_t MariaDbRecommendation(double now_s, uint64_t last_pages, uint64_t age, double pct_lwm);
+  // Whether a pass of a cleaner not asleep, with dirty pages (`oldest`) and
+  // no async LSN, flushes or goes idle (possibly_unemployed); the
+  // innodb_max_dirty_pages_pct_lwm it hands on in *pct_lwm (0 below it).
+  bool MariaDbPassWorks(uint64_t oldest, double* pct_lwm) const;
 
   ServerSettings settings_;
   BufferPool* pool_;

@@ -10,8 +10,27 @@
 
 namespace innosim {
 
+namespace {
+
+// Digits with at most one '.' between digits: no sign, space, exponent or
+// hex, which strtod would take ("0x10" = 16, " 10", "1e3").
+bool PlainDecimal(std::string_view t) {
+  if (t.empty() || t.front() == '.' || t.back() == '.') return false;
+  int dots = 0;
+  for (char c : t) {
+    if (c == '.') {
+      ++dots;
+    } else if (c < '0' || c > '9') {
+      return false;
+    }
+  }
+  return dots <= 1;
+}
+
+}  // namespace
+
 absl::StatusOr<uint64_t> ParseCount(std::string_view text) {
-  std::string t(absl::StripAsciiWhitespace(absl::string_view(text.data(), text.size())));
+  std::string t(text);
   const std::string original = t;
   double mult = 1;
   if (!t.empty()) {
@@ -23,7 +42,7 @@ absl::StatusOr<uint64_t> ParseCount(std::string_view text) {
     }
   }
   double v = 0;
-  if (t.empty() || !absl::SimpleAtod(t, &v) || !std::isfinite(v)) {
+  if (!PlainDecimal(t) || !absl::SimpleAtod(t, &v) || !std::isfinite(v)) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", original, "' is not a count: write a whole number, optionally with k, M or G (e.g. 10M)"));
   }

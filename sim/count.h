@@ -1,6 +1,7 @@
 // Parsing of the counts users type: "10M", "200k", "1000", "1.5M".
 //
-// Suffixes are decimal (k/K = 1e3, m/M = 1e6, g/G = 1e9) because they count
+// Digits, at most one decimal point, then an optional suffix; nothing else
+// (no spaces, signs, exponents or hex). Suffixes are decimal (k/K = 1e3, m/M = 1e6, g/G = 1e9) because they count
 // rows, not bytes. Pure functions.
 #ifndef INNOSIM_SIM_COUNT_H_
 #define INNOSIM_SIM_COUNT_H_

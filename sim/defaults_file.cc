@@ -10,6 +10,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "sim/bounded_read.h"
+#include "sim/output_file.h"
 #include "absl/strings/str_split.h"
 #include "sim/nearest_name.h"
 
@@ -116,14 +118,11 @@ absl::StatusOr<DefaultsFile> ReadDefaultsFile(const std::string& path, ServerFla
   if (std::filesystem::is_directory(path, ec)) {
     return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, " is a folder: give the my.cnf file itself"));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, ": ", std::strerror(errno)));
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return absl::InvalidArgumentError(absl::StrCat("--defaults-file ", path, ": could not be read"));
-  return ParseDefaultsFile(ss.str(), path, flavor);
+  NoteInputFile(path);  // an output naming it is refused (sim/output_file.h)
+  absl::StatusOr<std::string> text =
+      ReadFileBounded(path, kMaxConfigFileBytes, absl::StrCat("--defaults-file ", path));
+  if (!text.ok()) return text.status();
+  return ParseDefaultsFile(*text, path, flavor);
 }
 
 absl::Status ApplyServerVariable(ServerSettings* settings, std::string_view name, std::string_view value,

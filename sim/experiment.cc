@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "model/engine_profile.h"
+#include "model/flush_model.h"
 #include "sim/defaults_file.h"
 #include "sim/key_stream.h"
 #include "sim/compare.h"
@@ -24,6 +25,8 @@
 #include "sim/engines.h"
 #include "sim/metrics.h"
 #include "sim/nearest_name.h"
+#include "sim/bounded_read.h"
+#include "sim/output_file.h"
 #include "sim/report.h"
 #include "sim/writers.h"
 
@@ -439,6 +442,11 @@ const SettingKey kSettingKeys[] = {
          return ErrorAt(to.path, n.source(),
                         absl::StrCat("rows_per_sec = ", Shown(n), " must be a positive number (e.g. 127290)"));
        }
+       if (*v < FlushModel::kMinRowsPerSec) {
+         return ErrorAt(to.path, n.source(),
+                        absl::StrCat("rows_per_sec = ", Shown(n), " is below the floor of ", FlushModel::kMinRowsPerSec,
+                                     " rows/s (docs/limits.md): give at least that"));
+       }
        to.spec->rows_per_sec = *v;
        return absl::OkStatus();
      }},
@@ -561,11 +569,10 @@ bool SameConfig(const RunSpec& a, const RunSpec& b) {
 }  // namespace
 
 absl::StatusOr<Experiment> LoadExperiment(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(absl::StrCat(path, ": ", std::strerror(errno)));
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseExperiment(text.str(), path);
+  NoteInputFile(path);  // an output naming it is refused (sim/output_file.h)
+  absl::StatusOr<std::string> text = ReadFileBounded(path, kMaxConfigFileBytes, path);
+  if (!text.ok()) return text.status();
+  return ParseExperiment(*text, path);
 }
 
 absl::StatusOr<Experiment> ParseExperiment(std::string_view text, const std::string& path) {

@@ -325,9 +325,15 @@ FrozenSummary Summarize(const std::vector<LeafAtEnd>& leaves, const LeafLife& li
 
 absl::Status ParseKeyList(std::string_view text, std::vector<Key>* keys, int* width) {
   int kind = 0;  // 8 or 16 once known
-  for (absl::string_view item :
-       absl::StrSplit(absl::string_view(text.data(), text.size()), ',', absl::SkipWhitespace())) {
+  if (absl::StripAsciiWhitespace(absl::string_view(text.data(), text.size())).empty()) {
+    return absl::InvalidArgumentError("--keys is empty: write e.g. --keys 10,20,15");
+  }
+  for (absl::string_view item : absl::StrSplit(absl::string_view(text.data(), text.size()), ',')) {
     item = absl::StripAsciiWhitespace(item);
+    if (item.empty()) {
+      return absl::InvalidArgumentError(
+          "--keys has an empty item (two commas, or one at an end): write e.g. --keys 10,20,15");
+    }
     Key k;
     uint64_t v = 0;
     int this_kind = 0;

@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "sim/output_file.h"
 #include "sim/uuid.h"
 
 namespace innosim {
@@ -301,6 +302,7 @@ absl::StatusOr<std::unique_ptr<KeyStream>> OpenKeyFile(const std::string& path,
   const std::string prefix = FormatPrefix(format, width);
   const std::string spec = absl::StrCat(prefix, path);
   if (path == "-") return OpenStdin(format, width);
+  NoteInputFile(path);  // an output naming it is refused (sim/output_file.h)
   if (path.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "key stream '", spec, "' has no path; write it as ", spec, "/path/to/keys"));

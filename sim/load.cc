@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "model/flush_model.h"
 #include "sim/engines.h"
 #include "sim/nearest_name.h"
 
@@ -31,6 +32,11 @@ class OwnKeyStream final : public KeyStream {
 absl::Status CheckLoad(const RunSpec& spec) {
   if (spec.flush && !(spec.rows_per_sec > 0)) {
     return absl::InvalidArgumentError("--rows-per-sec must be positive (e.g. --rows-per-sec 127290)");
+  }
+  if (spec.flush && spec.rows_per_sec < FlushModel::kMinRowsPerSec) {
+    return absl::InvalidArgumentError(absl::StrCat("rows_per_sec ", spec.rows_per_sec, " is below the floor of ",
+                                                   FlushModel::kMinRowsPerSec,
+                                                   " rows/s (docs/limits.md): give at least that"));
   }
   if (spec.trx_rows == 0) return absl::InvalidArgumentError("--batch must be at least 1 (e.g. --batch 1000)");
   for (const PhaseSpec& phase : spec.phases) {

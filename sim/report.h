@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "nlohmann/json.hpp"
 #include "sim/metrics.h"
+#include "sim/output_file.h"
 #include "sim/runner.h"
 
 namespace innosim {
@@ -56,47 +57,7 @@ std::string EngineSweepTable(const std::vector<RunResult>& runs);
 // The settings printout: each variable, its value, where the value came
 // from, and "[accepted, no effect in the model]" where that holds.
 std::string SettingsTable(const std::vector<ServerSettings::Row>& rows);
-// Writes `content` to `path` through a unique temporary file in the same
-// folder (mkstemp: "PATH.tmp.XXXXXX"), fsync and a rename, so that readers
-// see the old file or the whole new one, and two writers never share a
-// temporary. The file gets the mode a new file would (0666 & ~umask). On
-// any failure the temporary is removed and `path` is left as it was; the
-// error names the path and how to mend it. A symbolic link is followed; a
-// directory or device at `path` is refused. Safe to call from several
-// threads.
-absl::Status WriteFileAtomically(const std::string& path, const std::string& content);
-
-// WriteFileAtomically filled piece by piece (it is Open, one Append and
-// Commit), for output too large to hold in memory. Open, then Append any number of times, then Commit; a writer
-// destroyed (or an Append failing) before Commit removes its temporary and
-// leaves `path` as it was. Errors as WriteFileAtomically's. One writer per
-// thread.
-class AtomicFileWriter {
- public:
-  AtomicFileWriter() = default;
-  AtomicFileWriter(const AtomicFileWriter&) = delete;
-  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
-  ~AtomicFileWriter();
-
-  absl::Status Open(const std::string& path);
-  absl::Status Append(std::string_view data);
-  absl::Status Commit();
-
- private:
-  absl::Status Fail(int err, const std::string& doing);
-
-  std::string path_;    // as given, for messages
-  std::string target_;  // a symbolic link resolved
-  std::string tmp_;
-  int fd_ = -1;
-};
-
-// Checks, before a long run, that WriteFileAtomically(path, ...) can
-// succeed: the folder exists and takes a new file, and `path` is not a
-// directory. InvalidArgument with one line otherwise, prefixed by `what`
-// (the option, e.g. "--series") and the path:
-//   "--series /nonexistent/x.csv: folder /nonexistent does not exist: ..."
-absl::Status CheckOutputPath(const std::string& path, const std::string& what = "");
+// WriteFileAtomically, AtomicFileWriter, CheckOutputPath: sim/output_file.h.
 
 }  // namespace innosim
 

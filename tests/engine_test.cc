@@ -135,7 +135,8 @@ TEST(EngineTest, BadOptionsAreAStatusNotACrash) {
   ASSERT_TRUE(b.InsertRow(K(1)).ok());
   EXPECT_TRUE(b.EndRow().ok());  // no commit yet: status comes once per transaction
   EXPECT_EQ(b.EndLoad(),
-            absl::InvalidArgumentError("EngineOptions::rows_per_sec must be positive with the flush model (got 0)"));
+            absl::InvalidArgumentError(
+                "EngineOptions::rows_per_sec must be at least 0.001 and finite with the flush model (got 0)"));
 }
 
 // A broken tablespace precondition (here: innodb_segment_reserve_factor out

@@ -41,6 +41,7 @@ void AddBench(CLI::App& app, Registry& reg) {
     RunSpec spec;
     if (absl::Status s = o->load.Apply(&spec, *r); !s.ok()) return Fail(2, std::string(s.message()));
     spec.flush = o->flush;
+    WarnSettingsOf(spec);
     absl::StatusOr<BenchResult> b = RunBench(spec, o->repetitions);
     if (!b.ok()) return Fail(2, std::string(b.status().message()));
     std::cout << (o->json ? BenchJson(*b) : BenchReport(*b));

@@ -11,6 +11,10 @@
 
 #include "CLI/CLI.hpp"
 
+namespace innosim {
+struct RunSpec;
+}
+
 namespace innosim::cli {
 
 class Registry {
@@ -42,8 +46,20 @@ inline std::string SubcommandNames(const CLI::App& app) {
   return list;
 }
 
-// One-line error to stderr, returns the exit code.
+// One-line error to stderr, returns the exit code. User input quoted in
+// `message` is printed escaped (sim/printable.h), as by Warn.
 int Fail(int code, const std::string& message);
+// One warning line to stderr ("innosim: warning: ..."), each distinct
+// message once per process: a clamp met by every run of a sweep or an
+// experiment is said once, whichever path (run results, shard lines,
+// settings checked up front) reaches it first. Thread-safe.
+void Warn(const std::string& message);
+// Warns what the spec's settings make the model substitute (clamps and
+// roundings as the server makes them, ignored loose- variables:
+// ConfigFor(spec).server.warnings), before the work, so that every
+// subcommand says it, on stderr. A spec ConfigFor refuses warns nothing:
+// the run's own error follows.
+void WarnSettingsOf(const RunSpec& spec);
 
 }  // namespace innosim::cli
 

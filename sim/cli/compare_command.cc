@@ -51,6 +51,7 @@ void AddCompare(CLI::App& app, Registry& reg) {
     const std::vector<std::string> names = absl::StrSplit(*profiles, ',', absl::SkipEmpty());
     absl::StatusOr<std::vector<RunSpec>> specs = CompareSpecs(base, names);
     if (!specs.ok()) return Fail(2, std::string(specs.status().message()));
+    for (const RunSpec& s : *specs) WarnSettingsOf(s);
     if (!svg->empty()) {
       if (absl::Status s = CheckOutputPath(*svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
     }

@@ -116,6 +116,7 @@ void AddExplain(CLI::App& app, Registry& reg) {
       if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
       e.run = *spec;
     }
+    WarnSettingsOf(e.run);
     if (!extra->html.empty() && e.run.rows > kMaxHtmlRows) {
       return Fail(2, absl::StrCat("--html holds at most ", kMaxHtmlRows, " inserts: lower --rows"));
     }

@@ -112,6 +112,13 @@ int RunKeys(const KeysOptions& o) {
   const uint64_t per_key =
       binary ? static_cast<uint64_t>(width) : (width == 16 ? 37 : std::max<uint64_t>(21, 3 + 2 * static_cast<uint64_t>(width)));
   const bool in_memory = *rows <= kInMemoryLimit / per_key;
+  if (!o.output.empty()) {
+    // Refused up front, not after filling the disk: the estimate is exact
+    // for binary and UUID text, an upper bound for decimal text.
+    const unsigned __int128 need = static_cast<unsigned __int128>(*rows) * per_key;
+    const uint64_t bytes = need > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(need);
+    if (absl::Status s = CheckRoomFor(o.output, bytes, "--output"); !s.ok()) return Fail(2, std::string(s.message()));
+  }
   Sink sink(o.output, in_memory);
   if (absl::Status s = sink.Open(); !s.ok()) return Fail(absl::IsInvalidArgument(s) ? 2 : 3, std::string(s.message()));
   std::string chunk;

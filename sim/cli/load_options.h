@@ -23,12 +23,15 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "model/flush_model.h"
 #include "model/server_settings.h"
 #include "sim/count.h"
 #include "sim/defaults_file.h"
 #include "sim/key_stream.h"
 #include "sim/nearest_name.h"
+#include "sim/output_file.h"
 #include "sim/phases.h"
 #include "sim/engines.h"
 #include "sim/runner.h"
@@ -215,7 +218,7 @@ struct LoadOptions {
     absl::StatusOr<std::vector<VariableAssignment>> entries =
         CheckDefaultsEntries(*f, defaults_file, *flavor, &warnings);
     if (!entries.ok()) return entries.status();
-    for (const std::string& w : warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
+    for (const std::string& w : warnings) Warn(w);
     file_settings = *std::move(entries);
     return absl::OkStatus();
   }
@@ -247,6 +250,11 @@ struct LoadOptions {
       spec->stream.seed = *sd;
     }
     spec->stream.name = stream;
+    // A key file is an input before it is opened: outputs are checked first.
+    if (const size_t colon = stream.find(':'); absl::StartsWith(stream, "file") && colon != std::string::npos &&
+                                               stream.substr(colon + 1) != "-") {
+      NoteInputFile(stream.substr(colon + 1));
+    }
     spec->stream.rows_per_ms = rows_per_ms_value;
     if (help_.writers) {
       if (absl::Status s = writer_options.Apply(&spec->stream); !s.ok()) return s;
@@ -264,12 +272,18 @@ struct LoadOptions {
     if (simulated_server && !help_.set.empty()) {
       spec->settings = file_settings;
       for (const std::string& kv : sets) {
+        // NAME alone is a my.cnf line without a value (skip-X, enable-X):
+        // the same path, ServerSettings::Set, reads both.
         const size_t eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) {
+        if (eq == 0 || kv.empty()) {
           return absl::InvalidArgumentError(
               absl::StrCat("--set '", kv, "': write NAME=VALUE, e.g. --set innodb_buffer_pool_size=4G"));
         }
-        spec->settings.push_back({kv.substr(0, eq), kv.substr(eq + 1), "--set"});
+        if (eq == std::string::npos) {
+          spec->settings.push_back({kv, "", "--set"});
+        } else {
+          spec->settings.push_back({kv.substr(0, eq), kv.substr(eq + 1), "--set"});
+        }
       }
     }
     if (!help_.rows_per_sec.empty()) {
@@ -277,6 +291,11 @@ struct LoadOptions {
       if (!absl::SimpleAtod(rows_per_sec, &rps) || !(rps > 0) || !std::isfinite(rps)) {
         return absl::InvalidArgumentError(
             absl::StrCat("--rows-per-sec '", rows_per_sec, "' must be a positive number (e.g. 127290)"));
+      }
+      if (rps < FlushModel::kMinRowsPerSec) {
+        return absl::InvalidArgumentError(absl::StrCat("--rows-per-sec '", rows_per_sec, "' is below the floor of ",
+                                                       FlushModel::kMinRowsPerSec,
+                                                       " rows/s (docs/limits.md): give at least that"));
       }
       spec->rows_per_sec = rps;
     }

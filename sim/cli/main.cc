@@ -24,6 +24,9 @@ int main(int argc, char** argv) {
   CLI::App app{"innosim: what InnoDB does to its B+tree pages for a primary-key order"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every subcommand");
+  // A flag takes no value: --json=yes is refused (CLI11 would read it as
+  // true). Subcommands copy the app's option defaults when created.
+  app.option_defaults()->disable_flag_override();
   innosim::cli::Registry reg;
   innosim::cli::AddRun(app, reg);
   innosim::cli::AddSweep(app, reg);
@@ -41,9 +44,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> names;
     for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
     if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
-      std::fprintf(stderr, "innosim: unknown subcommand '%s'%s: use one of %s (innosim --help)\n", argv[1],
-                   innosim::DidYouMean(argv[1], names).c_str(), innosim::cli::SubcommandNames(app).c_str());
-      return 2;
+      return innosim::cli::Fail(2, std::string("unknown subcommand '") + argv[1] + "'" +
+                                       innosim::DidYouMean(argv[1], names) + ": use one of " +
+                                       innosim::cli::SubcommandNames(app) + " (innosim --help)");
     }
   }
   try {
@@ -53,8 +56,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "innosim: %s (see innosim --help)\n", e.what());
-    return 2;
+    const std::string what = e.what();
+    const std::string override_said = " was given a disallowed flag override";
+    if (const size_t at = what.find(override_said); at != std::string::npos) {
+      const std::string flag = what.substr(0, at);
+      return innosim::cli::Fail(2, "--" + flag + " takes no value: write --" + flag + " alone (see innosim --help)");
+    }
+    return innosim::cli::Fail(2, what + " (see innosim --help)");
   }
   return reg.Dispatch(app);
 }

@@ -1,12 +1,20 @@
 // innosim run / sweep / experiment.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "model/key.h"
+#include "model/server_settings.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/run_options.h"
 #include "sim/cli/shard_commands.h"
@@ -26,19 +34,49 @@
 
 namespace innosim::cli {
 
-int Registry::Dispatch(CLI::App& app) {
-  for (auto& [sub, handler] : handlers_) {
-    if (sub->parsed()) return handler();
-  }
-  return Fail(2, "no subcommand given: use one of " + SubcommandNames(app) + " (innosim --help)");
-}
-
-int Fail(int code, const std::string& message) {
-  std::fprintf(stderr, "innosim: %s\n", message.c_str());
-  return code;
-}
-
 namespace {
+
+constexpr char kForceHelp[] =
+    "run even when the model's memory estimate exceeds the memory available here (docs/limits.md)";
+
+// The memory this process may count on: MemAvailable of /proc/meminfo (free
+// memory plus what the kernel can reclaim), else the physical memory; 0
+// when neither is known.
+uint64_t AvailableMemory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  uint64_t kb = 0;
+  std::string unit;
+  while (meminfo >> key >> kb >> unit) {
+    if (key == "MemAvailable:") return kb * 1024;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page_bytes > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes) : 0;
+}
+
+// Issue 29, item 2: the memory a run needs, estimated before it starts. A
+// lower bound: InnoDB's model keeps every record of the clustered index in
+// its page's block, at least one 16-byte key head a record
+// (sizeof(KeyHalf), IndexPage::BlockBytes in model/index_page.cc), for the
+// whole run; `parallel` runs of the largest spec at once. Refused above the
+// memory available unless `force`. Other engines are not estimated yet.
+absl::Status CheckMemoryFor(const std::vector<RunSpec>& specs, uint64_t parallel, bool force) {
+  if (force || specs.empty()) return absl::OkStatus();
+  uint64_t rows = 0;
+  for (const RunSpec& s : specs) {
+    if (ServerFlavorByName(s.profile)) rows = std::max(rows, RowsToInsert(s));
+  }
+  const long double need = static_cast<long double>(rows) * sizeof(KeyHalf) *
+                           static_cast<long double>(std::min<uint64_t>(std::max<uint64_t>(parallel, 1), specs.size()));
+  const uint64_t have = AvailableMemory();
+  if (have == 0 || need <= static_cast<long double>(have)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%d rows need at least %.1f GB of memory in the model (%d bytes a row%s) but %.1f GB is available here: "
+      "give fewer rows, or --force to try anyway",
+      rows, static_cast<double>(need / 1e9), sizeof(KeyHalf), parallel > 1 && specs.size() > 1 ? ", runs in parallel" : "",
+      static_cast<double>(have) / 1e9));
+}
 
 constexpr char kQuietHelp[] =
     "no progress line on the terminal (drawn on stderr after 2 s of work, only when stderr is a terminal)";
@@ -87,12 +125,14 @@ void AddRun(CLI::App& app, Registry& reg) {
       ->capture_default_str();
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
+  auto force = std::make_shared<bool>(false);
+  sub->add_flag("--force", *force, kForceHelp);
   auto shade = std::make_shared<std::string>("fill");
   sub->add_option("--shade", *shade,
                   "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
                   "flush model)")
       ->capture_default_str();
-  reg.Add(sub, [opts, series, page_map, order, shade, quiet]() {
+  reg.Add(sub, [opts, series, page_map, order, shade, quiet, force]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     if (absl::Status s = opts->LoadDefaults(); !s.ok()) return Fail(2, std::string(s.message()));
@@ -132,6 +172,8 @@ void AddRun(CLI::App& app, Registry& reg) {
         if (const Engine* engine = driver.innodb()) map_svg = PageMapOf(*engine, *spec, o, writes);
       };
     }
+    WarnSettingsOf(*spec);
+    if (absl::Status s = CheckMemoryFor({*spec}, 1, *force); !s.ok()) return Fail(2, std::string(s.message()));
     ProgressCounter progress;
     progress.total_rows = RowsToInsert(*spec);
     spec->progress = &progress;
@@ -147,8 +189,8 @@ void AddRun(CLI::App& app, Registry& reg) {
     if (!page_map->empty()) {
       if (absl::Status s = WriteFileAtomically(*page_map, map_svg); !s.ok()) return Fail(3, std::string(s.message()));
     }
+    for (const std::string& w : r->warnings) Warn(w);
     if (opts->json) {
-      for (const std::string& w : r->warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
       std::cout << RunToJson(*r).dump() << "\n";
     } else {
       std::cout << RunSummary(*r);
@@ -172,11 +214,13 @@ void AddSweep(CLI::App& app, Registry& reg) {
   sub->add_option("--svg", *svg, "also draw leaf fill and DATA_LENGTH against rows per ms as SVG");
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
+  auto force = std::make_shared<bool>(false);
+  sub->add_flag("--force", *force, kForceHelp);
   auto shard = std::make_shared<std::string>();
   CLI::Option* shard_opt = AddShardOption(sub, shard.get());
   // With --phase each row is the table after the last phase; --json gives
   // every phase of every run.
-  reg.Add(sub, [sub, opts, threads, svg, quiet, shard, shard_opt]() {
+  reg.Add(sub, [sub, opts, threads, svg, quiet, force, shard, shard_opt]() {
     int bad_shard = 0;
     const std::optional<ShardSpec> slice = ShardOf(shard_opt, *shard, &bad_shard);
     if (bad_shard) return bad_shard;
@@ -192,6 +236,9 @@ void AddSweep(CLI::App& app, Registry& reg) {
       if (!spec.ok()) return Fail(2, std::string(spec.status().message()));
       specs.push_back(*spec);
     }
+    for (const RunSpec& s : specs) WarnSettingsOf(s);
+    const uint64_t parallel = *threads > 0 ? static_cast<uint64_t>(*threads) : std::thread::hardware_concurrency();
+    if (absl::Status s = CheckMemoryFor(specs, parallel, *force); !s.ok()) return Fail(2, std::string(s.message()));
     if (!svg->empty() && !EngineKindFor(specs[0].profile)->charts_sweep) {
       return Fail(2, absl::StrCat("--svg: the ", specs[0].profile, " profile has no sweep chart yet: drop --svg"));
     }
@@ -255,6 +302,7 @@ void AddExperiment(CLI::App& app, Registry& reg) {
       absl::StatusOr<Experiment> e = LoadExperiment(path);
       if (!e.ok()) return Fail(2, std::string(e.status().message()));
       experiments.push_back(*std::move(e));
+      for (const ExperimentRun& run : experiments.back().runs) WarnSettingsOf(run.spec);
     }
     if (!markdown->empty()) {
       if (absl::Status s = CheckOutputPath(*markdown, "--markdown"); !s.ok()) return Fail(2, std::string(s.message()));

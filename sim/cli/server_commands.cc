@@ -96,6 +96,7 @@ struct IbdOptions {
 // (the server had not written it yet). --force prints the census anyway,
 // with the reason as a warning line on stderr and in the report, exit 0.
 int RunIbd(const IbdOptions& o) {
+  NoteInputFile(o.path);  // --svg must not replace it
   // A bad --svg is found before the file is read, not after.
   if (!o.svg.empty()) {
     if (absl::Status s = CheckOutputPath(o.svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
@@ -115,13 +116,11 @@ int RunIbd(const IbdOptions& o) {
   }
   if (!census->consistent()) {
     if (!o.force) return Fail(3, absl::StrCat(IbdUnflushedMessage(*census), " (--force prints it anyway)"));
-    std::fprintf(stderr, "innosim: warning: %s\n", IbdUnflushedMessage(*census).c_str());
+    Warn(IbdUnflushedMessage(*census));
   } else if (census->truncated()) {
-    std::fprintf(stderr, "innosim: warning: %s: file shorter than its FSP_SIZE; the census covers the pages present\n",
-                 o.path.c_str());
+    Warn(o.path + ": file shorter than its FSP_SIZE; the census covers the pages present");
   } else if (!census->trees_complete) {
-    std::fprintf(stderr, "innosim: warning: %s: a live tree is broken; counted down to the break (see the warnings)\n",
-                 o.path.c_str());
+    Warn(o.path + ": a live tree is broken; counted down to the break (see the warnings)");
   }
   if (!o.svg.empty()) {
     if (absl::Status s = WriteFileAtomically(o.svg, PageMapSvg(*census)); !s.ok()) {
@@ -1044,7 +1043,9 @@ void AddMeasure(CLI::App& app, Registry& reg) {
                 "with --writers: load the writers' interleaved keys on one connection instead of one connection "
                 "and thread per writer");
   sub->add_option("--host", o->host, "server host (TCP); empty or localhost = Unix socket");
-  sub->add_option("--port", o->port, "server TCP port (0 = 3306; PostgreSQL: libpq's, PGPORT or 5432)");
+  // Ranges checked as the options are read, before any connection.
+  sub->add_option("--port", o->port, "server TCP port (0 = 3306; PostgreSQL: libpq's, PGPORT or 5432)")
+      ->check(CLI::Range(0, 65535));
   sub->add_option("--socket", o->socket, "server Unix socket (PostgreSQL: the folder holding it, libpq's host)");
   sub->add_option("--user", o->user, "account (default: the defaults file's, else root; PostgreSQL: libpq's, PGUSER or the login name)");
   sub->add_option("--database", o->database, "database innosim owns (created if missing)")->capture_default_str();
@@ -1063,7 +1064,17 @@ void AddMeasure(CLI::App& app, Registry& reg) {
   sub->add_option("--flush-io-capacity", o->flush_io_capacity,
                   "innodb_io_capacity(_max) for the final wait for zero dirty pages only (put back afterwards, "
                   "also on error or SIGINT/SIGTERM)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            uint64_t n = 0;
+            if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || !absl::SimpleAtoi(v, &n) ||
+                n < 100) {
+              return "'" + v + "' must be a whole number of at least 100 (innodb_io_capacity's minimum), e.g. 20000";
+            }
+            return "";
+          },
+          "WHOLE >= 100"));
   sub->add_flag("--no-ibd", o->no_ibd, "do not read the .ibd file");
   sub->add_flag("--json", o->json, "print one JSON object");
   sub->add_option("--series", o->series,

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "sim/bounded_read.h"
 #include "sim/progress.h"
 #include "sim/report.h"
 #include "sim/sweep_chart.h"
@@ -20,7 +21,7 @@ namespace {
 // Options that change how a command runs but not what it prints: left out
 // of its identity, so that shards run with different --threads merge.
 bool LeftOutOfIdentity(const std::string& name) {
-  return name == "--shard" || name == "--threads" || name == "--quiet" || name == "--help";
+  return name == "--shard" || name == "--threads" || name == "--quiet" || name == "--force" || name == "--help";
 }
 
 // The options given, in the order the subcommand registers them (not the
@@ -37,16 +38,9 @@ nlohmann::ordered_json CommandArgs(const CLI::App& sub) {
 }
 
 absl::StatusOr<std::string> ReadAll(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return text;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(absl::StrCat(path, ": ", std::strerror(errno)));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  if (path == "-") return ReadBounded(std::cin, kMaxShardFileBytes, "stdin");
+  NoteInputFile(path);  // an output naming it is refused (sim/output_file.h)
+  return ReadFileBounded(path, kMaxShardFileBytes, path);
 }
 
 void PrintLine(const std::string& line) { std::cout << line << "\n"; }
@@ -106,7 +100,9 @@ std::optional<std::string> FirstError(const std::vector<nlohmann::ordered_json>&
 
 int MergeSweep(const MergedShards& m) {
   const nlohmann::ordered_json& o = m.header.value("output", nlohmann::ordered_json());
-  if (!o.is_object() || !o.contains("json") || !o.contains("flush") || !o.contains("svg") || !o.contains("title")) {
+  if (!o.is_object() || !o.contains("json") || !o["json"].is_boolean() || !o.contains("flush") ||
+      !o["flush"].is_boolean() || !o.contains("svg") || !o["svg"].is_string() || !o.contains("title") ||
+      !o["title"].is_string()) {
     return Fail(2, "the sweep shards' header has no 'output': run the shards with this innosim");
   }
   SweepOutputs out;
@@ -114,6 +110,11 @@ int MergeSweep(const MergedShards& m) {
   out.flush = o["flush"].get<bool>();
   out.svg = o["svg"].get<std::string>();
   out.title = o["title"].get<std::string>();
+  // The shards' --svg is checked before anything is printed, as the
+  // unsharded sweep checks it before its runs.
+  if (!out.svg.empty()) {
+    if (absl::Status s = CheckOutputPath(out.svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
+  }
   if (std::optional<std::string> e = FirstError(m.bodies, 0, m.bodies.size())) return Fail(2, *e);
   std::vector<SweepOutcome> outcomes;
   for (size_t c = 0; c < m.bodies.size(); ++c) {
@@ -127,19 +128,26 @@ int MergeSweep(const MergedShards& m) {
 int MergeExperiment(const MergedShards& m) {
   const nlohmann::ordered_json& h = m.header;
   if (!h.contains("files") || !h["files"].is_array() || !h.contains("rows") || !h.contains("markdown") ||
-      !h.contains("svg")) {
+      !h["markdown"].is_string() || !h.contains("svg") || !h["svg"].is_string()) {
     return Fail(2, "the experiment shards' header has no 'files': run the shards with this innosim");
   }
   ExperimentOutputs out;
   if (h["rows"].is_number_unsigned()) out.rows = h["rows"].get<uint64_t>();
   out.markdown = h["markdown"].get<std::string>();
   out.svg = h["svg"].get<std::string>();
+  if (!out.markdown.empty()) {
+    if (absl::Status s = CheckOutputPath(out.markdown, "--markdown"); !s.ok()) return Fail(2, std::string(s.message()));
+  }
+  if (!out.svg.empty()) {
+    if (absl::Status s = CheckOutputPath(out.svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
+  }
   // The files as the shards read them, parsed and planned as they did.
   std::vector<std::string> paths;
   std::vector<ExperimentPlan> plans;
   size_t total = 0;
   for (const auto& f : h["files"]) {
-    if (!f.is_object() || !f.contains("path") || !f.contains("text")) {
+    if (!f.is_object() || !f.contains("path") || !f["path"].is_string() || !f.contains("text") ||
+        !f["text"].is_string()) {
       return Fail(2, "the experiment shards' header lists a file without its path and text");
     }
     paths.push_back(f["path"].get<std::string>());
@@ -147,6 +155,7 @@ int MergeExperiment(const MergedShards& m) {
     if (!e.ok()) return Fail(2, std::string(e.status().message()));
     plans.push_back(PlanExperiment(*e, out.rows));
     total += plans.back().distinct.size();
+    for (const RunSpec& s : plans.back().distinct) WarnSettingsOf(s);
   }
   if (total != m.bodies.size()) {
     return Fail(2, absl::StrCat("the shards' experiment files have ", total, " configurations here, the shards ",
@@ -205,14 +214,10 @@ int EmitSweep(const SweepOutputs& out, const std::vector<SweepOutcome>& outcomes
       return Fail(3, std::string(s.message()));
     }
   }
-  if (out.json) {
-    std::cout << SweepJsonLines(outcomes);
-    return 0;
-  }
-  std::cout << SweepText(out.flush, outcomes) << std::flush;
   for (const SweepOutcome& o : outcomes) {
-    for (const std::string& w : o.warnings) std::fprintf(stderr, "innosim: warning: %s\n", w.c_str());
+    for (const std::string& w : o.warnings) Warn(w);
   }
+  std::cout << (out.json ? SweepJsonLines(outcomes) : SweepText(out.flush, outcomes)) << std::flush;
   return 0;
 }
 
