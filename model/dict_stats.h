@@ -4,8 +4,9 @@
 //
 //   DictStats stats(settings, n_rsegs);
 //   // per inserted row, with the simulated clock:
-//   if (stats.OnRowInserted(now_s) != DictStats::Due::kNone) {
-//     stats.Recalculate(trees, store, rows, now_s, table_space, sink);
+//   const DictStats::Due due = stats.OnRowInserted(now_s);
+//   if (due != DictStats::Due::kNone) {
+//     stats.Recalculate(due, trees, n_uniq, store, rows, now_s, table_space, sink);
 //   }
 //
 // The trigger (dict_stats_update_if_needed, called by row_insert_for_mysql
