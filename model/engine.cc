@@ -1,5 +1,6 @@
 #include "model/engine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <new>
 
@@ -55,6 +56,9 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, const Engine
   fill_factor_ = options.fill_factor;
   if (flush_ != nullptr) seconds_per_row_ = 1.0 / o.rows_per_sec;
   Build(flush_.get());
+  // The statistics recalculation runs on the load's clock: with the flush
+  // model only (a caller's own sink has no clock).
+  if (flush_ != nullptr) stats_ = std::make_unique<DictStats>(*options.flush, undo_->n_rsegs());
 }
 
 Engine::Engine(const EngineProfile& profile, const TableDef& table, PageEventSink* sink)
@@ -304,8 +308,35 @@ absl::Status Engine::EndRowLogged() {
         }
       }
     }
+    // row_insert_for_mysql's dict_stats_update_if_needed, per inserted row
+    // (a refused row counts nothing), and the recalculation it leads to.
+    if (rows_ != stats_rows_seen_) {
+      stats_rows_seen_ = rows_;
+      const DictStats::Due due = stats_->OnRowInserted(now_s);
+      if (due != DictStats::Due::kNone) RecalculateStats(due, now_s);
+    }
   }
   return committed ? status() : absl::OkStatus();
+}
+
+void Engine::RecalculateStats(DictStats::Due due, double now_s) {
+  // dict_index_get_n_unique: the clustered index's key columns; a unique
+  // secondary index's own columns, a non-unique one's with the primary key
+  // columns it does not already hold.
+  std::vector<const BTree*> trees{primary_.get()};
+  std::vector<uint32_t> n_uniq{static_cast<uint32_t>(table_.primary.columns.size())};
+  for (size_t i = 0; i < secondary_.size(); ++i) {
+    const IndexDef& ix = table_.secondary[i];
+    uint32_t n = static_cast<uint32_t>(ix.columns.size());
+    if (!ix.unique) {
+      for (uint32_t c : table_.primary.columns) {
+        if (std::find(ix.columns.begin(), ix.columns.end(), c) == ix.columns.end()) ++n;
+      }
+    }
+    trees.push_back(secondary_[i].get());
+    n_uniq.push_back(n);
+  }
+  stats_->Recalculate(due, trees, n_uniq, store_, rows_, now_s, table_space_, sink_);
 }
 
 absl::Status Engine::EndLoad() {

@@ -34,6 +34,7 @@
 #include "absl/types/span.h"
 #include "model/big_rec.h"
 #include "model/btree.h"
+#include "model/dict_stats.h"
 #include "model/engine_profile.h"
 #include "model/flush_model.h"
 #include "model/key.h"
@@ -213,6 +214,9 @@ class Engine final : public TableEngine {
   // The flush model the engine owns (counters, Snapshot for a time series),
   // or nullptr without EngineOptions::flush.
   const FlushModel* flush_model() const { return flush_.get(); }
+  // The statistics recalculation (model/dict_stats.h), or nullptr without
+  // the flush model.
+  const DictStats* dict_stats() const { return stats_.get(); }
   // A sharp checkpoint in the middle of a load (innosim's CHECKPOINT phase):
   // the open transaction committed, every dirty page written, the checkpoint
   // taken at the current LSN, as the load's end does (EndLoad). Needs the
@@ -262,6 +266,12 @@ class Engine final : public TableEngine {
   std::vector<std::unique_ptr<RedoFormat>> secondary_redo_;
   // The undo logs and rollback segments (with a sink).
   std::unique_ptr<UndoLogs> undo_;
+  // The statistics recalculation (with the flush model, whose clock it
+  // needs), and the rows it has counted.
+  std::unique_ptr<DictStats> stats_;
+  uint64_t stats_rows_seen_ = 0;
+  // DictStats::Recalculate over this table's indexes.
+  void RecalculateStats(DictStats::Due due, double now_s);
   // The rows DeleteRow marked, waiting for EndDeletes' purge: their keys,
   // and n_secondary() entries per row.
   std::vector<Key> purge_rows_;

@@ -84,6 +84,12 @@ const VariableDef kVariables[] = {
     // Outside 10-100 adjusted into the range with a warning, as the server
     // does.
     {"innodb_fill_factor", Kind::kInteger, kBoth, kBoth, 10, 100, 10, 100, Low::kClamp, &S::innodb_fill_factor},
+    {"innodb_stats_persistent", Kind::kBool, kBoth, kBoth, 0, 0, 0, 0, Low::kClamp, nullptr, nullptr,
+     &S::innodb_stats_persistent},
+    {"innodb_stats_auto_recalc", Kind::kBool, kBoth, kBoth, 0, 0, 0, 0, Low::kClamp, nullptr, nullptr,
+     &S::innodb_stats_auto_recalc},
+    {"innodb_stats_persistent_sample_pages", Kind::kInteger, kBoth, kBoth, 1, kMax, 1, kMax, Low::kClamp,
+     &S::innodb_stats_persistent_sample_pages},
     // Below the server's minimum the model refuses: the server itself would
     // round up to its minimum, but a pool that small is never what a user
     // meant, and the tree needs frames for a whole mini-transaction.
@@ -151,8 +157,6 @@ const VariableDef kVariables[] = {
     {"innodb_doublewrite_batch_size", Kind::kText, kMy, 0},
     {"innodb_doublewrite_pages", Kind::kText, kMy, 0},
     {"innodb_use_native_aio", Kind::kText, kBoth, 0},
-    {"innodb_stats_persistent", Kind::kText, kBoth, 0},
-    {"innodb_stats_auto_recalc", Kind::kText, kBoth, 0},
     {"innodb_monitor_enable", Kind::kText, kBoth, 0},
     {"max_connections", Kind::kText, kBoth, 0},
     // Kept as written; the table parser takes them as the default character
@@ -576,6 +580,13 @@ std::vector<ServerSettings::Row> ServerSettings::Describe() const {
   }
   if (mysql) u("innodb_thread_concurrency", innodb_thread_concurrency);
   if (!OriginOf("innodb_fill_factor").empty()) u("innodb_fill_factor", innodb_fill_factor);
+  // The statistics variables, listed when set (as innodb_fill_factor), so
+  // that runs that never set them print what they always printed.
+  if (!OriginOf("innodb_stats_persistent").empty()) b("innodb_stats_persistent", innodb_stats_persistent);
+  if (!OriginOf("innodb_stats_auto_recalc").empty()) b("innodb_stats_auto_recalc", innodb_stats_auto_recalc);
+  if (!OriginOf("innodb_stats_persistent_sample_pages").empty()) {
+    u("innodb_stats_persistent_sample_pages", innodb_stats_persistent_sample_pages);
+  }
   // The server's variables with a field but no modelled effect here, then
   // the ones kept as written.
   for (const VariableDef& v : kVariables) {

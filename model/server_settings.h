@@ -72,6 +72,17 @@ struct ServerSettings {
   // so that runs that never set it print what they always printed.
   uint64_t innodb_fill_factor = 100;
 
+  // --- Statistics (model/dict_stats.h) --------------------------------------
+  // innodb_stats_persistent: ON on both ([Doc]): statistics kept in
+  // mysql.innodb_table_stats / innodb_index_stats; OFF: transient ones.
+  bool innodb_stats_persistent = true;
+  // innodb_stats_auto_recalc: ON on both ([Doc]): a table whose rows changed
+  // by a tenth is recalculated in the background.
+  bool innodb_stats_auto_recalc = true;
+  // innodb_stats_persistent_sample_pages: 20 on both ([Doc], 1 to 2^64-1):
+  // N_SAMPLE_PAGES, the leaf pages a persistent recalculation dives to.
+  uint64_t innodb_stats_persistent_sample_pages = 20;
+
   // --- Buffer pool ---------------------------------------------------------
   // innodb_buffer_pool_size: 128 MiB on both ([Doc] innodb_buffer_pool_size).
   uint64_t innodb_buffer_pool_size = 128ull << 20;

@@ -15,7 +15,9 @@ namespace innosim {
 namespace {
 
 // Every write the buffer pool counted is one page's: the per-page counts of
-// the table's pages and the undo pages add up to Innodb_pages_written, and
+// the table's pages, the undo pages and the statistics tables' pages (and
+// their transactions' undo pages, model/dict_stats.h) add up to
+// Innodb_pages_written, and
 // random keys on a small pool write pages
 // again and again while ordered keys write each about once.
 TEST(PageWritesTest, PerPageWritesAddUpToInnodbPagesWritten) {
@@ -24,7 +26,7 @@ TEST(PageWritesTest, PerPageWritesAddUpToInnodbPagesWritten) {
     spec.stream.name = stream;
     spec.rows = 100000;
     spec.settings.push_back({"innodb_buffer_pool_size", "8M", "--set"});
-    uint64_t sum = 0, pages = 0, most = 0, undo = 0;
+    uint64_t sum = 0, pages = 0, most = 0, undo = 0, stats = 0;
     absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
       const uint64_t n = e.tablespace().size_in_pages();
       for (uint32_t p = 0; p < n; ++p) {
@@ -35,11 +37,13 @@ TEST(PageWritesTest, PerPageWritesAddUpToInnodbPagesWritten) {
       }
       for (uint32_t p = 0; p < 1024; ++p) {
         undo += e.flush_model()->buffer_pool().PageWrites(Engine::kUndoPageEventSpace, p);
+        stats += e.flush_model()->buffer_pool().PageWrites(DictStats::kStatsPageEventSpace, p);
       }
     });
     ASSERT_TRUE(r.ok()) << r.status();
     EXPECT_GT(undo, 0u) << stream;
-    EXPECT_EQ(sum + undo, r->flush.Innodb_pages_written) << stream;
+    EXPECT_GT(stats, 0u) << stream << ": the statistics recalculation is ON by default";
+    EXPECT_EQ(sum + undo + stats, r->flush.Innodb_pages_written) << stream;
     EXPECT_GT(pages, r->report.primary.n_leaf_pages / 2) << stream;
     if (std::string(stream) == "uuidv4") {
       EXPECT_GT(most, 8u);
