@@ -27,6 +27,7 @@
 #include "absl/strings/str_split.h"
 #include "model/flush_model.h"
 #include "model/server_settings.h"
+#include "sim/cli/commands.h"
 #include "sim/count.h"
 #include "sim/defaults_file.h"
 #include "sim/key_stream.h"
