@@ -1,6 +1,7 @@
 #include "sim/explain.h"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -338,6 +339,14 @@ absl::Status ParseKeyList(std::string_view text, std::vector<Key>* keys, int* wi
     uint64_t v = 0;
     int this_kind = 0;
     if (!item.empty() && item[0] != '-' && item[0] != '+' && absl::SimpleAtoi(item, &v)) {
+      // Whole numbers go into a signed BIGINT key (as every integer stream
+      // and key file does), whose largest value is 2^63 - 1; negative ones are
+      // refused above, so a number past it has no place either.
+      if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return absl::InvalidArgumentError(absl::StrCat("--keys: ", item,
+                                                       " is above BIGINT's largest value 9223372036854775807: give "
+                                                       "whole numbers from 0 to 9223372036854775807"));
+      }
       k = Key::FromU64(v);
       this_kind = 8;
     } else if (ParseUuid(std::string_view(item.data(), item.size()), &k)) {

@@ -254,6 +254,8 @@ TEST(HostileCliTest, LenientValuesAreRefusedWithOneLine) {
       {{"run", "--stream", "uuidv4", "--rows", "10", "--json=yes"}, "--json takes no value"},
       {{"explain", "--keys", "10,,20"}, "--keys"},
       {{"explain", "--keys", "10,20,"}, "--keys"},
+      {{"explain", "--keys", "0,18446744073709551615"}, "above BIGINT's largest value"},
+      {{"explain", "--keys", "9223372036854775808"}, "above BIGINT's largest value"},
       {{"run", "--stream", "uuidv4", "--rows", "10", "--page-size", ""}, "--page-size is empty"},
       {{"run", "--stream", "uuidv4", "--rows", "10", "--defaults-file", ""}, "--defaults-file is empty"},
       {{"run", "--stream", "uuidv4", "--rows", "10", "--page-map", ""}, "--page-map is empty"},
