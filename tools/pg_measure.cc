@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "sim/phases.h"
 
 namespace innosim {
 namespace {
@@ -216,6 +217,57 @@ double Since(std::chrono::steady_clock::time_point t0) {
 // XLOG_HEAP2_MULTI_INSERT record per heap page, where INSERT ... VALUES
 // calls heap_insert for each row (nodeModifyTable.c ExecInsert), the WAL
 // the model writes.
+// The DELETE of a delete step, committed on its own; the rows it took.
+// Key order is the index's: uuid byte order, bigint's signed order (the
+// model's stored form of an integer key sorts the same way).
+absl::StatusOr<int64_t> DeleteStep(PgConnection& c, const PgMeasureOptions& o, const std::string& table,
+                                   const PgMeasureStep& st) {
+  std::string key_column = "id";
+  for (const PgMeasureColumn& col : o.columns) {
+    if (col.key) key_column = col.name;
+  }
+  const std::string id = c.QuoteIdentifier(key_column);
+  const std::string ranked =
+      absl::StrCat("SELECT ", id, " AS k, row_number() OVER (ORDER BY ", id, ") AS rn FROM ", table);
+  if (st.every > 0) {
+    return c.QueryInt(absl::StrCat("WITH d AS (DELETE FROM ", table, " WHERE ", id, " IN (SELECT k FROM (", ranked,
+                                   ") s WHERE rn % ", st.every, " = 0) RETURNING 1) SELECT count(*) FROM d"));
+  }
+  if (st.to_pct > 0) {
+    absl::StatusOr<int64_t> n = c.QueryInt(absl::StrCat("SELECT count(*) FROM ", table));
+    if (!n.ok()) return n.status();
+    PhaseSpec p;
+    p.from_pct = st.from_pct;
+    p.to_pct = st.to_pct;
+    uint64_t first = 0, last = 0;
+    DeleteRangeRanks(p, static_cast<uint64_t>(*n), &first, &last);
+    // Ranks are 0-based, row_number() 1-based.
+    return c.QueryInt(absl::StrCat("WITH d AS (DELETE FROM ", table, " WHERE ", id, " IN (SELECT k FROM (", ranked,
+                                   ") s WHERE rn > ", first, " AND rn <= ", last,
+                                   ") RETURNING 1) SELECT count(*) FROM d"));
+  }
+  // The keys of one insert phase, 10,000 to a statement, in one transaction.
+  if (absl::Status s = c.Exec("BEGIN"); !s.ok()) return s;
+  int64_t deleted = 0;
+  const char* type = o.key_width == 16 ? "uuid" : "bigint";
+  for (size_t b = 0; b < st.keys.size(); b += 10000) {
+    std::string array = "{";
+    for (size_t i = b; i < st.keys.size() && i < b + 10000; ++i) {
+      absl::StatusOr<std::string> text = PgKeyText(st.keys[i], o.key_width, o.bigint_sign_flipped);
+      if (!text.ok()) return text.status();
+      absl::StrAppend(&array, i > b ? "," : "", *text);
+    }
+    array += "}";
+    absl::StatusOr<int64_t> n = c.QueryInt(absl::StrCat("WITH d AS (DELETE FROM ", table, " WHERE ", id, " = ANY(",
+                                                        c.QuoteLiteral(array), "::", type,
+                                                        "[]) RETURNING 1) SELECT count(*) FROM d"));
+    if (!n.ok()) return n.status();
+    deleted += *n;
+  }
+  if (absl::Status s = c.Exec("COMMIT"); !s.ok()) return s;
+  return deleted;
+}
+
 absl::Status LoadStep(PgConnection& c, const PgMeasureOptions& o, const std::string& insert_sql,
                       const std::vector<std::string>& literals, const PgMeasureStep& st, uint64_t* done_total) {
   std::string sql;
@@ -365,6 +417,17 @@ absl::StatusOr<PgMeasureResult> PgMeasure(const PgMeasureOptions& o) {
       if (st.kind == PgMeasureStep::Kind::kInsert) {
         if (absl::Status s = LoadStep(c, o, insert_sql, literals, st, &done_total); !s.ok()) return s;
         expected += static_cast<int64_t>(st.rows);
+      } else if (st.kind == PgMeasureStep::Kind::kDelete) {
+        if (o.interrupted && o.interrupted()) return absl::CancelledError(absl::StrCat("interrupted before ", st.text));
+        absl::StatusOr<int64_t> deleted = DeleteStep(c, o, table, st);
+        if (!deleted.ok()) return Context(deleted.status(), st.text);
+        expected -= *deleted;
+        // The model's delete phase: the DELETE committed, then a VACUUM of
+        // the table on a quiet server (VACUUM runs outside a transaction).
+        if (absl::Status s = c.Exec(absl::StrCat("VACUUM ", table)); !s.ok()) return Context(s, st.text);
+      } else if (st.kind == PgMeasureStep::Kind::kReindex) {
+        if (o.interrupted && o.interrupted()) return absl::CancelledError(absl::StrCat("interrupted before ", st.text));
+        if (absl::Status s = c.Exec(absl::StrCat("REINDEX TABLE ", table)); !s.ok()) return Context(s, st.text);
       } else {
         if (o.interrupted && o.interrupted()) return absl::CancelledError(absl::StrCat("interrupted before ", st.text));
         absl::StatusOr<int64_t> before = CheckpointsRequested(c, r.version_num);

@@ -54,11 +54,20 @@ struct PgMeasureColumn {
 };
 
 struct PgMeasureStep {
-  enum class Kind { kInsert, kCheckpoint };
+  // kDelete: one DELETE (committed), then VACUUM of the table, as the
+  // model's delete phases; kReindex: REINDEX TABLE (the model's optimize).
+  enum class Kind { kInsert, kCheckpoint, kDelete, kReindex };
   Kind kind = Kind::kInsert;
   std::string text;            // the phase as --phase names it (the load: insert:STREAM:ROWS)
   KeyStream* stream = nullptr;  // kInsert: its keys
   uint64_t rows = 0;            // kInsert: how many
+  // kDelete, one of: every K-th row in key order (every > 0); the rows
+  // ranked [floor(n * from_pct / 100), floor(n * to_pct / 100)) in key
+  // order of the n rows there (to_pct > 0); else the rows with these keys.
+  uint64_t every = 0;
+  uint32_t from_pct = 0;
+  uint32_t to_pct = 0;
+  std::vector<Key> keys;
 };
 
 struct PgMeasureOptions {
