@@ -813,7 +813,12 @@ std::string FormatValue(const std::string& metric, double v) {
   if (metric == "leaf_fill") return absl::StrFormat("%.1f%%", 100 * v);
   // Seed 000 publishes its fill to 0.1 point: two decimals show the difference.
   if (metric == "data_length_fill_seed000") return absl::StrFormat("%.2f%%", 100 * v);
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return absl::StrFormat("%d", static_cast<int64_t>(v));
+  // pgstatindex's percentages stay fractional when they happen to be whole
+  // (71.000, not 71), so a column of them reads alike.
+  const bool percentage = metric.ends_with("avg_leaf_density") || metric.ends_with("leaf_fragmentation");
+  if (!percentage && v == std::floor(v) && std::fabs(v) < 1e15) {
+    return absl::StrFormat("%d", static_cast<int64_t>(v));
+  }
   return absl::StrFormat("%.3f", v);
 }
 

@@ -11,8 +11,9 @@
 // --no-flush) shared buffers, the checkpointer and the background writer
 // on the --rows-per-sec clock (model/postgres/pg_io.h), set by --set in
 // PostgreSQL's names and units (model/postgres/pg_settings.h); --phase
-// checkpoint is a requested CHECKPOINT. No DELETE or REINDEX phase: refused
-// in one line before any work.
+// checkpoint is a requested CHECKPOINT, a delete phase the DELETE then a
+// VACUUM, optimize a REINDEX TABLE (model/postgres/vacuumlazy.h); an
+// insert phase after a delete phase is refused in one line before any work.
 // Each phase reports its own WAL (pg_stat_wal's wal_records, wal_fpi,
 // wal_bytes across it, and the pg_wal_lsn_diff of the insert position) and
 // the dirty-block census of each relation at its end (pg_buffercache).
