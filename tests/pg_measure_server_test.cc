@@ -162,6 +162,16 @@ TEST_F(PgMeasureServerTest, DeleteVacuumAndReindexPhasesAgreeExactly) {
     // Rows left: the DELETEs took what the model's phases take.
     const nlohmann::json& last = j["phases"][3]["comparison"]["rows"];
     EXPECT_EQ(last["measured"], run[1] == "uuidv4" ? 15000 : 20000);
+    // REINDEX: the build's pages, one XLOG_FPI each (log_newpage), and the
+    // old index's buffers dropped (no dirty block left). The server's few
+    // catalog records (pg_class, pg_index) are not modelled: under 1%.
+    const nlohmann::json& re = j["phases"][3]["comparison"];
+    EXPECT_EQ(re["wal_fpi"]["simulated"], re["wal_fpi"]["measured"]);
+    EXPECT_GT(re["wal_fpi"]["measured"].get<double>(), 0.0);
+    EXPECT_NEAR(re["wal_bytes"]["simulated"].get<double>(), re["wal_bytes"]["measured"].get<double>(),
+                0.01 * re["wal_bytes"]["measured"].get<double>());
+    EXPECT_EQ(re["t_pkey.dirty_blocks"]["simulated"], 0);
+    EXPECT_EQ(re["t_pkey.dirty_blocks"]["measured"], 0);
   }
   EXPECT_EQ(LeftoverDatabases(), 0);
 }

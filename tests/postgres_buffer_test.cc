@@ -3,8 +3,9 @@
 // bgwriter.h, pg_io.h): the clock sweep's victims on a tiny pool, the usage
 // count's cap, who writes a dirty victim, timed and WAL-volume checkpoints
 // on a clocked load, a spread checkpoint's pace, full-page images restarting
-// at each redo pointer, and that with a pool the table fits in every figure
-// of the pages-and-WAL model is unchanged.
+// at each redo pointer, that with a pool the table fits in every figure of
+// the pages-and-WAL model is unchanged, and REINDEX's new relfilenode (the
+// old buffers dropped to the freelist, the build's pages WAL-logged).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -353,6 +354,77 @@ TEST(PgBufferTest, BackgroundWriterCleansAheadOfTheSweep) {
   const PgTableReport o = off.table().Report();
   EXPECT_EQ(o.io.buffers.buffers_clean, 0u);
   EXPECT_GT(o.io.buffers.backend_writes, r.io.buffers.backend_writes);
+}
+
+TEST(PgBufferTest, DroppedRelationsBuffersGoOnTheFreelistHead) {
+  BufferManager b(kPostgresql15, 6);
+  const int keep = b.AddRelation();
+  const int drop = b.AddRelation();
+  for (uint32_t blk = 0; blk < 3; ++blk) EXPECT_EQ(b.ExtendBuffer(drop, blk), static_cast<int>(blk));
+  EXPECT_EQ(b.ExtendBuffer(keep, 0), 3);
+  b.MarkDirty(drop, 1);
+  b.MarkDirty(keep, 0);
+  b.UnpinAll();
+  b.DropRelationBuffers(drop);
+  EXPECT_EQ(b.resident(drop), 0u);
+  EXPECT_EQ(b.dirty_blocks(drop), 0u);
+  EXPECT_EQ(b.Lookup(drop, 1), -1);
+  EXPECT_EQ(b.counters().backend_writes, 0u);  // a dropped file's dirty page is never written
+  EXPECT_EQ(b.dirty_blocks(keep), 1u);
+  EXPECT_EQ(b.Verify(), "");
+  // DropRelationsAllBuffers scans buffers 0, 1, 2 in order and pushes each
+  // on the head: 2 comes back first, then 1, 0, then the never-used 4, 5.
+  for (int expected : {2, 1, 0, 4, 5}) {
+    EXPECT_EQ(b.ExtendBuffer(keep, static_cast<uint32_t>(b.resident(keep))), expected);
+    b.UnpinAll();
+  }
+  EXPECT_EQ(b.Verify(), "");
+  // A checkpoint writes the kept relation's dirty page only.
+  std::vector<int> order;
+  b.MarkCheckpointNeeded(&order);
+  EXPECT_EQ(order, std::vector<int>{3});
+}
+
+// REINDEX on a table in shared buffers: the old index's buffers dropped,
+// the build's pages written through smgr and WAL-logged as images, one
+// record a page on PostgreSQL 15, batches of 32 on 18; the next change of a
+// built page takes no image (its LSN is past the redo pointer).
+TEST(PgBufferTest, ReindexDropsTheOldBuffersAndLogsTheBuildsPages) {
+  PgIoOptions io;  // 128MB: the table fits
+  uint64_t by_profile_bytes[2] = {0, 0};
+  uint64_t pages = 0;
+  for (int p = 0; p < 2; ++p) {
+    const PgProfile& profile = p == 0 ? kPostgresql15 : kPostgresql18;
+    PgEngine e(profile, UuidTable(), 1000, &io);
+    uint64_t state = 11;
+    for (int i = 0; i < 20000; ++i) {
+      ASSERT_TRUE(e.InsertRow(UuidV4(&state)).ok());
+      ASSERT_TRUE(e.EndRow().ok());
+    }
+    ASSERT_TRUE(e.EndLoad().ok());
+    const PgTableReport before = e.table().Report();
+    ASSERT_GT(before.indexes[0].dirty_blocks, 0u);
+    ASSERT_TRUE(e.Rebuild().ok());
+    const PgTableReport after = e.table().Report();
+    EXPECT_EQ(e.Verify(), "");
+    EXPECT_EQ(after.indexes[0].dirty_blocks, 0u);
+    EXPECT_EQ(e.table().io()->buffers().resident(1), 0u);  // relation 1: the primary key
+    pages = after.indexes[0].stat.index_size / 8192;       // the metapage included
+    EXPECT_EQ(after.wal.wal_fpi - before.wal.wal_fpi, pages);
+    const uint64_t records = after.wal.wal_records - before.wal.wal_records;
+    EXPECT_EQ(records, p == 0 ? pages : (pages + 31) / 32);
+    by_profile_bytes[p] = after.wal.wal_bytes - before.wal.wal_bytes;
+    // A row into a built leaf: its change takes no image.
+    uint64_t wal_fpi = after.wal.wal_fpi;
+    ASSERT_TRUE(e.InsertRow(UuidV4(&state)).ok());
+    ASSERT_TRUE(e.EndRow().ok());
+    EXPECT_EQ(e.table().Report().wal.wal_fpi, wal_fpi);
+    EXPECT_EQ(e.table().Report().indexes[0].dirty_blocks, 1u);
+    EXPECT_EQ(e.Verify(), "");
+  }
+  // The images are the same bytes; 18 saves a record header and a
+  // RelFileLocator (24 + 12 bytes) on all but one page of each batch.
+  EXPECT_EQ(by_profile_bytes[0] - by_profile_bytes[1], (pages - (pages + 31) / 32) * 36);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ int BufferManager::AddRelation() {
   const int id = static_cast<int>(table_.size() - 1);
   stats_rel_.push_back(id);
   sync_order_.push_back(id * 2);
+  next_sync_order_ = std::max(next_sync_order_, id * 2 + 2);
   return id;
 }
 
@@ -27,6 +28,7 @@ int BufferManager::AddFsmFork(int main) {
   const int id = AddRelation();
   stats_rel_[id] = main;
   sync_order_[id] = main * 2 + 1;
+  next_sync_order_ = std::max(next_sync_order_, main * 2 + 2);
   return id;
 }
 
@@ -52,7 +54,8 @@ void BufferManager::UnpinAll() {
 }
 
 // freelist.c StrategyGetBuffer (strategy NULL): numBufferAllocs++, the
-// freelist while it has a buffer, then the clock sweep: ClockSweepTick
+// freelist while it has a buffer (its head taken off; used when unpinned
+// with a usage count of 0, else passed over), then the clock sweep: ClockSweepTick
 // advances nextVictimBuffer (completePasses on each wrap); an unpinned
 // buffer with a usage count loses one (and trycounter restarts), one at 0
 // is the victim; a pinned one is passed over, and NBuffers pinned in a row
@@ -61,6 +64,11 @@ int BufferManager::StrategyGetBuffer() {
   ++num_buffer_allocs_;
   ++counters_.buffers_alloc;
   const int n = nbuffers();
+  while (!freed_.empty()) {
+    const int b = freed_.back();
+    freed_.pop_back();
+    if (frames_[b].refcount == 0 && frames_[b].usage == 0) return b;
+  }
   if (first_free_ < n) return first_free_++;
   int trycounter = n;
   for (;;) {
@@ -127,6 +135,22 @@ int BufferManager::Alloc(int rel, uint32_t block) {
   f.refcount = 1;
   pinned_.push_back(b);
   return b;
+}
+
+void BufferManager::DropRelationBuffers(int rel) {
+  for (int b = 0; b < nbuffers(); ++b) {
+    Frame& f = frames_[b];
+    if (f.rel != rel) continue;
+    // InvalidateBuffer: the tag cleared, BM_DIRTY and the usage count with
+    // it (a dirty page of a dropped file is never written).
+    if (f.dirty) --dirty_count_[rel];
+    --resident_count_[rel];
+    f = Frame{};
+    freed_.push_back(b);
+  }
+  table_[rel].clear();
+  sync_order_[rel] = next_sync_order_;
+  next_sync_order_ += 2;
 }
 
 int BufferManager::ReadBuffer(int rel, uint32_t block) {

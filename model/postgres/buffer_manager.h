@@ -103,6 +103,13 @@ class BufferManager {
   // Releases every pin taken since the last call (the end of one heap or
   // index tuple insert: the pages it held).
   void UnpinAll();
+  // REINDEX's end (smgrDoPendingDeletes at commit -> smgrdounlinkall ->
+  // bufmgr.c DropRelationsAllBuffers): every buffer of the old relfilenode
+  // of `rel` invalidated without a write (InvalidateBuffer), in buffer
+  // order (the full scan of NBuffers outside recovery), each pushed on the
+  // freelist's head (freelist.c StrategyFreeBuffer); the new relfilenode,
+  // the highest, sorts last in BufferSync's order.
+  void DropRelationBuffers(int rel);
 
   // --- for the checkpointer and the background writer -------------------
   int nbuffers() const { return static_cast<int>(frames_.size()); }
@@ -164,7 +171,12 @@ class BufferManager {
   std::vector<RelIoCounters> rel_io_;
   std::vector<int> stats_rel_;   // by relation: whose pg_statio counters its fetches go to
   std::vector<int> sync_order_;  // by relation: BufferSync's order (relation, then fork)
-  int first_free_ = 0;  // the freelist: buffers first_free_.. never used yet
+  // The freelist (StrategyControl->firstFreeBuffer and the freeNext links):
+  // the buffers StrategyFreeBuffer pushed (the head at the back), then the
+  // never used ones first_free_.. in buffer order (InitBufferPool's links).
+  std::vector<int> freed_;
+  int first_free_ = 0;
+  int next_sync_order_ = 0;  // BufferSync's order of the next new relfilenode
   int next_victim_ = 0;  // StrategyControl->nextVictimBuffer
   uint32_t complete_passes_ = 0;
   uint32_t num_buffer_allocs_ = 0;  // since StrategySyncStart

@@ -766,4 +766,19 @@ std::string BtIndex::Verify() const {
   return "";
 }
 
+void BtIndex::NewRelfilenodeWritten() {
+  if (buffers_ != nullptr) buffers_->DropRelationBuffers(buf_rel_);
+  if (wal_ == nullptr) return;
+  wal_->NewRelfilenode(wal_rel_);
+  // The pages in the order the build finishes them does not change the
+  // records' sizes (one relation, every page an image): block order here,
+  // the metapage (pd_lower past BTMetaPageData, the special space after
+  // pd_upper) written last.
+  std::vector<WalNewPage> written;
+  written.reserve(pages_.size());
+  for (uint32_t b = 1; b < pages_.size(); ++b) written.push_back({b, pages_[b].lower(), pages_[b].upper()});
+  written.push_back({kBtreeMetapage, kBtMetapageLower, kBlckSz - MaxAlign(kSizeOfBTPageOpaqueData)});
+  wal_->LogNewPages(wal_rel_, written);
+}
+
 }  // namespace innosim::postgres

@@ -184,6 +184,10 @@ class BtIndex {
   void Split(uint32_t block, int pos, const Item& item, int stack_depth, uint32_t child);
   void LogBlock(WalRecord& r, uint32_t block, int flags, int data_bytes) const;
   void NewLevel(uint32_t left, uint32_t right, const Item& left_hikey);
+  // REINDEX's new relfilenode once nbtsort.c wrote it: the old file's
+  // buffers dropped at commit, each new page WAL-logged as an image
+  // (Wal::LogNewPages), the metapage last (_bt_uppershutdown).
+  void NewRelfilenodeWritten();
   static void AddTuple(Page& page, int pos, const Item& item);
   static void Recount(Page& page);
 

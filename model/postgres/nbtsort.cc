@@ -238,6 +238,7 @@ void BtSortBuild::Build(BtIndex& ix, std::span<const BtDeadTuple> dead) {
   w.UpperShutdown();
   if (!ix.status_.ok()) return;
   w.Install();
+  ix.NewRelfilenodeWritten();
 }
 
 uint64_t BtSortBuild::CountTuples(const BtIndex& ix) {

@@ -114,6 +114,11 @@ inline constexpr int kHeapMinFillfactor = 10;
 inline constexpr int kBtreeFastpathMinLevel = 2;
 // access/nbtree.h: BTREE_METAPAGE, the block of the metapage.
 inline constexpr uint32_t kBtreeMetapage = 0;
+// nbtree.h BTMetaPageData: seven uint32 fields, float8
+// btm_last_cleanup_num_heap_tuples, bool btm_allequalimage: 48 bytes with
+// its alignment. _bt_initmetapage sets pd_lower just past it.
+inline constexpr int kSizeOfBTMetaPageData = 48;
+inline constexpr int kBtMetapageLower = MaxAlign(kSizeOfPageHeaderData) + kSizeOfBTMetaPageData;
 // storage/block.h / nbtree.h: P_NONE, no sibling.
 inline constexpr uint32_t kPNone = 0;
 

@@ -1,5 +1,7 @@
 #include "model/postgres/wal.h"
 
+#include <algorithm>
+
 #include "model/postgres/buffer_manager.h"
 #include "model/postgres/page_layout.h"
 
@@ -22,14 +24,46 @@ void WalRecord::Block(int relation, uint32_t block, int flags, int lower, int up
 }
 
 int Wal::AddRelation() {
-  dirty_.emplace_back();
+  state_.emplace_back();
   dirty_count_.push_back(0);
-  return static_cast<int>(dirty_.size() - 1);
+  return static_cast<int>(state_.size() - 1);
 }
 
 bool Wal::is_dirty(int relation, uint32_t block) const {
-  const std::vector<bool>& d = dirty_[relation];
-  return block < d.size() && d[block];
+  const std::vector<uint8_t>& d = state_[relation];
+  return block < d.size() && d[block] == kDirty;
+}
+
+bool Wal::changed_since_redo(int relation, uint32_t block) const {
+  const std::vector<uint8_t>& d = state_[relation];
+  return block < d.size() && d[block] != kUnchanged;
+}
+
+void Wal::NewRelfilenode(int relation) {
+  state_[relation].clear();
+  dirty_count_[relation] = 0;
+}
+
+void Wal::LogNewPages(int relation, const std::vector<WalNewPage>& pages) {
+  const size_t batch = profile_.major >= 17 ? static_cast<size_t>(kXlrMaxBlockId) : 1;
+  for (size_t first = 0; first < pages.size(); first += batch) {
+    const size_t end = std::min(pages.size(), first + batch);
+    // XLOG_FPI: no main data; each block an image (REGBUF_FORCE_IMAGE,
+    // standard page: the hole left out), the relation named once
+    // (BKPBLOCK_SAME_REL after the first).
+    int total = kSizeOfXLogRecord + kSizeOfRelFileLocator;
+    for (size_t i = first; i < end; ++i) {
+      const WalNewPage& p = pages[i];
+      const int hole = (p.lower >= kSizeOfPageHeaderData && p.upper > p.lower && p.upper <= kBlckSz) ? p.upper - p.lower : 0;
+      total += kSizeOfXLogRecordBlockHeader + kSizeOfXLogRecordBlockImageHeader + (kBlckSz - hole) + kSizeOfBlockNumber;
+      std::vector<uint8_t>& d = state_[relation];
+      if (p.block >= d.size()) d.resize(p.block + 1 + d.size() / 2, kUnchanged);
+      if (d[p.block] == kDirty) --dirty_count_[relation];
+      d[p.block] = kLogged;
+    }
+    Place(total);
+    counters_.wal_fpi += end - first;
+  }
 }
 
 WalRecordSize Wal::Size(const WalRecord& record) const {
@@ -42,7 +76,8 @@ WalRecordSize Wal::Size(const WalRecord& record) const {
     // page LSN is at or before RedoRecPtr (doPageWrites: full_page_writes
     // on); REGBUF_FORCE_IMAGE always.
     const bool image = (ref.flags & kRegbufForceImage) != 0 ||
-                       (full_page_writes_ && (ref.flags & kRegbufNoImage) == 0 && !is_dirty(ref.relation, ref.block));
+                       (full_page_writes_ && (ref.flags & kRegbufNoImage) == 0 &&
+                        !changed_since_redo(ref.relation, ref.block));
     total += kSizeOfXLogRecordBlockHeader;
     if (image) {
       total += kSizeOfXLogRecordBlockImageHeader;
@@ -94,10 +129,10 @@ WalRecordSize Wal::Insert(const WalRecord& record) {
   // and dirty (MarkBufferDirty before XLogInsert).
   for (int i = 0; i < record.nrefs_; ++i) {
     const WalRecord::Ref& ref = record.refs_[i];
-    std::vector<bool>& d = dirty_[ref.relation];
-    if (ref.block >= d.size()) d.resize(ref.block + 1 + d.size() / 2, false);
-    if (!d[ref.block]) {
-      d[ref.block] = true;
+    std::vector<uint8_t>& d = state_[ref.relation];
+    if (ref.block >= d.size()) d.resize(ref.block + 1 + d.size() / 2, kUnchanged);
+    if (d[ref.block] != kDirty) {
+      d[ref.block] = kDirty;
       ++dirty_count_[ref.relation];
     }
     if (buffers_ != nullptr) buffers_->MarkDirty(ref.relation, ref.block);
@@ -119,7 +154,7 @@ void Wal::Checkpoint() {
 void Wal::BeginCheckpoint() {
   // The redo pointer at the insert position: every block's LSN is at or
   // before it, so its next change takes an image.
-  for (std::vector<bool>& d : dirty_) d.assign(d.size(), false);
+  for (std::vector<uint8_t>& d : state_) d.assign(d.size(), kUnchanged);
   for (uint64_t& n : dirty_count_) n = 0;
   redo_rec_ptr_ = InsertRecPtr();
   if (profile_.major >= 17) {

@@ -99,6 +99,10 @@ inline constexpr int kMinSizeOfXactRunningXacts = 24;
 // carries the int wal_level (4) and marks the redo pointer.
 inline constexpr int kSizeOfCheckPoint = 88;
 inline constexpr int kSizeOfCheckpointRedo = 4;
+// xlogrecord.h XLR_MAX_BLOCK_ID + 1: the most block references one record
+// holds; REL_17+ bulk_write.c flushes its pending pages in batches of
+// MAX_PENDING_WRITES = XLR_MAX_BLOCK_ID (32), one log_newpages record each.
+inline constexpr int kXlrMaxBlockId = 32;
 
 // XLogRegisterBuffer flags (access/xloginsert.h) the modelled records use.
 inline constexpr int kRegbufForceImage = 0x01;  // REGBUF_FORCE_IMAGE
@@ -152,6 +156,14 @@ struct WalRecordSize {
   int fpi = 0;  // full-page images in it
 };
 
+// A page a bulk build wrote straight to its file (no shared buffer): its
+// block and its pd_lower / pd_upper (the image's hole).
+struct WalNewPage {
+  uint32_t block = 0;
+  int lower = 0;
+  int upper = 0;
+};
+
 class Wal {
  public:
   explicit Wal(const PgProfile& profile) : profile_(profile) {}
@@ -179,6 +191,16 @@ class Wal {
   // Checkpoint() is the two at once.
   void BeginCheckpoint();
   void EndCheckpoint();
+  // A new relfilenode for `relation` (REINDEX: RelationSetNewRelfilenumber):
+  // no block of it was changed yet.
+  void NewRelfilenode(int relation);
+  // The pages a sorted index build wrote through smgr, each WAL-logged as a
+  // full-page image (wal_level replica): REL_15/16 nbtsort.c _bt_blwritepage
+  // -> log_newpage, one XLOG_FPI record per page; REL_17+ bulk_write.c
+  // smgr_bulk_flush -> log_newpages, one record per batch of up to
+  // kXlrMaxBlockId pages. Their LSNs are past the redo pointer (no image at
+  // their next change) but no buffer holds them: not dirty.
+  void LogNewPages(int relation, const std::vector<WalNewPage>& pages);
   // From now on each record's blocks are marked dirty in `buffers`
   // (MarkBufferDirty before XLogInsert); nullptr: none.
   void AttachBuffers(BufferManager* buffers) { buffers_ = buffers; }
@@ -194,9 +216,13 @@ class Wal {
   // OK, or the first record this model could not size; sticky.
   absl::Status status() const { return status_; }
   // Blocks changed since the redo pointer: pg_buffercache's isdirty census
-  // when no buffer is written in between (no buffer model attached).
+  // when no buffer is written in between (no buffer model attached); a
+  // bulk build's pages are not among them (they never were in a buffer).
   uint64_t dirty_blocks(int relation) const { return dirty_count_[relation]; }
   bool is_dirty(int relation, uint32_t block) const;
+  // The block's page LSN is past the redo pointer: its next change takes
+  // no image (dirty, or written by a bulk build).
+  bool changed_since_redo(int relation, uint32_t block) const;
   // xlog.c XLogBytePosToRecPtr: the LSN of usable byte position `bytepos`.
   static uint64_t BytePosToRecPtr(uint64_t bytepos);
 
@@ -204,7 +230,11 @@ class Wal {
   void Place(int xl_tot_len);
 
   PgProfile profile_;
-  std::vector<std::vector<bool>> dirty_;  // by relation, by block
+  // By relation, by block: kUnchanged (page LSN at or before the redo
+  // pointer), kDirty (changed since it, in a dirty buffer), kLogged (its
+  // LSN past it, written to the file by a bulk build: clean).
+  enum BlockState : uint8_t { kUnchanged = 0, kDirty = 1, kLogged = 2 };
+  std::vector<std::vector<uint8_t>> state_;
   std::vector<uint64_t> dirty_count_;
   WalCounters counters_;
   uint64_t bytepos_ = 0;  // Insert->CurrBytePos
