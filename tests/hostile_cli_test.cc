@@ -297,12 +297,24 @@ TEST(HostileCliTest, ConfigFilesAreReadWithABound) {
 }
 
 // Item 2: the model's memory is estimated before the run (at least 16 bytes
-// a record) and a run that cannot fit is refused at once, naming --force.
+// a record; PostgreSQL's index tuple) and a run that cannot fit is refused
+// at once, naming --force, in every subcommand that simulates rows.
 TEST(HostileCliTest, ARunLargerThanMemoryIsRefusedUpFront) {
+  const fs::path dir = NewDir("memory");
+  const fs::path toml = dir / "big.toml";
+  std::ofstream(toml) << "name = \"big\"\n[[run]]\nstream = \"autoinc\"\nrows = \"1000G\"\n";
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"run", "--stream", "autoinc", "--rows", "1000G", "--no-flush"},
         std::vector<std::string>{"sweep", "--stream", "autoinc", "--rows", "1000G", "--no-flush", "--rows-per-ms",
-                                 "1,2"}}) {
+                                 "1,2"},
+        std::vector<std::string>{"run", "--profile", "postgresql-15", "--stream", "autoinc", "--rows", "1000G",
+                                 "--table", "CREATE TABLE t (id bigint PRIMARY KEY)"},
+        std::vector<std::string>{"explain", "--stream", "autoinc", "--rows", "1000G"},
+        std::vector<std::string>{"bench", "--stream", "autoinc", "--rows", "1000G"},
+        std::vector<std::string>{"compare", "--stream", "autoinc", "--rows", "1000G"},
+        std::vector<std::string>{"experiment", toml.string()},
+        std::vector<std::string>{"experiment", std::string(INNOSIM_SOURCE_DIR) + "/experiments/seed000.toml", "--rows",
+                                 "1000G"}}) {
     const Output o = Innosim(args);
     EXPECT_EQ(o.exit_code, 2) << args[0] << ": " << o.err;
     EXPECT_EQ(Lines(o.err), 1) << o.err;
@@ -312,6 +324,7 @@ TEST(HostileCliTest, ARunLargerThanMemoryIsRefusedUpFront) {
   }
   // A run that fits is not refused.
   EXPECT_EQ(Innosim({"run", "--stream", "autoinc", "--rows", "1000", "--no-flush"}).exit_code, 0);
+  fs::remove_all(dir);
 }
 
 // Item 9: control bytes from the input are printed escaped.

@@ -125,6 +125,9 @@ class BtIndex {
   // The leaf level from left to right (along btpo_next).
   std::vector<uint32_t> LeavesInKeyOrder() const;
 
+  // The model's own bytes for one index tuple (a leaf item in its page's
+  // vector): what each row costs in memory, per index.
+  static constexpr size_t ModelTupleBytes();
   // Size of a plain leaf tuple of this index (MAXALIGNed IndexTupleSize).
   int leaf_tuple_size() const { return plain_size_[nkeyatts_]; }
   uint32_t nblocks() const { return static_cast<uint32_t>(pages_.size()); }
@@ -224,6 +227,8 @@ class BtIndex {
   int dedup_nintervals_ = 0;
   bool dedup_singleval_ = false;
 };
+
+constexpr size_t BtIndex::ModelTupleBytes() { return sizeof(Item); }
 
 }  // namespace innosim::postgres
 

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/load_options.h"
+#include "sim/cli/memory_check.h"
 #include "sim/count.h"
 #include "sim/stream_registry.h"
 #include "tools/bench.h"
@@ -18,6 +19,7 @@ void AddBench(CLI::App& app, Registry& reg) {
     int repetitions = 1;
     bool json = false;
     bool flush = false;
+    bool force = false;
   };
   auto o = std::make_shared<Opts>();
   LoadHelp help;
@@ -33,6 +35,7 @@ void AddBench(CLI::App& app, Registry& reg) {
   sub->add_flag("--flush", o->flush,
                 "innosim's side runs the full model (buffer pool, redo log, page cleaner), as a default `run` does; "
                 "without it, the B-trees alone");
+  sub->add_flag("--force", o->force, kForceMemoryHelp);
   reg.Add(sub, [o]() {
     absl::StatusOr<uint64_t> n = ParseCount(o->load.rows);
     if (!n.ok()) return Fail(2, absl::StrCat("--rows: ", n.status().message()));
@@ -42,6 +45,11 @@ void AddBench(CLI::App& app, Registry& reg) {
     if (absl::Status s = o->load.Apply(&spec, *r); !s.ok()) return Fail(2, std::string(s.message()));
     spec.flush = o->flush;
     WarnSettingsOf(spec);
+    // The two sides run in turn, each generating the keys as it goes:
+    // btree_set's 16-byte keys (tools/bench.h) are no more than the model's.
+    if (absl::Status s = CheckMemoryFor({spec}, 1, o->force); !s.ok()) {
+      return Fail(2, std::string(s.message()));
+    }
     absl::StatusOr<BenchResult> b = RunBench(spec, o->repetitions);
     if (!b.ok()) return Fail(2, std::string(b.status().message()));
     std::cout << (o->json ? BenchJson(*b) : BenchReport(*b));

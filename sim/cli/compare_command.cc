@@ -12,6 +12,7 @@
 #include "sim/cli/run_options.h"
 #include "sim/engine_compare.h"
 #include "sim/engines.h"
+#include "sim/cli/memory_check.h"
 #include "sim/progress.h"
 #include "sim/report.h"
 
@@ -42,7 +43,9 @@ void AddCompare(CLI::App& app, Registry& reg) {
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet,
                 "no progress line on the terminal (drawn on stderr after 2 s of work, only when stderr is a terminal)");
-  reg.Add(sub, [opts, profiles, svg, quiet]() {
+  auto force = std::make_shared<bool>(false);
+  sub->add_flag("--force", *force, kForceMemoryHelp);
+  reg.Add(sub, [opts, profiles, svg, quiet, force]() {
     absl::StatusOr<uint64_t> rpms = ParseRowsPerMs(opts->rows_per_ms);
     if (!rpms.ok()) return Fail(2, std::string(rpms.status().message()));
     RunSpec base;
@@ -52,6 +55,8 @@ void AddCompare(CLI::App& app, Registry& reg) {
     absl::StatusOr<std::vector<RunSpec>> specs = CompareSpecs(base, names);
     if (!specs.ok()) return Fail(2, std::string(specs.status().message()));
     for (const RunSpec& s : *specs) WarnSettingsOf(s);
+    // RunMany runs every profile at once.
+    if (absl::Status s = CheckMemoryFor(*specs, specs->size(), *force); !s.ok()) return Fail(2, std::string(s.message()));
     if (!svg->empty()) {
       if (absl::Status s = CheckOutputPath(*svg, "--svg"); !s.ok()) return Fail(2, std::string(s.message()));
     }

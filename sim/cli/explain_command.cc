@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/memory_check.h"
 #include "sim/cli/run_options.h"
 #include "sim/count.h"
 #include "sim/engines.h"
@@ -45,6 +46,7 @@ void AddExplain(CLI::App& app, Registry& reg) {
     std::string page;
     std::string html;
     std::string scenario;
+    bool force = false;
   };
   auto extra = std::make_shared<Extra>();
   sub->add_option("--keys", extra->keys, "your own keys instead of a stream: 10,20,15 or UUIDs, comma-separated");
@@ -56,6 +58,7 @@ void AddExplain(CLI::App& app, Registry& reg) {
                   "a learner's scenario file (experiments/scenarios/*.toml): its keys, table and what to see, checked");
   sub->add_option("--html", extra->html,
                   "write a self-contained page that replays every insert (at most 5000 rows; open FILE.html#step=N)");
+  sub->add_flag("--force", extra->force, kForceMemoryHelp);
   reg.Add(sub, [opts, extra]() {
     ExplainSpec e;
     std::optional<Scenario> scenario;
@@ -117,6 +120,7 @@ void AddExplain(CLI::App& app, Registry& reg) {
       e.run = *spec;
     }
     WarnSettingsOf(e.run);
+    if (absl::Status s = CheckMemoryFor({e.run}, 1, extra->force); !s.ok()) return Fail(2, std::string(s.message()));
     if (!extra->html.empty() && e.run.rows > kMaxHtmlRows) {
       return Fail(2, absl::StrCat("--html holds at most ", kMaxHtmlRows, " inserts: lower --rows"));
     }

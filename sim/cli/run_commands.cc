@@ -16,6 +16,7 @@
 #include "model/key.h"
 #include "model/server_settings.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/memory_check.h"
 #include "sim/cli/run_options.h"
 #include "sim/cli/shard_commands.h"
 #include "sim/count.h"
@@ -35,48 +36,6 @@
 namespace innosim::cli {
 
 namespace {
-
-constexpr char kForceHelp[] =
-    "run even when the model's memory estimate exceeds the memory available here (docs/limits.md)";
-
-// The memory this process may count on: MemAvailable of /proc/meminfo (free
-// memory plus what the kernel can reclaim), else the physical memory; 0
-// when neither is known.
-uint64_t AvailableMemory() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  uint64_t kb = 0;
-  std::string unit;
-  while (meminfo >> key >> kb >> unit) {
-    if (key == "MemAvailable:") return kb * 1024;
-  }
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_bytes = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page_bytes > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes) : 0;
-}
-
-// Issue 29, item 2: the memory a run needs, estimated before it starts. A
-// lower bound: InnoDB's model keeps every record of the clustered index in
-// its page's block, at least one 16-byte key head a record
-// (sizeof(KeyHalf), IndexPage::BlockBytes in model/index_page.cc), for the
-// whole run; `parallel` runs of the largest spec at once. Refused above the
-// memory available unless `force`. Other engines are not estimated yet.
-absl::Status CheckMemoryFor(const std::vector<RunSpec>& specs, uint64_t parallel, bool force) {
-  if (force || specs.empty()) return absl::OkStatus();
-  uint64_t rows = 0;
-  for (const RunSpec& s : specs) {
-    if (ServerFlavorByName(s.profile)) rows = std::max(rows, RowsToInsert(s));
-  }
-  const long double need = static_cast<long double>(rows) * sizeof(KeyHalf) *
-                           static_cast<long double>(std::min<uint64_t>(std::max<uint64_t>(parallel, 1), specs.size()));
-  const uint64_t have = AvailableMemory();
-  if (have == 0 || need <= static_cast<long double>(have)) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrFormat(
-      "%d rows need at least %.1f GB of memory in the model (%d bytes a row%s) but %.1f GB is available here: "
-      "give fewer rows, or --force to try anyway",
-      rows, static_cast<double>(need / 1e9), sizeof(KeyHalf), parallel > 1 && specs.size() > 1 ? ", runs in parallel" : "",
-      static_cast<double>(have) / 1e9));
-}
 
 constexpr char kQuietHelp[] =
     "no progress line on the terminal (drawn on stderr after 2 s of work, only when stderr is a terminal)";
@@ -126,7 +85,7 @@ void AddRun(CLI::App& app, Registry& reg) {
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
   auto force = std::make_shared<bool>(false);
-  sub->add_flag("--force", *force, kForceHelp);
+  sub->add_flag("--force", *force, kForceMemoryHelp);
   auto shade = std::make_shared<std::string>("fill");
   sub->add_option("--shade", *shade,
                   "page map shading: fill (used bytes) or writes (times the buffer pool wrote the page; needs the "
@@ -215,7 +174,7 @@ void AddSweep(CLI::App& app, Registry& reg) {
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
   auto force = std::make_shared<bool>(false);
-  sub->add_flag("--force", *force, kForceHelp);
+  sub->add_flag("--force", *force, kForceMemoryHelp);
   auto shard = std::make_shared<std::string>();
   CLI::Option* shard_opt = AddShardOption(sub, shard.get());
   // With --phase each row is the table after the last phase; --json gives
@@ -285,9 +244,11 @@ void AddExperiment(CLI::App& app, Registry& reg) {
                   "(one experiment file)");
   auto quiet = std::make_shared<bool>(false);
   sub->add_flag("--quiet", *quiet, kQuietHelp);
+  auto force = std::make_shared<bool>(false);
+  sub->add_flag("--force", *force, kForceMemoryHelp);
   auto shard = std::make_shared<std::string>();
   CLI::Option* shard_opt = AddShardOption(sub, shard.get());
-  reg.Add(sub, [sub, paths, markdown, rows, threads, svg, quiet, shard, shard_opt]() {
+  reg.Add(sub, [sub, paths, markdown, rows, threads, svg, quiet, force, shard, shard_opt]() {
     int bad_shard = 0;
     const std::optional<ShardSpec> slice = ShardOf(shard_opt, *shard, &bad_shard);
     if (bad_shard) return bad_shard;
@@ -315,6 +276,17 @@ void AddExperiment(CLI::App& app, Registry& reg) {
       absl::StatusOr<uint64_t> n = ParseCount(*rows);
       if (!n.ok()) return Fail(2, absl::StrCat("--rows: ", n.status().message()));
       override_rows = *n;
+    }
+    {
+      std::vector<RunSpec> specs;
+      for (const Experiment& e : experiments) {
+        for (const ExperimentRun& run : e.runs) {
+          specs.push_back(run.spec);
+          if (override_rows) specs.back().rows = *override_rows;
+        }
+      }
+      const uint64_t parallel = *threads > 0 ? static_cast<uint64_t>(*threads) : std::thread::hardware_concurrency();
+      if (absl::Status s = CheckMemoryFor(specs, parallel, *force); !s.ok()) return Fail(2, std::string(s.message()));
     }
     ExperimentOutputs out;
     out.rows = override_rows;
