@@ -31,17 +31,20 @@ constexpr uint64_t kRndSeed = 0x9E3779B97F4A7C15ull;
 
 }  // namespace
 
-DictStats::DictStats(const ServerSettings& settings, uint32_t n_rsegs)
-    : sample_pages_(std::max<uint64_t>(1, settings.innodb_stats_persistent_sample_pages)),
+DictStats::DictStats(const ServerSettings& settings, const TableDef& table, uint32_t n_rsegs)
+    : sample_pages_(std::max<uint64_t>(
+          1, table.stats_sample_pages != 0 ? table.stats_sample_pages : settings.innodb_stats_persistent_sample_pages)),
       n_rsegs_(std::max<uint32_t>(1, n_rsegs)),
       rnd_(kRndSeed) {
   // dict_stats_is_persistent_enabled / dict_stats_auto_recalc_is_enabled:
-  // the server variables (the table's STATS_PERSISTENT and
-  // STATS_AUTO_RECALC options are not modelled: every table takes the
-  // server's). Persistent without auto_recalc: the count runs, nothing is
-  // recalculated until ANALYZE TABLE.
-  if (settings.innodb_stats_persistent) {
-    mode_ = settings.innodb_stats_auto_recalc ? Mode::kPersistent : Mode::kOff;
+  // the table's STATS_PERSISTENT / STATS_AUTO_RECALC when set, else the
+  // server variable. Persistent without auto_recalc: the count runs,
+  // nothing is recalculated until ANALYZE TABLE. (dict_stats_sample_pages:
+  // the table's STATS_SAMPLE_PAGES when not 0.)
+  const bool persistent = table.stats_persistent.value_or(settings.innodb_stats_persistent);
+  const bool auto_recalc = table.stats_auto_recalc.value_or(settings.innodb_stats_auto_recalc);
+  if (persistent) {
+    mode_ = auto_recalc ? Mode::kPersistent : Mode::kOff;
   } else {
     mode_ = Mode::kTransient;
   }

@@ -29,6 +29,7 @@
 #include "model/btree.h"
 #include "model/fast/page_store.h"
 #include "model/page_events.h"
+#include "model/record_format.h"
 #include "model/server_settings.h"
 
 namespace innosim {
@@ -59,9 +60,11 @@ class DictStats {
   };
 
   // The settings' innodb_stats_persistent, innodb_stats_auto_recalc and
-  // innodb_stats_persistent_sample_pages; `n_rsegs`: the rollback segments
-  // the statistics transactions go round (UndoLogs::n_rsegs).
-  DictStats(const ServerSettings& settings, uint32_t n_rsegs);
+  // innodb_stats_persistent_sample_pages, each overridden by the table's
+  // STATS_PERSISTENT, STATS_AUTO_RECALC and STATS_SAMPLE_PAGES when given;
+  // `n_rsegs`: the rollback segments the statistics transactions go round
+  // (UndoLogs::n_rsegs).
+  DictStats(const ServerSettings& settings, const TableDef& table, uint32_t n_rsegs);
 
   // One row inserted at `now_s` seconds: dict_table_n_rows_inc, then
   // dict_stats_update_if_needed, then the background task's timer. Returns

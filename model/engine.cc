@@ -58,7 +58,7 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, const Engine
   Build(flush_.get());
   // The statistics recalculation runs on the load's clock: with the flush
   // model only (a caller's own sink has no clock).
-  if (flush_ != nullptr) stats_ = std::make_unique<DictStats>(*options.flush, undo_->n_rsegs());
+  if (flush_ != nullptr) stats_ = std::make_unique<DictStats>(*options.flush, table_, undo_->n_rsegs());
 }
 
 Engine::Engine(const EngineProfile& profile, const TableDef& table, PageEventSink* sink)

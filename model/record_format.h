@@ -12,6 +12,7 @@
 #define INNOSIM_MODEL_RECORD_FORMAT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,14 @@ struct TableDef {
   std::vector<IndexDef> secondary;  // secondary indexes (entries: key + PK)
   // innodb_default_row_format is DYNAMIC on both servers.
   RowFormat row_format = RowFormat::kDynamic;
+  // STATS_PERSISTENT and STATS_AUTO_RECALC (DICT_STATS_PERSISTENT_ON/OFF,
+  // DICT_STATS_AUTO_RECALC_ON/OFF in dict0mem.h): unset, the server's
+  // innodb_stats_persistent / innodb_stats_auto_recalc decide.
+  std::optional<bool> stats_persistent;
+  std::optional<bool> stats_auto_recalc;
+  // STATS_SAMPLE_PAGES (dict_table_t::stats_sample_pages): 0, the server's
+  // innodb_stats_persistent_sample_pages.
+  uint32_t stats_sample_pages = 0;
 };
 
 // Sizes of the records of one B-tree.

@@ -615,6 +615,26 @@ class Parser {
       if (opt == "ROW_FORMAT") {
         table_.row_format = value.upper == "COMPACT" ? RowFormat::kCompact : RowFormat::kDynamic;
       }
+      if (opt == "STATS_PERSISTENT" || opt == "STATS_AUTO_RECALC") {
+        // sql_yacc.yy ternary_option: 0, 1 or DEFAULT.
+        std::optional<bool> v;
+        if (value.text == "1") {
+          v = true;
+        } else if (value.text == "0") {
+          v = false;
+        } else if (value.upper != "DEFAULT") {
+          return Unsupported(absl::StrCat(opt, "=", value.text, ": give 0, 1 or DEFAULT"));
+        }
+        (opt == "STATS_PERSISTENT" ? table_.stats_persistent : table_.stats_auto_recalc) = v;
+      }
+      if (opt == "STATS_SAMPLE_PAGES") {
+        // ha_innodb.cc / sql_yacc.yy: 1..65535 or DEFAULT (0: the server's).
+        uint32_t n = 0;
+        if (value.upper != "DEFAULT" && (!absl::SimpleAtoi(value.text, &n) || n < 1 || n > 65535)) {
+          return Unsupported(absl::StrCat("STATS_SAMPLE_PAGES=", value.text, ": give 1 to 65535 or DEFAULT"));
+        }
+        table_.stats_sample_pages = n;
+      }
       if (opt == "KEY_BLOCK_SIZE" || opt == "COMPRESSION") {
         return Unsupported(absl::StrCat(opt, " (compression) is not supported"));
       }

@@ -41,7 +41,7 @@ void Recalc(DictStats& d, uint64_t rows, double now_s, RecordingSink* sink) {
 }
 
 TEST(DictStatsTest, AutoRecalcOffNeverRecalculates) {
-  DictStats d(Settings(true, false), 128);
+  DictStats d(Settings(true, false), TableDef{}, 128);
   for (uint64_t i = 0; i < 1'000'000; ++i) {
     ASSERT_EQ(d.OnRowInserted(static_cast<double>(i) / 10'000), DictStats::Due::kNone) << "row " << i;
   }
@@ -51,13 +51,13 @@ TEST(DictStatsTest, FirstRowsOfAnEmptyTableTriggerAtOnce) {
   // stat_n_rows is 0 at CREATE TABLE: row 1 counts 0 > 1/10 = 0, no; row 2
   // counts 1 > 0, the table joins the pool, and with no recalculation
   // before, the task recalculates at once.
-  DictStats d(Settings(true, true), 128);
+  DictStats d(Settings(true, true), TableDef{}, 128);
   EXPECT_EQ(d.OnRowInserted(0.0), DictStats::Due::kNone);
   EXPECT_EQ(d.OnRowInserted(0.0), DictStats::Due::kPersistent);
 }
 
 TEST(DictStatsTest, TenPercentOfTheRowsChangedTriggers) {
-  DictStats d(Settings(true, true), 128);
+  DictStats d(Settings(true, true), TableDef{}, 128);
   RecordingSink sink;
   Recalc(d, 1000, 0.0, &sink);
   // After it, stat_n_rows = 1000 and the count 0; row k counts k - 1
@@ -69,7 +69,7 @@ TEST(DictStatsTest, TenPercentOfTheRowsChangedTriggers) {
 }
 
 TEST(DictStatsTest, AtMostOnceEveryTenSeconds) {
-  DictStats d(Settings(true, true), 128);
+  DictStats d(Settings(true, true), TableDef{}, 128);
   RecordingSink sink;
   Recalc(d, 1000, 100.0, &sink);
   // The trigger 5 s after the last recalculation: the task puts the table
@@ -87,13 +87,13 @@ TEST(DictStatsTest, TransientStatisticsAtSixteenPlusOneSixteenth) {
   // innodb_stats_persistent=OFF: dict_stats_update_if_needed's transient
   // rule, counter > 16 + n_rows / 16: row 18 counts 17 > 16 + 18/16 = 17,
   // no; row 19 counts 18 > 17, yes; no interval.
-  DictStats d(Settings(false, true), 128);
+  DictStats d(Settings(false, true), TableDef{}, 128);
   for (int k = 1; k <= 18; ++k) ASSERT_EQ(d.OnRowInserted(0.0), DictStats::Due::kNone) << "row " << k;
   EXPECT_EQ(d.OnRowInserted(0.0), DictStats::Due::kTransient);
 }
 
 TEST(DictStatsTest, SaveDirtiesTheStatisticsPagesAndAnUndoPage) {
-  DictStats d(Settings(true, true), 128);
+  DictStats d(Settings(true, true), TableDef{}, 128);
   RecordingSink sink;
   Recalc(d, 10, 0.0, &sink);
   const uint32_t s = DictStats::kStatsPageEventSpace;
@@ -158,6 +158,56 @@ TEST(DictStatsTest, DivesReadEvictedLeavesOfAnOrderedLoadInASmallPool) {
   EXPECT_GE(stats_writes[0], 3u) << "innodb_table_stats, innodb_index_stats, an undo page";
   // The server: 246 ON, 6 OFF.
   EXPECT_GT(reads[0], reads[1] + 100) << "ON " << reads[0] << ", OFF " << reads[1];
+}
+
+// The table's STATS_PERSISTENT / STATS_AUTO_RECALC override the server's
+// (dict_stats_is_persistent_enabled, dict_stats_auto_recalc_is_enabled).
+TEST(DictStatsTest, TableOptionsOverrideTheServerVariables) {
+  TableDef off;
+  off.stats_auto_recalc = false;
+  DictStats a(Settings(true, true), off, 128);
+  for (uint64_t i = 0; i < 1000; ++i) ASSERT_EQ(a.OnRowInserted(0.0), DictStats::Due::kNone);
+  TableDef on;
+  on.stats_auto_recalc = true;
+  DictStats b(Settings(true, false), on, 128);
+  b.OnRowInserted(0.0);
+  EXPECT_EQ(b.OnRowInserted(0.0), DictStats::Due::kPersistent);
+  TableDef transient;
+  transient.stats_persistent = false;
+  DictStats c(Settings(true, true), transient, 128);
+  // The transient rule of TransientStatisticsAtSixteenPlusOneSixteenth:
+  // row 19 is the first.
+  for (int k = 1; k <= 18; ++k) ASSERT_EQ(c.OnRowInserted(0.0), DictStats::Due::kNone) << "row " << k;
+  EXPECT_EQ(c.OnRowInserted(0.0), DictStats::Due::kTransient);
+}
+
+// Through the table parser: the options reach the run; bad values are refused.
+TEST(DictStatsTest, StatsTableOptionsFromCreateTable) {
+  uint64_t recalcs[2] = {0, 0};
+  int i = 0;
+  for (const char* option : {"", " STATS_AUTO_RECALC=0"}) {
+    RunSpec spec;
+    spec.stream.name = "autoinc";
+    spec.rows = 50000;
+    spec.profile = "mariadb-10.11";
+    spec.rows_per_sec = 1000;
+    spec.table = std::string("CREATE TABLE t (id BIGINT NOT NULL, PRIMARY KEY (id))") + option;
+    absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
+      ASSERT_NE(e.dict_stats(), nullptr);
+      recalcs[i] = e.dict_stats()->counters().recalcs_persistent;
+    });
+    ASSERT_TRUE(r.ok()) << r.status();
+    ++i;
+  }
+  EXPECT_GT(recalcs[0], 0u);
+  EXPECT_EQ(recalcs[1], 0u);
+  for (const char* bad : {" STATS_PERSISTENT=2", " STATS_SAMPLE_PAGES=0", " STATS_SAMPLE_PAGES=70000"}) {
+    RunSpec spec;
+    spec.stream.name = "autoinc";
+    spec.rows = 10;
+    spec.table = std::string("CREATE TABLE t (id BIGINT NOT NULL, PRIMARY KEY (id))") + bad;
+    EXPECT_FALSE(innosim::Run(spec).ok()) << bad;
+  }
 }
 
 }  // namespace
