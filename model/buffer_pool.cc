@@ -266,6 +266,10 @@ bool BufferPool::WritePage(int32_t f) {
     return false;
   }
   ++stats_.pages_written;
+  if (fr.reinit) {
+    fr.reinit = false;
+    ++stats_.reinit_written;
+  }
   for (SpacePages& sp : spaces_) {
     if (sp.space_id != fr.space_id) continue;
     if (fr.page_no >= sp.writes.size()) sp.writes.resize(std::max<size_t>(fr.page_no + 1, sp.writes.size() * 2), 0);
@@ -381,6 +385,7 @@ void BufferPool::Install(int32_t f, uint32_t space_id, uint32_t page_no, bool ol
   fr.fl_prev = fr.fl_next = -1;
   fr.in_use = true;
   fr.freed = false;
+  fr.reinit = false;
   fr.access_time = 0;
   Slot(space_id, page_no) = f;
   LruAddBlock(f, old);
@@ -416,8 +421,10 @@ uint64_t BufferPool::DirtyPagesOf(uint32_t space_id) const {
 void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   const int32_t f = Lookup(space_id, page_no);
   if (f >= 0) {
-    // buf_page_create of a freed page: an ordinary page again.
+    // buf_page_create of a freed page: an ordinary page again, and
+    // reinitialised.
     frames_[f].freed = false;
+    frames_[f].reinit = true;
     Touch(f, now_ms);
     return;
   }
@@ -426,6 +433,7 @@ void BufferPool::Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
   if (g < 0) return;
   ++stats_.created;
   Install(g, space_id, page_no, /*old=*/false, now_ms);
+  frames_[g].reinit = true;
 }
 
 void BufferPool::DropSpace(uint32_t space_id) {

@@ -104,6 +104,9 @@ class BufferPool {
     // Dirty pages a flush released unwritten: MariaDB's freed pages, a
     // dropped space's (not a server counter).
     uint64_t freed_released = 0;
+    // Of pages_written, the writes of pages created since their last
+    // write (MariaDB: not doublewritten; see Frame::reinit).
+    uint64_t reinit_written = 0;
   };
 
   explicit BufferPool(const Options& options);
@@ -281,6 +284,10 @@ class BufferPool {
     bool in_use = false;
     bool freed = false;  // released unwritten by a flush: MariaDB's FREED
                          // state (Free), a dropped space's page (DropSpace)
+    // Created (buf_page_create) since its last write: MariaDB's REINIT
+    // state, which buf_page_t::flush writes past the doublewrite buffer
+    // (the redo holds the whole page from its initialisation on).
+    bool reinit = false;
   };
   struct SpacePages {
     uint32_t space_id = 0;

@@ -62,9 +62,17 @@ FlushModel::Counters FlushModel::counters() const {
   const BufferPool::Stats& b = pool_.stats();
   const PageCleaner::Stats& p = cleaner_.stats();
   c.Innodb_pages_written = b.pages_written;
-  // Every data-page write goes through the doublewrite buffer when it is on
-  // (buf0dblwr.cc, 8.0.20+), counted per page in dblwr_pages_written.
-  c.Innodb_dblwr_pages_written = settings_.innodb_doublewrite ? b.pages_written : 0;
+  // MySQL: every data-page write goes through the doublewrite buffer when
+  // it is on (buf0dblwr.cc, 8.0.20+), counted per page in
+  // dblwr_pages_written. MariaDB: all but the writes of pages created since
+  // their last write (buf_page_t::flush writes a REINIT page straight to
+  // its file); measured on 10.11.19, an in-memory 1M-row autoinc load
+  // doublewrote 399 of 9,486 pages: the rollback segment headers, FSP
+  // header, inode and bitmap pages and the few pages written twice.
+  if (settings_.innodb_doublewrite) {
+    c.Innodb_dblwr_pages_written =
+        settings_.flavor == ServerFlavor::kMariaDb1011 ? b.pages_written - b.reinit_written : b.pages_written;
+  }
   c.Innodb_buffer_pool_reads = b.reads;
   c.peak_dirty_pages = peak_dirty_;
   c.adaptive_flush_pages = p.adaptive_pages;

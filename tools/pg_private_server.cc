@@ -20,6 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "tools/child_process.h"
 
 namespace innosim {
 namespace {
@@ -69,36 +70,19 @@ struct RunAs {
 // waits for it; returns its exit status (128 + signal when killed).
 absl::StatusOr<int> Run(const std::vector<std::string>& argv, const std::string& log, const RunAs& as,
                         const std::string& cwd) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) return absl::InternalError(absl::StrCat("fork failed: ", std::strerror(errno)));
-  if (pid == 0) {
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-      ::close(fd);
-    }
-    const int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, 0);
+  const char* dir = cwd.c_str();  // taken before fork: the child may not allocate
+  absl::StatusOr<pid_t> pid = SpawnLogged(argv, log, [&as, dir] {
     if (as.drop && (::setgroups(0, nullptr) != 0 || ::setgid(as.gid) != 0 || ::setuid(as.uid) != 0)) {
       const char msg[] = "error: cannot switch to the postgres user\n";
       (void)!::write(2, msg, sizeof msg - 1);
-      ::_exit(126);
+      return false;
     }
     // A folder the user can read: PostgreSQL's programs look up their own
     // path from it.
-    if (::chdir(cwd.c_str()) != 0) ::_exit(126);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return ::chdir(dir) == 0;
+  });
+  if (!pid.ok()) return pid.status();
+  return WaitForExit(*pid);
 }
 
 // "'value'" for pg_ctl's -o string, which pg_ctl hands to /bin/sh.

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "tools/child_process.h"
 
 namespace innosim {
 namespace {
@@ -53,28 +54,6 @@ std::string ErrorLines(const std::string& path) {
     if (line.find("ERROR") != std::string::npos || line.find("rror:") != std::string::npos) lines.push_back(line);
   }
   return lines.empty() ? Tail(path, 3) : absl::StrJoin(lines, " | ");
-}
-
-// fork + exec with stdout/stderr to `log`; returns the child's pid.
-absl::StatusOr<pid_t> Spawn(const std::vector<std::string>& argv, const std::string& log) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) return absl::InternalError(absl::StrCat("fork failed: ", std::strerror(errno)));
-  if (pid == 0) {
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-      ::close(fd);
-    }
-    const int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, 0);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  return pid;
 }
 
 // What every "not found" says, so that a machine without MariaDB is one
@@ -160,11 +139,9 @@ absl::StatusOr<std::unique_ptr<PrivateServer>> PrivateServer::Start(
     for (int attempt = 0;; ++attempt) {
       std::error_code ec;
       std::filesystem::remove_all(s->datadir_, ec);
-      absl::StatusOr<pid_t> pid = Spawn(argv, log);
+      absl::StatusOr<pid_t> pid = SpawnLogged(argv, log);
       if (!pid.ok()) return pid.status();
-      int status = 0;
-      ::waitpid(*pid, &status, 0);
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
+      if (WaitForExit(*pid) == 0) break;
       if (attempt == 1) {
         return absl::InternalError(absl::StrCat("mariadb-install-db failed twice (see ", log, "): ",
                                                 ErrorLines(log)));
@@ -198,7 +175,7 @@ absl::StatusOr<std::unique_ptr<PrivateServer>> PrivateServer::Start(
   for (const std::string& a : options.install_args) argv.push_back(a);
   for (const std::string& a : options.extra_args) argv.push_back(a);
 
-  absl::StatusOr<pid_t> pid = Spawn(argv, s->dir_ + "/stdout.log");
+  absl::StatusOr<pid_t> pid = SpawnLogged(argv, s->dir_ + "/stdout.log");
   if (!pid.ok()) return pid.status();
   s->pid_ = *pid;
 
