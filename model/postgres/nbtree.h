@@ -152,6 +152,9 @@ class BtIndex {
     uint64_t aux : 48;
     uint64_t count : 16;
   };
+  // The model's flag bit in a pivot's `count`, playing the part of
+  // nbtree.h's BT_PIVOT_HEAP_TID_ATTR (0x1000 in the pivot's t_tid offset):
+  // any bit above the largest key-attribute count (INDEX_MAX_KEYS 32) does.
   static constexpr uint64_t kPivotHeapTid = 0x8000;
 
   struct Page {
