@@ -20,9 +20,11 @@
 #define INNOSIM_MODEL_KEY_H_
 
 #include <array>
+#include <bit>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace innosim {
 
@@ -56,9 +58,19 @@ struct Key {
   constexpr KeyHalf tail() const { return KeyHalf{tail_hi, tail_lo}; }
 
   // Reads `width` (1..kMaxBytes) big-endian bytes.
+  // Whole words load as one big-endian integer each, the last one padded
+  // with zero bytes (a secondary entry is encoded for every row).
   static Key FromBytes(const uint8_t* bytes, size_t width) {
+    if (width > kMaxBytes) width = kMaxBytes;
     Key k;
-    for (size_t i = 0; i < width && i < kMaxBytes; ++i) k.word(i / 8) |= uint64_t{bytes[i]} << (56 - 8 * (i % 8));
+    for (size_t w = 0; w * 8 < width; ++w) {
+      uint8_t buf[8] = {};
+      const size_t n = width - w * 8 < 8 ? width - w * 8 : 8;
+      std::memcpy(buf, bytes + w * 8, n);
+      uint64_t v;
+      std::memcpy(&v, buf, 8);
+      k.word(w) = BigEndianWord(v);
+    }
     return k;
   }
 
@@ -67,13 +79,24 @@ struct Key {
 
   // Writes the first `width` bytes big-endian into `out`.
   void ToBytes(uint8_t* out, size_t width) const {
-    for (size_t i = 0; i < width && i < kMaxBytes; ++i) out[i] = static_cast<uint8_t>(word(i / 8) >> (56 - 8 * (i % 8)));
+    if (width > kMaxBytes) width = kMaxBytes;
+    for (size_t w = 0; w * 8 < width; ++w) {
+      const uint64_t v = BigEndianWord(word(w));
+      const size_t n = width - w * 8 < 8 ? width - w * 8 : 8;
+      std::memcpy(out + w * 8, &v, n);
+    }
   }
 
   std::array<uint8_t, kMaxBytes> Bytes() const {
     std::array<uint8_t, kMaxBytes> b{};
     ToBytes(b.data(), kMaxBytes);
     return b;
+  }
+
+  // Eight bytes in memory order <-> the integer they spell big-endian.
+  static uint64_t BigEndianWord(uint64_t v) {
+    if constexpr (std::endian::native == std::endian::little) return __builtin_bswap64(v);
+    return v;
   }
 
   // Word w (0..3) of the big-endian bytes: hi, lo, tail_hi, tail_lo.

@@ -11,8 +11,11 @@ namespace {
 
 constexpr int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 
+// The low `width` (1..8) bytes of v, big-endian.
 void PutBigEndian(uint64_t v, uint32_t width, uint8_t* out) {
-  for (uint32_t i = 0; i < width; ++i) out[i] = static_cast<uint8_t>(v >> (8 * (width - 1 - i)));
+  if (width == 0) return;
+  const uint64_t be = Key::BigEndianWord(v << (64 - 8 * width));
+  std::memcpy(out, &be, width);
 }
 
 // Fraction bytes of the 5.6.4+ temporal formats (my_datetime_packed_to_binary
@@ -52,7 +55,12 @@ bool IsTemporal(ColumnKind k) { return k == ColumnKind::kDatetime || k == Column
 
 int SecondaryKeyEncoder::DatetimeBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out) {
   const int64_t secs = epoch_us >= 0 ? epoch_us / 1000000 : (epoch_us - 999999) / 1000000;
+  PutBigEndian(DatetimeSecondsPacked(secs), 5, out);
   const int64_t usec = epoch_us - secs * 1000000;
+  return 5 + PutFraction(usec - usec % kPow10[6 - fsp], fsp, out + 5);
+}
+
+uint64_t SecondaryKeyEncoder::DatetimeSecondsPacked(int64_t secs) {
   const int64_t days = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400;
   const int64_t sod = secs - days * 86400;
   int64_t y = 0;
@@ -61,8 +69,7 @@ int SecondaryKeyEncoder::DatetimeBytes(int64_t epoch_us, uint32_t fsp, uint8_t* 
   const uint64_t ymd = (static_cast<uint64_t>(y * 13 + m) << 5) | d;
   const uint64_t hms = (static_cast<uint64_t>(sod / 3600) << 12) | (static_cast<uint64_t>(sod / 60 % 60) << 6) |
                        static_cast<uint64_t>(sod % 60);
-  PutBigEndian(((ymd << 17) | hms) + 0x8000000000ull, 5, out);  // DATETIMEF_INT_OFS
-  return 5 + PutFraction(usec - usec % kPow10[6 - fsp], fsp, out + 5);
+  return ((ymd << 17) | hms) + 0x8000000000ull;  // DATETIMEF_INT_OFS
 }
 
 int SecondaryKeyEncoder::TimestampBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out) {
@@ -222,7 +229,16 @@ Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
           const int64_t start = start_us_ - start_us_ % kPow10[6 - p.value.fsp];
           PutBigEndian(static_cast<uint64_t>((t - start) / kPow10[6 - p.value.fsp]), p.width, out);
         } else if (p.value.kind == ColumnKind::kDatetime) {
-          DatetimeBytes(t, p.value.fsp, out);
+          // DatetimeBytes, with the date and time of day computed once per
+          // second of the run (rows arrive in time order).
+          const int64_t secs = t >= 0 ? t / 1000000 : (t - 999999) / 1000000;
+          if (secs != p.cached_secs) {
+            p.cached_secs = secs;
+            p.cached_packed = DatetimeSecondsPacked(secs);
+          }
+          PutBigEndian(p.cached_packed, 5, out);
+          const int64_t usec = t - secs * 1000000;
+          PutFraction(usec - usec % kPow10[6 - p.value.fsp], p.value.fsp, out + 5);
         } else {
           TimestampBytes(t, p.value.fsp, out);
         }

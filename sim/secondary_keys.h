@@ -74,6 +74,9 @@ class SecondaryKeyEncoder final : public EntryEncoder {
   // microseconds since the Unix epoch (UTC); returns the byte count.
   static int DatetimeBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out);
   static int TimestampBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out);
+  // DATETIME's first five bytes (date and time of day, offset) as an
+  // integer, for whole seconds since the epoch.
+  static uint64_t DatetimeSecondsPacked(int64_t secs);
 
  private:
   struct Part {
@@ -84,6 +87,9 @@ class SecondaryKeyEncoder final : public EntryEncoder {
     uint32_t column = 0;
     double us_per_row = 0;  // kRowTime
     int stream = -1;        // kStream: index into streams_
+    // DATETIME: the last second encoded and its five bytes.
+    mutable int64_t cached_secs = INT64_MIN;
+    mutable uint64_t cached_packed = 0;
   };
   // A stream:S column's keys, read as rows advance.
   struct ColumnStream {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -137,6 +138,28 @@ TEST(SecondaryEncoderSourceTest, KeyTimeIsTheStreamClock) {
   EXPECT_EQ(std::memcmp(got, ms0, 7), 0);
   e.Encode(10, pk).ToBytes(got, 16);
   EXPECT_EQ(std::memcmp(got, ms1, 7), 0);
+}
+
+// The encoder computes a DATETIME's date and time of day once per second
+// of the run; every row still carries DatetimeBytes' bytes of its own time,
+// across seconds, midnight and a year's end, and when rows come out of order.
+TEST(SecondaryEncoderSourceTest, DatetimeBytesOfEveryRowAcrossSecondsAndDays) {
+  const TableSchema t = Table("seed004", 8);
+  const uint64_t start = 1767225599000 - 1500;  // 2025-12-31 23:59:57.500 UTC
+  const double rows_per_sec = 700;
+  const SecondaryKeyEncoder e(t, 0, start, rows_per_sec);
+  const Key pk = Key::FromU64(7);
+  std::vector<uint64_t> rows;
+  for (uint64_t row = 0; row < 5000; ++row) rows.push_back(row);
+  for (uint64_t row : {4000, 3, 2100, 0, 2099}) rows.push_back(row);  // out of order
+  for (const uint64_t row : rows) {
+    const int64_t us = static_cast<int64_t>(start) * 1000 +
+                       static_cast<int64_t>(std::floor(static_cast<double>(row) * (1e6 / rows_per_sec)));
+    uint8_t want[8], got[16];
+    ASSERT_EQ(SecondaryKeyEncoder::DatetimeBytes(us - us % 1000, 3, want), 7);
+    e.Encode(row, pk).ToBytes(got, 16);
+    ASSERT_EQ(std::memcmp(got, want, 7), 0) << "row " << row;
+  }
 }
 
 TEST(SecondaryEncoderSourceTest, StreamColumnTakesTheStreamsKeysInOrder) {

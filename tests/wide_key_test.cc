@@ -227,5 +227,34 @@ TEST(WideKeyTest, PageSearchesOrderByHeadThenTail) {
   page.Release(pool);
 }
 
+// FromBytes and ToBytes read and write whole words; every width 0..32 and
+// every byte value place the bytes where the byte-by-byte definition does
+// (byte i is bits 63-8*(i%8) .. 56-8*(i%8) of word i/8), and a width past
+// kMaxBytes is cut to it.
+TEST(WideKeyTest, BytesMapToWordsBigEndianAtEveryWidth) {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 200; ++round) {
+    uint8_t bytes[40];
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+    for (size_t width = 0; width <= 40; ++width) {
+      const Key k = Key::FromBytes(bytes, width);
+      uint64_t want[4] = {0, 0, 0, 0};
+      for (size_t i = 0; i < std::min<size_t>(width, Key::kMaxBytes); ++i) {
+        want[i / 8] |= uint64_t{bytes[i]} << (56 - 8 * (i % 8));
+      }
+      ASSERT_EQ(k.hi, want[0]) << width;
+      ASSERT_EQ(k.lo, want[1]) << width;
+      ASSERT_EQ(k.tail_hi, want[2]) << width;
+      ASSERT_EQ(k.tail_lo, want[3]) << width;
+      uint8_t out[40];
+      std::fill(std::begin(out), std::end(out), uint8_t{0xA5});
+      k.ToBytes(out, width);
+      const size_t kept = std::min<size_t>(width, Key::kMaxBytes);
+      for (size_t i = 0; i < kept; ++i) ASSERT_EQ(out[i], bytes[i]) << width << " byte " << i;
+      for (size_t i = kept; i < 40; ++i) ASSERT_EQ(out[i], 0xA5) << "wrote past " << kept;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace innosim

@@ -51,8 +51,10 @@ class RouteLookahead {
     if (n_ > 0) {
       const Walk& prev = walks_[(first_ + n_ - 1) % kAhead];
       const uint32_t prev_leaf = prev.pages[prev.height - 1];
-      store.page(prev_leaf).PrefetchKeys();
+      // The frame first: one line, asked for before the key array's lines
+      // take the CPU's outstanding-miss slots.
       if (sink != nullptr) sink->OnPageSoon(space_id, prev_leaf, 1);
+      store.page(prev_leaf).PrefetchKeys();
     }
     if (n_ == kAhead) {
       first_ = (first_ + 1) % kAhead;
@@ -62,7 +64,9 @@ class RouteLookahead {
     a.key = key;
     a.shape = shape;
     a.height = 0;
-    // BTree::SearchToLevel(key, 0) without fixing anything.
+    // BTree::SearchToLevel(key, 0) without fixing anything. The child of a
+    // level-1 page is the leaf: its descriptor is not read here (it is the
+    // walk's one cold page, fetched below without waiting for it).
     uint32_t page_no = root;
     for (;;) {
       if (a.height == LeafRouteCache::kMaxHeight) return;  // too tall: no hint
@@ -70,6 +74,11 @@ class RouteLookahead {
       const IndexPage& p = store.page(page_no);
       if (p.is_leaf()) break;
       page_no = p.child(std::max(p.SearchLE(key), 0));
+      if (p.level() == 1) {
+        if (a.height == LeafRouteCache::kMaxHeight) return;
+        a.pages[a.height++] = page_no;
+        break;
+      }
     }
     const char* leaf = reinterpret_cast<const char*>(&store.page(page_no));
     __builtin_prefetch(leaf);
