@@ -56,6 +56,7 @@ BufferPool::BufferPool(const Options& options) {
   mariadb_ = options.mariadb;
   flush_neighbors_ = std::min<uint32_t>(options.flush_neighbors, 2);
   lru_scan_depth_ = options.lru_scan_depth;
+  count_page_writes_ = options.count_page_writes;
   io_capacity_max_ = std::max<uint64_t>(options.io_capacity_max, 1);
   // buf_pool_t::create (MariaDB) / buf_pool_init (MySQL): read_ahead_area;
   // buf_flush_check_neighbors / buf_flush_try_neighbors: the flush area is
@@ -271,6 +272,7 @@ bool BufferPool::WritePage(int32_t f) {
     ++stats_.reinit_written;
   }
   for (SpacePages& sp : spaces_) {
+    if (!count_page_writes_) break;
     if (sp.space_id != fr.space_id) continue;
     if (fr.page_no >= sp.writes.size()) sp.writes.resize(std::max<size_t>(fr.page_no + 1, sp.writes.size() * 2), 0);
     ++sp.writes[fr.page_no];

@@ -79,6 +79,10 @@ class BufferPool {
     // innodb_io_capacity_max, for the LRU flush a user thread wakes.
     uint64_t lru_scan_depth = 1536;
     uint64_t io_capacity_max = 2000;
+    // Keep PageWrites' tally (a picture's input). Off: PageWrites is 0 and a
+    // write touches no per-page array (a cache miss per write on a table
+    // far larger than the pool).
+    bool count_page_writes = true;
   };
 
   // Status counters, named after InnoDB's.
@@ -217,7 +221,8 @@ class BufferPool {
   // --- Observers -----------------------------------------------------------
   uint64_t n_frames() const { return frames_.size(); }
   // How often the page was written so far (for pictures of the pages
-  // written, `run --page-map --shade writes`; not a server counter).
+  // written, `run --page-map --shade writes`; not a server counter); 0
+  // unless Options::count_page_writes.
   uint32_t PageWrites(uint32_t space_id, uint32_t page_no) const {
     for (const SpacePages& s : spaces_) {
       if (s.space_id == space_id) return page_no < s.writes.size() ? s.writes[page_no] : 0;
@@ -416,6 +421,7 @@ class BufferPool {
   uint32_t flush_neighbors_ = 0;
   uint32_t flush_area_ = 1;
   uint64_t lru_scan_depth_ = 1536;
+  bool count_page_writes_ = true;
   uint64_t io_capacity_max_ = 2000;
   // Reused by the MySQL LRU batch (neighbours to free); no per-row use.
   std::vector<int32_t> scratch_;

@@ -40,7 +40,7 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, const Engine
       table_(table),
       big_rec_(ConvertBigRec(table, profile.page_size)),
       space_(profile.page_size, profile.allocation, profile.segment_reserve_pct),
-      flush_(options.flush ? std::make_unique<FlushModel>(*options.flush) : nullptr) {
+      flush_(options.flush ? std::make_unique<FlushModel>(*options.flush, options.count_page_writes) : nullptr) {
   // Bad options are reported, not run: the load goes on with the defaults.
   const EngineOptions defaults;
   if (options.trx_rows == 0) {

@@ -90,6 +90,9 @@ struct EngineOptions {
   // innodb_fill_factor: how full OPTIMIZE TABLE's sorted build fills pages
   // (Rebuild(); model/bulk_load.h). 100 unless set.
   uint32_t fill_factor = 100;
+  // Keep each page's write count (BufferPool::Options::count_page_writes);
+  // a picture's input, not a server counter.
+  bool count_page_writes = true;
 };
 
 // InnoDB behind the engine seam (model/table_engine.h). Final: a caller that

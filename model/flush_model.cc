@@ -7,8 +7,9 @@
 namespace innosim {
 namespace {
 
-BufferPool::Options PoolOptions(const ServerSettings& s) {
+BufferPool::Options PoolOptions(const ServerSettings& s, bool count_page_writes) {
   BufferPool::Options o;
+  o.count_page_writes = count_page_writes;
   o.n_frames = s.BufferPoolPages();
   o.old_blocks_pct = static_cast<uint32_t>(s.innodb_old_blocks_pct);
   o.old_blocks_time_ms = static_cast<uint32_t>(s.innodb_old_blocks_time);
@@ -21,9 +22,9 @@ BufferPool::Options PoolOptions(const ServerSettings& s) {
 
 }  // namespace
 
-FlushModel::FlushModel(const ServerSettings& settings)
+FlushModel::FlushModel(const ServerSettings& settings, bool count_page_writes)
     : settings_(settings),
-      pool_(PoolOptions(settings)),
+      pool_(PoolOptions(settings, count_page_writes)),
       log_(settings),
       cleaner_(settings, &pool_, &log_) {}
 

@@ -80,7 +80,8 @@ class FlushModel : public PageEventSink {
     uint64_t buffer_pool_reads = 0;
   };
 
-  explicit FlushModel(const ServerSettings& settings);
+  // `count_page_writes`: BufferPool::Options::count_page_writes.
+  explicit FlushModel(const ServerSettings& settings, bool count_page_writes = true);
 
   // PageEventSink.
   void OnPageAccess(uint32_t space_id, uint32_t page_no) override {

@@ -24,6 +24,7 @@ EngineOptions OptionsOf(const RunSpec& spec, const RunConfig& config) {
   EngineOptions options;
   if (spec.flush) options.flush = config.server;
   options.trx_rows = spec.trx_rows;
+  options.count_page_writes = spec.page_writes;
   options.rows_per_sec = spec.rows_per_sec;
   // OPTIMIZE TABLE's sorted build fills pages to innodb_fill_factor
   // (model/bulk_load.h), whether or not the flush model runs.

@@ -51,6 +51,10 @@ struct RunSpec {
   uint64_t trx_rows = 1000;
   // Rows between two time-series samples; 0 = none.
   uint64_t series_every = 0;
+  // Count each page's writes (BufferPool::PageWrites, for `run --page-map
+  // --shade writes`). Off, the pool keeps no per-page tally: one cache miss
+  // less per page written; no counter changes.
+  bool page_writes = false;
   // The table: "seed000" (default), "seed004" or a CREATE TABLE statement
   // (sim/table_parser.h). Its PK takes the stream's keys; each row also
   // inserts one entry into every secondary index (sim/secondary_keys.h).

@@ -136,6 +136,7 @@ TEST(DictStatsTest, DivesReadEvictedLeavesOfAnOrderedLoadInASmallPool) {
     spec.rows_per_sec = 12700;
     spec.settings.push_back({"innodb_buffer_pool_size", "128M", "test"});
     spec.settings.push_back({"innodb_stats_auto_recalc", recalc, "test"});
+    spec.page_writes = true;
     absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
       ASSERT_NE(e.dict_stats(), nullptr);
       recalcs[i] = e.dict_stats()->counters().recalcs_persistent;

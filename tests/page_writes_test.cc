@@ -7,6 +7,8 @@
 #include <string>
 
 #include "model/engine.h"
+#include "nlohmann/json.hpp"
+#include "sim/report.h"
 #include "sim/runner.h"
 #include "tests/innosim_process.h"
 #include "tools/page_map.h"
@@ -26,6 +28,7 @@ TEST(PageWritesTest, PerPageWritesAddUpToInnodbPagesWritten) {
     spec.stream.name = stream;
     spec.rows = 100000;
     spec.settings.push_back({"innodb_buffer_pool_size", "8M", "--set"});
+    spec.page_writes = true;
     uint64_t sum = 0, pages = 0, most = 0, undo = 0, stats = 0;
     absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
       const uint64_t n = e.tablespace().size_in_pages();
@@ -50,6 +53,38 @@ TEST(PageWritesTest, PerPageWritesAddUpToInnodbPagesWritten) {
     } else {
       EXPECT_LE(static_cast<double>(sum) / static_cast<double>(pages), 2.0) << stream;
     }
+  }
+}
+
+// The tally is a picture's input: a run that keeps none (the default of a
+// RunSpec: only `run --shade writes` asks) has every counter and series
+// point of one that keeps it, and PageWrites reads 0.
+TEST(PageWritesTest, KeepingNoTallyChangesNoCounter) {
+  for (const char* profile : {"mysql-8.4", "mariadb-10.11"}) {
+    std::string json[2];
+    uint64_t tallied[2] = {0, 0};
+    for (const bool keep : {false, true}) {
+      RunSpec spec;
+      spec.stream.name = "uuidv4";
+      spec.rows = 60000;
+      spec.profile = profile;
+      spec.series_every = 10000;
+      spec.settings.push_back({"innodb_buffer_pool_size", "8M", "--set"});
+      spec.page_writes = keep;
+      absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
+        for (uint32_t p = 0; p < e.tablespace().size_in_pages(); ++p) {
+          tallied[keep] += e.flush_model()->buffer_pool().PageWrites(Engine::kPageEventSpace, p);
+        }
+      });
+      ASSERT_TRUE(r.ok()) << r.status();
+      nlohmann::ordered_json j = RunToJson(*r);
+      j.erase("elapsed_s");
+      json[keep] = j.dump();
+      for (const auto& point : r->series) json[keep] += std::to_string(point.sample.pages_written) + ",";
+    }
+    EXPECT_EQ(json[0], json[1]) << profile;
+    EXPECT_EQ(tallied[0], 0u) << profile;
+    EXPECT_GT(tallied[1], 60000u / 100) << profile;
   }
 }
 

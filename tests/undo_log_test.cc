@@ -197,6 +197,7 @@ TEST(UndoLogsTest, ALoadWritesTheRollbackSegmentHeadersAndAllocationPages) {
     spec.stream.name = "autoinc";
     spec.rows = 300000;  // 300 transactions: every rollback segment used
     spec.profile = profile;
+    spec.page_writes = true;
     uint32_t rsegs_written = 0, undo_alloc = 0, table_alloc = 0;
     uint32_t n_rsegs = 0;
     absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {

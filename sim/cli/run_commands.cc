@@ -122,6 +122,7 @@ void AddRun(CLI::App& app, Registry& reg) {
     if (!page_map->empty()) {
       if (absl::Status s = CheckOutputPath(*page_map, "--page-map"); !s.ok()) return Fail(2, std::string(s.message()));
     }
+    spec->page_writes = *shade == "writes";
     std::string map_svg;
     std::function<void(const EngineDriver&)> at_end;
     if (!page_map->empty()) {
