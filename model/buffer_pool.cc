@@ -42,6 +42,7 @@ BufferPool::BufferPool(const Options& options) {
   frames_.resize(n);
   lru_prev_.assign(n, -1);
   dirty_.assign(n, 0);
+  tail_run_ = DirtyTailRun(options.dirty_tail_run);
   // All frames start on the free list (buf_pool_init -> buf_chunk_init).
   for (uint64_t i = n; i-- > 0;) {
     frames_[i].lru_next = free_head_;
@@ -128,6 +129,10 @@ void BufferPool::LruAddBlock(int32_t f, bool old) {
     if (lru_tail_ < 0) lru_tail_ = f;
     fr.freed_page_clock = freed_page_clock_ & ((1u << 31) - 1);
   } else {
+    // A page inserted among the run's pages (the old sublist, whose head
+    // LRU_old is at position lru_old_len_ from the tail, no longer than
+    // the run) ends it: the run is the pages next to the tail.
+    if (tail_run_.length() > 0 && lru_old_len_ <= tail_run_.length()) tail_run_.Clear(lru_tail_, lru_prev_, dirty_);
     // UT_LIST_INSERT(LRU, LRU_old, bpage): right after LRU_old.
     Frame& o = frames_[lru_old_];
     lru_prev_[f] = lru_old_;
@@ -154,6 +159,7 @@ void BufferPool::LruAddBlock(int32_t f, bool old) {
 void BufferPool::LruRemoveBlock(int32_t f) {
   // buf_LRU_remove_block.
   Frame& fr = frames_[f];
+  if (dirty_[f] & DirtyTailRun::kInRun) tail_run_.Leave(f, fr.lru_next, dirty_);
   if (f == lru_old_) {
     const int32_t prev = lru_prev_[f];
     lru_old_ = prev;
@@ -255,6 +261,8 @@ bool BufferPool::WritePage(int32_t f) {
   // there or check oldest_modification (Verify: the flush list holds
   // exactly the dirty frames).
   Frame& fr = frames_[f];
+  // A page of the run turns clean on the list: the run ends there.
+  if (dirty_[f] & DirtyTailRun::kInRun) tail_run_.Clear(lru_tail_, lru_prev_, dirty_);
   FlushListRemove(f);
   fr.oldest_modification = 0;
   dirty_[f] = 0;
@@ -320,17 +328,8 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
       if (mariadb_ && NeedLruEviction()) stats_.lru_wakeup_written += LruFlushMariaDb(io_capacity_max_);
       return f;
     }
-    // buf_LRU_scan_and_free_block(scan_all=false): a clean, unfixed page
-    // among the last BUF_LRU_SEARCH_SCAN_THRESHOLD pages of the LRU.
-    uint64_t scanned = 0;
-    int32_t victim = -1;
-    for (int32_t g = lru_tail_; g >= 0 && scanned < kSearchScanThreshold;
-         g = lru_prev_[g], ++scanned) {
-      if (dirty_[g] == 0 && !Fixed(g)) {
-        victim = g;
-        break;
-      }
-    }
+    // buf_LRU_scan_and_free_block(scan_all=false).
+    int32_t victim = ScanTailForClean();
     if (victim >= 0) {
       Evict(victim);
       continue;
@@ -356,6 +355,9 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
     // clean (freed) or dirty (written, then freed). Fixed pages are skipped.
     for (int32_t g = lru_tail_; g >= 0; g = lru_prev_[g]) {
       if (Fixed(g)) continue;
+      // It leaves the list (Evict below): it leaves the run before its
+      // write, which would otherwise end the run.
+      if (dirty_[g] & DirtyTailRun::kInRun) tail_run_.Leave(g, frames_[g].lru_next, dirty_);
       if (frames_[g].oldest_modification != 0) {
         WritePage(g);
         ++stats_.single_page_written;
@@ -375,6 +377,26 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
     }
     Evict(victim);
   }
+}
+
+int32_t BufferPool::ScanTailForClean() {
+  uint64_t scanned = 0;
+  int32_t g = lru_tail_;
+  // The run's pages are dirty: the scan would pass them.
+  if (tail_run_.length() > 0) {
+    scanned = tail_run_.length();
+    g = lru_prev_[tail_run_.edge()];
+  }
+  bool extend = tail_run_.on() && tail_run_.length() == scanned;
+  for (; g >= 0 && scanned < kSearchScanThreshold; g = lru_prev_[g], ++scanned) {
+    if (dirty_[g] == 0) {
+      if (!Fixed(g)) return g;
+      extend = false;  // a clean page, fixed: the run ends before it
+    } else if (extend) {
+      tail_run_.Extend(g, dirty_);
+    }
+  }
+  return -1;
 }
 
 void BufferPool::Install(int32_t f, uint32_t space_id, uint32_t page_no, bool old,
@@ -781,12 +803,25 @@ std::string BufferPool::Verify() const {
   for (size_t f = 0; f < frames_.size(); ++f) {
     const Frame& fr = frames_[f];
     dirty += (fr.in_use && fr.oldest_modification != 0);
-    if ((dirty_[f] != 0) != (fr.oldest_modification != 0)) {
+    if (((dirty_[f] & 1) != 0) != (fr.oldest_modification != 0) ||
+        (dirty_[f] != 0 && (dirty_[f] & 1) == 0)) {
       return absl::StrCat("frame ", f, ": the scan's dirty flag ", int{dirty_[f]}, " disagrees with oldest_modification ",
                           fr.oldest_modification);
     }
   }
   if (dirty != flush_len_) return absl::StrCat(dirty, " dirty frames, ", flush_len_, " on the flush list");
+  // The dirty tail run: exactly the first length() pages from the tail,
+  // every one dirty, the last its edge.
+  uint64_t marked = 0;
+  for (size_t f = 0; f < frames_.size(); ++f) marked += (dirty_[f] & DirtyTailRun::kInRun) != 0;
+  if (marked != tail_run_.length()) return absl::StrCat(marked, " pages marked in the dirty tail run of ", tail_run_.length());
+  int32_t g = lru_tail_;
+  for (uint64_t i = 0; i < tail_run_.length(); ++i, g = lru_prev_[g]) {
+    if (g < 0 || (dirty_[g] & DirtyTailRun::kInRun) == 0 || (dirty_[g] & 1) == 0) {
+      return absl::StrCat("dirty tail run: page ", i + 1, " from the tail is not a dirty page of the run");
+    }
+    if (i + 1 == tail_run_.length() && g != tail_run_.edge()) return "dirty tail run: its edge is not its last page";
+  }
   return "";
 }
 

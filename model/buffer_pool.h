@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "model/fast/dirty_tail_run.h"
 
 namespace innosim {
 
@@ -83,6 +84,9 @@ class BufferPool {
     // write touches no per-page array (a cache miss per write on a table
     // far larger than the pool).
     bool count_page_writes = true;
+    // The speed device model/fast/dirty_tail_run.h (no result depends on
+    // it; tests switch it off to compare).
+    bool dirty_tail_run = true;
   };
 
   // Status counters, named after InnoDB's.
@@ -377,6 +381,10 @@ class BufferPool {
   }
   // MarkDirty of a page not resident: read it first (if a frame is free).
   void MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms);
+  // buf_LRU_free_from_common_LRU_list(scan_all=false)'s choice: the first
+  // clean, unfixed page among the last kSearchScanThreshold of the LRU, or
+  // -1; past the dirty tail run when the device is on.
+  int32_t ScanTailForClean();
 
   std::vector<Frame> frames_;
   // Beside the frames, one entry per frame: what a user thread's LRU scan
@@ -388,6 +396,9 @@ class BufferPool {
   // frames_[f].oldest_modification != 0 (Verify checks it).
   std::vector<int32_t> lru_prev_;
   std::vector<uint8_t> dirty_;
+  // The dirty pages at the LRU tail the clean-page scan may skip
+  // (model/fast/dirty_tail_run.h); marks in dirty_'s second bit.
+  DirtyTailRun tail_run_;
   std::vector<SpacePages> spaces_;
 
   int32_t free_head_ = -1;  // singly linked through lru_next

@@ -39,6 +39,10 @@ struct VerifyTestPeer {
     p.Slot(space_id, page_no) = f;
   }
   static BufferPool::Stats& MutableStats(BufferPool& p) { return p.stats_; }
+  // The dirty tail run (model/fast/dirty_tail_run.h): its length, and a
+  // page of it unmarked behind its back.
+  static uint64_t TailRunLength(const BufferPool& p) { return p.tail_run_.length(); }
+  static void UnmarkTail(BufferPool& p) { p.dirty_[p.lru_tail_] &= static_cast<uint8_t>(~DirtyTailRun::kInRun); }
   static void SetCheckpointLsn(RedoLog& log, uint64_t lsn) { log.last_checkpoint_lsn_ = lsn; }
 };
 
