@@ -230,7 +230,8 @@ Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
           PutBigEndian(static_cast<uint64_t>((t - start) / kPow10[6 - p.value.fsp]), p.width, out);
         } else if (p.value.kind == ColumnKind::kDatetime) {
           // DatetimeBytes, with the date and time of day computed once per
-          // second of the run (rows arrive in time order).
+          // second: consecutive rows mostly share theirs (any other second
+          // is computed afresh).
           const int64_t secs = t >= 0 ? t / 1000000 : (t - 999999) / 1000000;
           if (secs != p.cached_secs) {
             p.cached_secs = secs;
