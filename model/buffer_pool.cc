@@ -279,12 +279,13 @@ bool BufferPool::WritePage(int32_t f) {
     fr.reinit = false;
     ++stats_.reinit_written;
   }
-  for (SpacePages& sp : spaces_) {
-    if (!count_page_writes_) break;
-    if (sp.space_id != fr.space_id) continue;
-    if (fr.page_no >= sp.writes.size()) sp.writes.resize(std::max<size_t>(fr.page_no + 1, sp.writes.size() * 2), 0);
-    ++sp.writes[fr.page_no];
-    break;
+  if (count_page_writes_) {
+    for (SpacePages& sp : spaces_) {
+      if (sp.space_id != fr.space_id) continue;
+      if (fr.page_no >= sp.writes.size()) sp.writes.resize(std::max<size_t>(fr.page_no + 1, sp.writes.size() * 2), 0);
+      ++sp.writes[fr.page_no];
+      break;
+    }
   }
   return true;
 }

@@ -11,10 +11,19 @@
 #define INNOSIM_SIM_ENTRY_ENCODER_H_
 
 #include <cstdint>
+#include <cstring>
 
 #include "model/key.h"
 
 namespace innosim {
+
+// Writes the low `width` (0..8) bytes of v big-endian: how both engines
+// store integers and dates in their index entries.
+inline void PutBigEndian(uint64_t v, uint32_t width, uint8_t* out) {
+  if (width == 0) return;
+  const uint64_t be = Key::BigEndianWord(v << (64 - 8 * width));
+  std::memcpy(out, &be, width);
+}
 
 class EntryEncoder {
  public:

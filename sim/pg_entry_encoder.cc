@@ -21,10 +21,6 @@ using postgres::PgType;
 constexpr int64_t kPostgresEpochUnixUs = int64_t{10957} * 86400 * 1000000;
 constexpr int64_t kUsPerDay = int64_t{86400} * 1000000;
 
-void PutBigEndian(uint64_t v, uint32_t width, uint8_t* out) {
-  for (uint32_t i = 0; i < width; ++i) out[i] = static_cast<uint8_t>(v >> (8 * (width - 1 - i)));
-}
-
 // A signed integer of `width` bytes as bytes that order as the numbers do.
 void PutSigned(int64_t v, uint32_t width, uint8_t* out) {
   PutBigEndian(static_cast<uint64_t>(v) ^ (uint64_t{1} << (8 * width - 1)), width, out);

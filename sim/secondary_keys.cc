@@ -11,13 +11,6 @@ namespace {
 
 constexpr int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 
-// The low `width` (1..8) bytes of v, big-endian.
-void PutBigEndian(uint64_t v, uint32_t width, uint8_t* out) {
-  if (width == 0) return;
-  const uint64_t be = Key::BigEndianWord(v << (64 - 8 * width));
-  std::memcpy(out, &be, width);
-}
-
 // Fraction bytes of the 5.6.4+ temporal formats (my_datetime_packed_to_binary
 // and my_timestamp_to_binary in mysys/my_time.cc).
 int PutFraction(int64_t usec, uint32_t fsp, uint8_t* out) {
@@ -51,13 +44,22 @@ uint64_t SplitMix64(uint64_t x) {
 
 bool IsTemporal(ColumnKind k) { return k == ColumnKind::kDatetime || k == ColumnKind::kTimestamp; }
 
+// Whole seconds since the epoch, rounded down (before 1970 too).
+int64_t FloorSeconds(int64_t epoch_us) { return epoch_us >= 0 ? epoch_us / 1000000 : (epoch_us - 999999) / 1000000; }
+
+// DATETIME(fsp)'s bytes of epoch_us, whose whole second `secs` packs to
+// `packed` (SecondaryKeyEncoder::DatetimeSecondsPacked).
+int PutDatetime(uint64_t packed, int64_t secs, int64_t epoch_us, uint32_t fsp, uint8_t* out) {
+  PutBigEndian(packed, 5, out);
+  const int64_t usec = epoch_us - secs * 1000000;
+  return 5 + PutFraction(usec - usec % kPow10[6 - fsp], fsp, out + 5);
+}
+
 }  // namespace
 
 int SecondaryKeyEncoder::DatetimeBytes(int64_t epoch_us, uint32_t fsp, uint8_t* out) {
-  const int64_t secs = epoch_us >= 0 ? epoch_us / 1000000 : (epoch_us - 999999) / 1000000;
-  PutBigEndian(DatetimeSecondsPacked(secs), 5, out);
-  const int64_t usec = epoch_us - secs * 1000000;
-  return 5 + PutFraction(usec - usec % kPow10[6 - fsp], fsp, out + 5);
+  const int64_t secs = FloorSeconds(epoch_us);
+  return PutDatetime(DatetimeSecondsPacked(secs), secs, epoch_us, fsp, out);
 }
 
 uint64_t SecondaryKeyEncoder::DatetimeSecondsPacked(int64_t secs) {
@@ -232,14 +234,12 @@ Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
           // DatetimeBytes, with the date and time of day computed once per
           // second: consecutive rows mostly share theirs (any other second
           // is computed afresh).
-          const int64_t secs = t >= 0 ? t / 1000000 : (t - 999999) / 1000000;
+          const int64_t secs = FloorSeconds(t);
           if (secs != p.cached_secs) {
             p.cached_secs = secs;
             p.cached_packed = DatetimeSecondsPacked(secs);
           }
-          PutBigEndian(p.cached_packed, 5, out);
-          const int64_t usec = t - secs * 1000000;
-          PutFraction(usec - usec % kPow10[6 - p.value.fsp], p.value.fsp, out + 5);
+          PutDatetime(p.cached_packed, secs, t, p.value.fsp, out);
         } else {
           TimestampBytes(t, p.value.fsp, out);
         }
