@@ -257,13 +257,18 @@ void BufferPool::FlushListRemove(int32_t f) {
 }
 
 bool BufferPool::WritePage(int32_t f) {
-  // Only a page on the flush list is written: its callers take it from
-  // there or check oldest_modification (Verify: the flush list holds
-  // exactly the dirty frames).
+  // Only a dirty page is written: its callers take it from the flush list
+  // or check oldest_modification, or it is a temporary page an LRU batch
+  // met (Verify: the flush list holds exactly the dirty frames that are not
+  // temporary).
   Frame& fr = frames_[f];
   // A page of the run turns clean on the list: the run ends there.
   if (dirty_[f] & DirtyTailRun::kInRun) tail_run_.Clear(lru_tail_, lru_prev_, dirty_);
-  FlushListRemove(f);
+  if (fr.temp) {
+    fr.temp = false;
+  } else {
+    FlushListRemove(f);
+  }
   fr.oldest_modification = 0;
   dirty_[f] = 0;
   if (fr.freed) {
@@ -359,7 +364,7 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
       // It leaves the list (Evict below): it leaves the run before its
       // write, which would otherwise end the run.
       if (dirty_[g] & DirtyTailRun::kInRun) tail_run_.Leave(g, frames_[g].lru_next, dirty_);
-      if (frames_[g].oldest_modification != 0) {
+      if (frames_[g].oldest_modification != 0 || frames_[g].temp) {
         WritePage(g);
         ++stats_.single_page_written;
       }
@@ -411,6 +416,7 @@ void BufferPool::Install(int32_t f, uint32_t space_id, uint32_t page_no, bool ol
   fr.in_use = true;
   fr.freed = false;
   fr.reinit = false;
+  fr.temp = false;
   fr.access_time = 0;
   Slot(space_id, page_no) = f;
   LruAddBlock(f, old);
@@ -435,6 +441,21 @@ void BufferPool::MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr
   const int32_t f = Lookup(space_id, page_no);
   if (f < 0) return;  // no frame for it: status() says why
   NoteModification(f, mtr_start_lsn);
+}
+
+void BufferPool::MarkTempDirty(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
+  int32_t f = Lookup(space_id, page_no);
+  if (f < 0) {
+    FixSlow(-1, space_id, page_no, now_ms);
+    f = Lookup(space_id, page_no);
+    if (f < 0) return;  // no frame for it: status() says why
+  } else {
+    frames_[f].fix_mtr = mtr_seq_;
+  }
+  Frame& fr = frames_[f];
+  if (fr.oldest_modification != 0 || fr.temp) return;
+  fr.temp = true;
+  dirty_[f] |= 1;
 }
 
 uint64_t BufferPool::DirtyPagesOf(uint32_t space_id) const {
@@ -563,7 +584,14 @@ uint64_t BufferPool::LruListBatchMariaDb(uint64_t max_flush) {
   while (f >= 0 && lru_len_ > min_len && free_len_ < free_limit) {
     int32_t prev = lru_prev_[f];
     if (!Fixed(f)) {
-      if (frames_[f].oldest_modification == 0) {
+      if (frames_[f].temp) {
+        // A temporary page: written alone and freed at its write's
+        // completion (buf_page_write_complete), within the quota.
+        if (flushed >= max_flush) break;
+        WritePage(f);
+        Evict(f);
+        ++flushed;
+      } else if (frames_[f].oldest_modification == 0) {
         Evict(f);
       } else {
         if (flushed >= max_flush) break;
@@ -622,7 +650,7 @@ uint64_t BufferPool::LruBatch(uint64_t scan_depth, uint64_t free_target) {
          lru_len_ > kLruMinLen) {
     int32_t prev = lru_prev_[f];
     if (!Fixed(f)) {
-      if (frames_[f].oldest_modification != 0) {
+      if (frames_[f].oldest_modification != 0 || frames_[f].temp) {
         // Written with BUF_FLUSH_LRU (buf_flush_page_and_try_neighbors,
         // old neighbours only); every page so written is freed at I/O
         // completion (buf_page_io_complete: BUF_FLUSH_LRU always evicts).
@@ -804,7 +832,10 @@ std::string BufferPool::Verify() const {
   for (size_t f = 0; f < frames_.size(); ++f) {
     const Frame& fr = frames_[f];
     dirty += (fr.in_use && fr.oldest_modification != 0);
-    if (((dirty_[f] & 1) != 0) != (fr.oldest_modification != 0) ||
+    if (fr.temp && (fr.oldest_modification != 0 || !fr.in_use)) {
+      return absl::StrCat("frame ", f, ": a temporary page on the flush list or free");
+    }
+    if (((dirty_[f] & 1) != 0) != (fr.oldest_modification != 0 || fr.temp) ||
         (dirty_[f] != 0 && (dirty_[f] & 1) == 0)) {
       return absl::StrCat("frame ", f, ": the scan's dirty flag ", int{dirty_[f]}, " disagrees with oldest_modification ",
                           fr.oldest_modification);

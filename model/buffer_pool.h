@@ -156,6 +156,16 @@ class BufferPool {
   // Create of the page makes it an ordinary page again. MySQL 8.4 keeps
   // the page as it is: written if dirty (nothing to do here).
   void Free(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn);
+  // MariaDB 10.11: the current mtr (which writes no redo) changed a page of
+  // the temporary tablespace (buf_page_t::set_temp_modified: its
+  // oldest_modification is 2). The page is dirty but never on the flush
+  // list: no flush-list batch and no final flush writes it, and
+  // Innodb_buffer_pool_pages_dirty does not count it; a user thread's scan
+  // for a clean page passes it (buf_LRU_free_page refuses it); an LRU flush
+  // writes it, counting it in its quota and in Innodb_pages_written, and
+  // frees it (buf_flush_LRU_list_batch; buf_page_write_complete evicts a
+  // temporary page). The page is fixed (and read if needed) first.
+  void MarkTempDirty(uint32_t space_id, uint32_t page_no, uint64_t now_ms);
   // A dropped tablespace: its dirty pages stay on the flush list (and in
   // Innodb_buffer_pool_pages_dirty) until a flush reaches them, which
   // releases them unwritten and uncounted, as it does a freed page (MariaDB
@@ -297,6 +307,9 @@ class BufferPool {
     // state, which buf_page_t::flush writes past the doublewrite buffer
     // (the redo holds the whole page from its initialisation on).
     bool reinit = false;
+    // A temporary-tablespace page with unwritten changes (MarkTempDirty):
+    // dirty, off the flush list, oldest_modification 0 here.
+    bool temp = false;
   };
   struct SpacePages {
     uint32_t space_id = 0;
@@ -393,7 +406,8 @@ class BufferPool {
   // 64-byte Frame per step would be a cache miss each; these two arrays
   // (5 bytes a frame) stay in the core's cache. lru_prev_[f] links toward
   // the head (young end), -1 at the head; dirty_[f] is
-  // frames_[f].oldest_modification != 0 (Verify checks it).
+  // frames_[f].oldest_modification != 0 || frames_[f].temp (Verify checks
+  // it).
   std::vector<int32_t> lru_prev_;
   std::vector<uint8_t> dirty_;
   // The dirty pages at the LRU tail the clean-page scan may skip

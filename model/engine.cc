@@ -14,25 +14,11 @@ namespace {
 // after the system spaces; its compressed size is what matters, 1 byte).
 constexpr uint32_t kTableSpaceId = 2;
 
-// MariaDB 10.11's purge, as srv_master_callback wakes it once a second
-// (purge_sys.wake_if_not_active) while trx_sys.history_exists(): after each
-// batch, and when the history has emptied, purge_coordinator_state::do_purge
-// runs trx_purge_truncate_history, which walks every rollback segment
-// (`for (auto &rseg : trx_sys.rseg_array)`) and latches its header in
-// trx_purge_truncate_rseg_history (trx_rseg_t::get: buf_page_get_gen, so
-// buf_page_make_young_if_needed keeps the headers young; docs/flushing.md
-// "Purge keeps the rollback segment headers young"). The model removes the
-// history entries at the commit (UndoLogs::Commit), so what is left here is
-// the headers' access, each in a read-only mtr without redo. MySQL 8.4 keeps
-// insert undo logs out of the history (trx_undo_insert_cleanup) and its
-// purge stops at rseg_history_len == 0 (srv_do_purge): nothing to walk on an
-// insert-only load.
-void PurgeTruncateHistory(PageEventSink* sink, uint32_t n_rsegs) {
-  for (uint32_t r = 0; r < n_rsegs; ++r) {
-    sink->OnPageAccess(Engine::kUndoPageEventSpace, UndoLogs::kRsegFirstPage + r);
-    sink->OnMtrCommit(0);
-  }
-}
+// Where in each simulated second purge runs, after the page cleaner's pass
+// at the whole second (EndRowLogged): half a second, the mean of a phase
+// the server leaves arbitrary. Not a server constant.
+constexpr double kPurgePhaseS = 0.5;
+
 }  // namespace
 
 Engine::Engine(const EngineProfile& profile, const TableDef& table, const EngineOptions& options)
@@ -110,6 +96,9 @@ void Engine::Build(PageEventSink* sink) {
     if (first) {
       undo_ = std::make_unique<UndoLogs>(flavor, profile_.page_size, primary_redo_.get(),
                                          primary_->record_sizes().key_bytes);
+      // MariaDB's purge comes once a simulated second (EndRowLogged): only
+      // with the flush model's clock can a log wait for it.
+      undo_->set_deferred_purge(flush_ != nullptr);
     }
     // The columns of the secondary indexes that are not key columns: what a
     // delete mark's undo record carries besides the key.
@@ -239,8 +228,10 @@ absl::Status Engine::DeleteRow(const Key& pk, absl::Span<const Key> secondary_en
 }
 
 absl::Status Engine::EndDeletes() {
-  // The DELETE commits: its undo log goes to the history list.
+  // The DELETE commits: its undo log goes to the history list, after the
+  // insert logs still in it, which purge takes first (trx_no order).
   CommitTrx();
+  PurgeHistory();
   // Purge, in the undo log's order (row_purge_del_mark): each row's
   // secondary entries (row_purge_remove_sec_if_poss), then its clustered
   // record (row_purge_remove_clust_if_poss), the undo record read first.
@@ -293,20 +284,21 @@ absl::Status Engine::EndRowLogged() {
   if (flush_ != nullptr) {
     const double now_s = static_cast<double>(rows_ended_) * seconds_per_row_;
     flush_->Tick(now_s);
-    // srv_master_callback's once-a-second wake of purge (MariaDB): at the
-    // first row of each whole simulated second, if a transaction committed
-    // since the last one (its log entered the history:
-    // trx_purge_add_undo_to_history). The last commit was at the row
-    // rows_per_trx_ - trx_left_ rows back (the countdown's reset row).
-    if (profile_.flavor() == ServerFlavor::kMariaDb1011) {
-      const double second = std::floor(now_s);
-      if (second > std::floor(static_cast<double>(rows_ended_ - 1) * seconds_per_row_)) {
-        const uint64_t since_commit = rows_per_trx_ - trx_left_;
-        if (since_commit < rows_ended_ &&
-            static_cast<double>(rows_ended_ - since_commit) * seconds_per_row_ > second - 1) {
-          PurgeTruncateHistory(sink_, undo_->n_rsegs());
-        }
-      }
+    // srv_master_callback's once-a-second wake of purge (MariaDB 10.11,
+    // purge_sys.wake_if_not_active while trx_sys.history_exists()), which
+    // purges the whole history (UndoLogs::Purge; docs/flushing.md "Purge's
+    // lag"). Its timer and the page cleaner's one-second wait run apart
+    // (buf_flush_page_cleaner sets its deadline a second after each pass,
+    // and a user thread's wake-up starts a pass early), so purge's phase
+    // against the cleaner's passes, which the model runs at whole seconds,
+    // is arbitrary: the model takes the mean, half a second after them.
+    // MySQL 8.4 keeps insert undo logs out of the history
+    // (trx_undo_insert_cleanup) and its purge stops at rseg_history_len ==
+    // 0 (srv_do_purge): no purge on an insert-only load.
+    if (undo_->history_exists() &&
+        std::floor(now_s - kPurgePhaseS) >
+            std::floor(static_cast<double>(rows_ended_ - 1) * seconds_per_row_ - kPurgePhaseS)) {
+      undo_->Purge(sink_);
     }
     // row_insert_for_mysql's dict_stats_update_if_needed, per inserted row
     // (a refused row counts nothing), and the recalculation it leads to.
@@ -340,16 +332,25 @@ void Engine::RecalculateStats(DictStats::Due due, double now_s) {
 }
 
 absl::Status Engine::EndLoad() {
-  // The seed's procedure: commit, then wait until no page is dirty.
+  // The seed's procedure: commit, then wait until no page is dirty. The
+  // server's purge, woken within the second, frees the last logs before
+  // that wait is over (MariaDB; a private 10.11.19 emptied its history
+  // 0.5 s after a load's last commit, before the final flush's writes).
   CommitTrx();
+  PurgeHistory();
   if (flush_ != nullptr) flush_->FlushAll();
   return status();
 }
 
 absl::Status Engine::Checkpoint() {
   CommitTrx();
+  PurgeHistory();
   if (flush_ != nullptr) flush_->FlushAll();
   return status();
+}
+
+void Engine::PurgeHistory() {
+  if (sink_ != nullptr && undo_->history_exists()) undo_->Purge(sink_);
 }
 
 absl::Status Engine::status() const {

@@ -217,6 +217,9 @@ class Engine final : public TableEngine {
   // The flush model the engine owns (counters, Snapshot for a time series),
   // or nullptr without EngineOptions::flush.
   const FlushModel* flush_model() const { return flush_.get(); }
+  // The undo logs and rollback segments (model/undo_log.h), or nullptr
+  // without a sink.
+  const UndoLogs* undo_logs() const { return undo_.get(); }
   // The statistics recalculation (model/dict_stats.h), or nullptr without
   // the flush model.
   const DictStats* dict_stats() const { return stats_.get(); }
@@ -247,6 +250,9 @@ class Engine final : public TableEngine {
   // The row's insert undo record, in its own mtr, reported to the sink
   // (UndoLogs::ReportInsert).
   void LogUndoInsert();
+  // MariaDB's purge of the history now (UndoLogs::Purge), when a commit
+  // left one: at the load's end, a checkpoint and a DELETE's purge.
+  void PurgeHistory();
   // EndRow with a sink: the commit countdown and the clock.
   absl::Status EndRowLogged();
   // The flush model's clock `rows` rows on (rows deleted, purged or

@@ -97,7 +97,12 @@ class FlushModel : public PageEventSink {
     if (pool_.dirty_pages() > peak_dirty_) peak_dirty_ = pool_.dirty_pages();
   }
   void OnPageFree(uint32_t space_id, uint32_t page_no) override {
+    // A clean page freed enters the flush list (MariaDB, BufferPool::Free).
     pool_.Free(space_id, page_no, log_.lsn());
+    if (pool_.dirty_pages() > peak_dirty_) peak_dirty_ = pool_.dirty_pages();
+  }
+  void OnTempPageModify(uint32_t space_id, uint32_t page_no) override {
+    pool_.MarkTempDirty(space_id, page_no, now_ms_);
   }
   void OnSpaceDrop(uint32_t space_id) override { pool_.DropSpace(space_id); }
   void OnPagesFlush(uint32_t space_id, const std::vector<uint32_t>& pages) override {

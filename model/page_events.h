@@ -37,6 +37,10 @@ class PageEventSink {
   // segment's pages). What becomes of it if it is dirty is the server's
   // affair (FlushModel); a later OnPageCreate allocates it again.
   virtual void OnPageFree(uint32_t /*space_id*/, uint32_t /*page_no*/) {}
+  // The current mtr, which writes no redo (MTR_LOG_NO_REDO), changed a page
+  // of MariaDB's temporary tablespace: dirty, but written only when an LRU
+  // flush meets it (BufferPool::MarkTempDirty).
+  virtual void OnTempPageModify(uint32_t /*space_id*/, uint32_t /*page_no*/) {}
   // The tablespace is dropped (the old table of a rebuild): its dirty pages
   // are never written (BufferPool::DropSpace).
   virtual void OnSpaceDrop(uint32_t /*space_id*/) {}

@@ -51,6 +51,9 @@ UndoLogs::UndoLogs(ServerFlavor flavor, uint32_t page_size, const RedoFormat* re
   // One page per rseg's cached log plus the pages of the logs in flight.
   free_pages_.reserve(rsegs_.size() + 64);
   pages_.reserve(64);
+  history_logs_.reserve(64);
+  history_pages_.reserve(256);
+  scratch_pages_.reserve(64);
 }
 
 uint32_t UndoLogs::DeleteMarkRecordBytes(uint32_t pk_bytes, const std::vector<uint32_t>& ordering) {
@@ -131,6 +134,17 @@ void UndoLogs::Startup(PageEventSink* sink) const {
   resident(kFspHeaderPage);
   resident(kInodePage);
   for (uint32_t r = 0; r < n_rsegs(); ++r) resident(kRsegFirstPage + r);
+  if (mysql()) return;
+  // MariaDB's temporary tablespace (srv_open_tmp_tablespace after
+  // trx_lists_init_at_db_start): created and changed without redo.
+  auto temporary = [sink](uint32_t page_no) {
+    sink->OnPageCreate(kTempSpaceKey, page_no);
+    sink->OnTempPageModify(kTempSpaceKey, page_no);
+    sink->OnMtrCommit(0);
+  };
+  temporary(kFspHeaderPage);
+  for (uint32_t i = 0; i < kTempInodePages; ++i) temporary(kInodePage + i);
+  for (uint32_t r = 0; r < kMariaDbRsegs; ++r) temporary(kRsegFirstPage + r);
 }
 
 uint32_t UndoLogs::AllocPage() {
@@ -233,10 +247,17 @@ void UndoLogs::Commit(PageEventSink* sink) {
     purge_pages_ = pages_;
     purge_first_row_ = page_first_row_;
     purge_page_ = 0;
+  } else if (deferred_purge_) {
+    // A MariaDB log that is not cached (TRX_UNDO_TO_PURGE): in the history
+    // until Purge frees it, its pages allocated and dirty. The segment's
+    // creation redo now, its free's at Purge.
+    if (!reused_) redo += redo_->UndoSegmentCreate(used_pages);
+    history_logs_.push_back(HistoryLog{rseg_, used_pages});
+    history_pages_.insert(history_pages_.end(), pages_.begin(), pages_.end());
   } else {
-    // An insert log that is not cached: freed at commit (MySQL insert undo)
-    // or by purge soon after (MariaDB): the rseg slot, the FSP header and
-    // inode.
+    // An insert log that is not cached, freed at commit: MySQL's insert
+    // undo, or MariaDB's where no purge is modelled (set_deferred_purge):
+    // the rseg slot, the FSP header and inode.
     redo += reused_ ? redo_->UndoSegmentFree(used_pages) : redo_->InsertTrxLifecycle(used_pages);
     // MariaDB: reported as freed pages (trx_purge_free_segment ->
     // fseg_free_step marks them FREED), which a flush that reaches them
@@ -250,9 +271,37 @@ void UndoLogs::Commit(PageEventSink* sink) {
     FreeSegment(sink, rseg_, pages_, /*report_free=*/!mysql());
   }
   sink->OnMtrCommit(redo);
+  if (deferred_purge_) ++history_len_;
   rows_ = 0;
   delete_marks_ = false;
   pages_.clear();
+}
+
+void UndoLogs::Purge(PageEventSink* sink) {
+  // The batches: each waiting log's undo records, read page by page.
+  for (uint32_t page_no : history_pages_) {
+    sink->OnPageAccess(kUndoSpaceKey, page_no);
+    sink->OnMtrCommit(0);
+  }
+  // trx_purge_truncate_history: every rollback segment's header latched.
+  for (uint32_t r = 0; r < n_rsegs(); ++r) {
+    sink->OnPageAccess(kUndoSpaceKey, kRsegFirstPage + r);
+    sink->OnMtrCommit(0);
+  }
+  // The purged logs' segments freed, oldest first: their pages reported
+  // freed (a freed page is never written).
+  size_t first = 0;
+  for (const HistoryLog& log : history_logs_) {
+    const auto begin = history_pages_.begin() + static_cast<std::ptrdiff_t>(first);
+    scratch_pages_.assign(begin, begin + log.n_pages);
+    first += log.n_pages;
+    FreeSegment(sink, log.rseg, scratch_pages_, /*report_free=*/true);
+    sink->OnMtrCommit(redo_->UndoSegmentFree(log.n_pages));
+    ++stats_.segments_purged;
+  }
+  history_logs_.clear();
+  history_pages_.clear();
+  history_len_ = 0;
 }
 
 void UndoLogs::FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages, bool report_free) {

@@ -76,7 +76,24 @@ class UndoLogs {
   // The pages the server holds from its start: every rollback segment
   // header (trx_rseg_array_init reads them) and the undo tablespace's FSP
   // header and inode page, created in the sink's pool without a read.
+  // MariaDB then creates its temporary tablespace (srv_open_tmp_tablespace:
+  // fsp_header_init, and trx_temp_rseg_create's 128 rollback segments, each
+  // a segment whose inode takes a slot of the space's two inode pages), all
+  // in MTR_LOG_NO_REDO mtrs: 131 pages dirty from the start, written only
+  // when an LRU flush reaches them (OnTempPageModify). A private MariaDB
+  // 10.11.19 just started showed them in INNODB_BUFFER_PAGE (space
+  // 4294967294: 1 FILE_SPACE_HEADER, 2 INODE, 128 SYSTEM pages, every one
+  // with OLDEST_MODIFICATION > 0); MySQL's temporary rollback segments are
+  // not modelled.
   void Startup(PageEventSink* sink) const;
+  // SRV_TMP_SPACE_ID, the temporary tablespace's id (fsp0types.h), as the
+  // key of its page events; its pages numbered as the undo space's
+  // (kFspHeaderPage, kInodePage and the next, kRsegFirstPage on).
+  static constexpr uint32_t kTempSpaceKey = 0xFFFFFFFEu;
+  // The temporary tablespace's inode pages: 128 segment inodes at
+  // FSP_SEG_INODES_PER_PAGE (84 at 16 KiB: (16384 - 38 - 12 - 8) / 192)
+  // take two; the model numbers the second after the first.
+  static constexpr uint32_t kTempInodePages = 2;
   // trx_undo_report_row_operation for one inserted row: its undo record in
   // its own mtr, preceded at the transaction's first row by the undo log's
   // assignment (a cached log's new header, trx_undo_header_create /
@@ -108,11 +125,38 @@ class UndoLogs {
 
   // The transaction's commit (nothing when it inserted no row): the undo
   // log's state at finish and, MariaDB, its history-list entry
-  // (trx_purge_add_undo_to_history) and purge's removal of it
-  // (trx_purge_truncate_rseg_history), both modelled at commit; a log that
-  // is not cached is created and freed as RedoFormat::InsertTrxLifecycle
-  // says (segment life, UNVERIFIED).
+  // (trx_purge_add_undo_to_history). A cached log's removal from the
+  // history (trx_purge_truncate_rseg_history) is modelled at the commit; a
+  // log that is not cached is created and freed as
+  // RedoFormat::InsertTrxLifecycle says (segment life, UNVERIFIED): freed
+  // at the commit (MySQL's insert undo, trx_undo_insert_cleanup), or,
+  // MariaDB with a deferred purge, left in the history until Purge.
   void Commit(PageEventSink* sink);
+
+  // MariaDB's purge lag (docs/flushing.md "Purge's lag"). With `on`, a
+  // MariaDB log that is not cached (TRX_UNDO_TO_PURGE) stays in the
+  // history list, its pages allocated and dirty (pages the page cleaner
+  // may write), until Purge; the next transactions take other pages. Off
+  // (a caller whose sink has no clock, so no purge would come): freed at
+  // the commit. No effect on MySQL, whose insert logs skip the history.
+  void set_deferred_purge(bool on) { deferred_purge_ = on && !mysql(); }
+  // trx_sys.history_exists(): with a deferred purge, a transaction
+  // committed since the last Purge (every MariaDB log enters the history,
+  // cached or not).
+  bool history_exists() const { return history_len_ > 0; }
+  // One run of MariaDB 10.11's purge coordinator, as srv_master_callback's
+  // once-a-second wake starts it (purge_sys.wake_if_not_active; a commit
+  // does not wake it): purge_coordinator_state::do_purge repeats batches
+  // until the history is done. A batch reads the logs' undo records page
+  // by page (purge_sys_t::fetch_next_rec, a read-only fix; an insert
+  // record without off-page columns changes nothing else,
+  // row_purge_record_func); the truncation after it (purge_truncation_task,
+  // trx_purge_truncate_history) latches every rollback segment's header
+  // (trx_rseg_t::get: buf_page_get_gen, which makes an old header young)
+  // and frees the purged logs' segments (free_history_rseg ->
+  // trx_purge_free_segment), each in an mtr with UndoSegmentFree's redo.
+  // The history is empty afterwards.
+  void Purge(PageEventSink* sink);
 
   // Redo bytes of the pieces, for tests and docs/flushing.md.
   uint32_t HeaderReuseBytes() const;   // reusing a cached log, first row
@@ -191,6 +235,18 @@ class UndoLogs {
   std::vector<uint32_t> purge_pages_;
   std::vector<uint64_t> purge_first_row_;
   size_t purge_page_ = 0;
+  // MariaDB's history list: commits since the last Purge, and the logs
+  // among them waiting to be freed (their rseg and page count; their pages,
+  // in commit order, in history_pages_). Reserved: no allocation per row.
+  struct HistoryLog {
+    uint32_t rseg = 0;
+    uint32_t n_pages = 0;
+  };
+  bool deferred_purge_ = false;
+  uint64_t history_len_ = 0;
+  std::vector<HistoryLog> history_logs_;
+  std::vector<uint32_t> history_pages_;
+  std::vector<uint32_t> scratch_pages_;
   Stats stats_;
 };
 

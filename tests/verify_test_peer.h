@@ -32,6 +32,9 @@ struct VerifyTestPeer {
     p.frames_[f].oldest_modification = lsn;
     p.dirty_[f] = lsn != 0;
   }
+  // Marks frame f a temporary-tablespace page (BufferPool::MarkTempDirty)
+  // whatever list it is on.
+  static void SetTemp(BufferPool& p, int32_t f) { p.frames_[f].temp = true; }
   static int32_t FlushHead(const BufferPool& p) { return p.flush_head_; }
   static int32_t FlushTail(const BufferPool& p) { return p.flush_tail_; }
   static void AddFreeLen(BufferPool& p, int64_t d) { p.free_len_ += static_cast<uint64_t>(d); }

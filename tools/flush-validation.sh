@@ -1,26 +1,40 @@
 #!/bin/sh
-# Regenerates the flushing table of docs/validation.md (between the
-# flush-validation markers): for each configuration below, `innosim measure
-# --private-server` starts a throwaway MariaDB with the configuration's
-# variables, loads the stream, and simulates the same load with the
-# mariadb-10.11 profile and the server's own variables; the table gets
-# Innodb_pages_written and Innodb_buffer_pool_reads, simulated and measured.
+# Regenerates a validation table against MariaDB: for each configuration of
+# the set, `innosim measure --private-server` starts a throwaway MariaDB with
+# the configuration's variables, loads the stream, and simulates the same
+# load with the mariadb-10.11 profile and the server's own variables; the
+# table gets Innodb_pages_written and Innodb_buffer_pool_reads, simulated and
+# measured.
 #
 #   tools/flush-validation.sh [BUILD_DIR] [CONFIG_FILTER]
 #
+# The set is FLUSH_VALIDATION_SET:
+#   flush (default)  the flushing table of docs/validation.md: pools smaller
+#                    than the table and tables in memory, one load each
+#                    (about 10 minutes on two cores; the 2M-row loads
+#                    dominate);
+#   ordered          the ordered loads in small pools of docs/validation-ordered-loads.md
+#                    (issue 30's grid: time-ordered keys, 64 and 128 MB
+#                    pools, 10- to 10,000-row transactions, the statistics
+#                    recalculation ON and OFF), three loads each, the
+#                    medians of each side (about 15 minutes).
 # BUILD_DIR defaults to build; CONFIG_FILTER (a grep pattern over the
-# configuration lines) runs only some, and then the table is printed but
-# docs/validation.md is left alone. Takes about 10 minutes on two cores (the
-# 2M-row loads dominate). Each run's JSON is kept in $FLUSH_VALIDATION_DIR
+# configuration lines) runs only some, and then the table is printed but the
+# document is left alone. Each run's JSON is kept in $FLUSH_VALIDATION_DIR
 # (default: a temporary directory, named at the end); with
-# FLUSH_VALIDATION_REUSE=1 a configuration whose JSON is already there is
-# not loaded again (to finish an interrupted run with the same build).
+# FLUSH_VALIDATION_REUSE=1 a load whose JSON is already there is not run
+# again (to finish an interrupted run with the same build).
 set -eu
 
 build=${1:-build}
 filter=${2:-}
+set_name=${FLUSH_VALIDATION_SET:-flush}
 innosim="$build/innosim"
-doc=docs/validation.md
+case "$set_name" in
+  flush) doc=docs/validation.md; loads=1 ;;
+  ordered) doc=docs/validation-ordered-loads.md; loads=3 ;;
+  *) echo "flush-validation: FLUSH_VALIDATION_SET='$set_name': use flush or ordered" >&2; exit 2 ;;
+esac
 [ -x "$innosim" ] || { echo "flush-validation: $innosim not found: build first (cmake --build $build)" >&2; exit 2; }
 [ -f "$doc" ] || { echo "flush-validation: run from the repository root ($doc not found)" >&2; exit 2; }
 out=${FLUSH_VALIDATION_DIR:-$(mktemp -d /tmp/innosim-flush-validation-XXXXXX)}
@@ -28,6 +42,7 @@ mkdir -p "$out"
 
 # label|measure arguments (seed 1; the server's other InnoDB
 # settings are the private server's: seed 000's, tools/private_server.h).
+if [ "$set_name" = flush ]; then
 configs='seed004 table, 100k rows, 16M pool, neighbours 1|--stream uuidv4 --rows 100k --batch 10000 --table seed004 --set innodb_buffer_pool_size=16M --set innodb_flush_neighbors=1
 seed004 table, 1M rows, 128M pool, neighbours 1|--stream uuidv4 --rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=1
 seed004 table, 1M rows, 128M pool, neighbours 0|--stream uuidv4 --rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_flush_neighbors=0
@@ -40,6 +55,21 @@ autoinc, 1M rows, 1G pool, 16k pages|--stream autoinc --rows 1M --set innodb_buf
 uuidv7-counter, 1M rows, 1G pool, 16k pages|--stream uuidv7-counter --rows 1M --set innodb_buffer_pool_size=1G
 autoinc, 1M rows, 1G pool, 4k pages|--stream autoinc --rows 1M --set innodb_buffer_pool_size=1G --page-size 4k
 uuidv7-counter, 1M rows, 1G pool, 4k pages|--stream uuidv7-counter --rows 1M --set innodb_buffer_pool_size=1G --page-size 4k'
+else
+int_table='CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, payload CHAR(100) CHARACTER SET ascii NOT NULL, created BIGINT NOT NULL)'
+configs="autoinc BIGINT, 1M rows, 64M, 1,000-row trx, recalc ON|--stream autoinc --rows 1M --batch 1000 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=ON
+autoinc BIGINT, 1M rows, 64M, 1,000-row trx, recalc OFF|--stream autoinc --rows 1M --batch 1000 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=OFF
+autoinc BIGINT, 2M rows, 128M, 10,000-row trx, recalc OFF|--stream autoinc --rows 2M --batch 10000 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=OFF
+autoinc BIGINT, 1M rows, 128M, 10-row trx, recalc ON|--stream autoinc --rows 1M --batch 10 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=ON
+autoinc INT, 2M rows, 64M, 1,000-row trx, recalc ON|--stream autoinc --rows 2M --batch 1000 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=ON --table @INT@
+uuidv7-counter, seed004 table, 1M rows, 128M, 10,000-row trx, recalc OFF|--stream uuidv7-counter --rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=OFF
+uuidv7-counter, seed004 table, 2M rows, 128M, 10,000-row trx, recalc ON|--stream uuidv7-counter --rows 2M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=ON
+uuidv7-counter, seed004 table, 1M rows, 64M, 10,000-row trx, recalc OFF|--stream uuidv7-counter --rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=OFF
+uuidv7-counter, 1M rows, 64M, 1,000-row trx, recalc ON|--stream uuidv7-counter --rows 1M --batch 1000 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=ON
+uuidv7-counter, 1M rows, 128M, 10-row trx, recalc OFF|--stream uuidv7-counter --rows 1M --batch 10 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=OFF
+uuidv7-random, 1M rows, 64M, 1,000-row trx, recalc ON|--stream uuidv7-random --rows 1M --batch 1000 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=ON
+uuidv7-random, 1M rows, 128M, 10,000-row trx, recalc OFF|--stream uuidv7-random --rows 1M --batch 10000 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=OFF"
+fi
 
 rows="$out/rows.md"
 : > "$rows"
@@ -47,38 +77,52 @@ printf '%s\n' "$configs" > "$out/configs"
 while IFS='|' read -r label args; do
   if [ -n "$filter" ] && ! echo "$label" | grep -q -- "$filter"; then continue; fi
   name=$(echo "$label" | tr -c 'A-Za-z0-9\n' '_')
-  echo "flush-validation: $label" >&2
-  # Exit 1 means a structural counter or sanity check is off; the flushing
-  # figures are still reported (the JSON says which).
-  status=0
-  if [ -n "${FLUSH_VALIDATION_REUSE:-}" ] && [ -s "$out/$name.json" ]; then
-    echo "flush-validation: reusing $out/$name.json" >&2
-  else
-    # shellcheck disable=SC2086
-    "$innosim" measure --private-server $args --json > "$out/$name.json" || status=$?
-  fi
-  if [ "$status" -gt 1 ]; then
-    echo "flush-validation: '$label' failed (exit $status); see $out/$name.json" >&2
-    exit "$status"
-  fi
-  python3 - "$out/$name.json" "$label" "$args" >> "$rows" <<'EOF'
-import json, sys
-j = json.load(open(sys.argv[1]))
-c = j["comparison"]
+  files=""
+  i=1
+  while [ "$i" -le "$loads" ]; do
+    json="$out/$name.$i.json"
+    files="$files $json"
+    echo "flush-validation: $label (load $i of $loads)" >&2
+    # Exit 1 means a structural counter or sanity check is off; the flushing
+    # figures are still reported (the JSON says which).
+    status=0
+    if [ -n "${FLUSH_VALIDATION_REUSE:-}" ] && [ -s "$json" ]; then
+      echo "flush-validation: reusing $json" >&2
+    elif echo "$args" | grep -q '@INT@'; then
+      # shellcheck disable=SC2086
+      "$innosim" measure --private-server $(echo "$args" | sed 's/ --table @INT@//') --table "$int_table" --json > "$json" || status=$?
+    else
+      # shellcheck disable=SC2086
+      "$innosim" measure --private-server $args --json > "$json" || status=$?
+    fi
+    if [ "$status" -gt 1 ]; then
+      echo "flush-validation: '$label' failed (exit $status); see $json" >&2
+      exit "$status"
+    fi
+    i=$((i + 1))
+  done
+  # shellcheck disable=SC2086
+  python3 - "$label" $files >> "$rows" <<'EOF'
+import json, statistics, sys
+label, runs = sys.argv[1], [json.load(open(f)) for f in sys.argv[2:]]
 def cell(name):
-    r = c[name]
-    e = r["relative_error"]  # None when the server's count is 0
-    return "{:,} / {:,} ({})".format(r["simulated"], r["measured"], "{:+.1f}%".format(100.0 * e) if e is not None else "-")
-m = j["measured"]
-rate = m["rows"] / m["elapsed_s"] if m["elapsed_s"] else 0
+    sim = statistics.median(j["comparison"][name]["simulated"] for j in runs)
+    meas = statistics.median(j["comparison"][name]["measured"] for j in runs)
+    rel = "{:+.1f}%".format(100.0 * (sim - meas) / meas) if meas else "-"
+    text = "{:,.0f} / {:,.0f} ({})".format(sim, meas, rel)
+    if len(runs) > 1:
+        text += " [server: " + ", ".join("{:,}".format(j["comparison"][name]["measured"]) for j in runs) + "]"
+    return text
+rate = statistics.median(j["measured"]["rows"] / j["measured"]["elapsed_s"] if j["measured"]["elapsed_s"] else 0 for j in runs)
 print("| {} | {} | {} | {:,.0f} | {} |".format(
-    sys.argv[2], cell("Innodb_pages_written"), cell("Innodb_buffer_pool_reads"), rate,
-    "yes" if j["valid"] else "NO"))
+    label, cell("Innodb_pages_written"), cell("Innodb_buffer_pool_reads"), rate,
+    "yes" if all(j["valid"] for j in runs) else "NO"))
 EOF
 done < "$out/configs"
 
+what=$([ "$loads" -gt 1 ] && echo "median of $loads loads, " || true)
 table=$(printf '%s\n%s\n' \
-  '| configuration | `Innodb_pages_written` sim / measured | `Innodb_buffer_pool_reads` sim / measured | rows/s achieved | sanity checks |' \
+  "| configuration | \`Innodb_pages_written\` sim / measured (${what}rel. error) | \`Innodb_buffer_pool_reads\` sim / measured | rows/s achieved | sanity checks |" \
   '|---|---|---|---|---|'; cat "$rows")
 echo "$table"
 if [ -n "$filter" ]; then
