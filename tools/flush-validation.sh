@@ -56,12 +56,10 @@ uuidv7-counter, 1M rows, 1G pool, 16k pages|--stream uuidv7-counter --rows 1M --
 autoinc, 1M rows, 1G pool, 4k pages|--stream autoinc --rows 1M --set innodb_buffer_pool_size=1G --page-size 4k
 uuidv7-counter, 1M rows, 1G pool, 4k pages|--stream uuidv7-counter --rows 1M --set innodb_buffer_pool_size=1G --page-size 4k'
 else
-int_table='CREATE TABLE t (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, payload CHAR(100) CHARACTER SET ascii NOT NULL, created BIGINT NOT NULL)'
 configs="autoinc BIGINT, 1M rows, 64M, 1,000-row trx, recalc ON|--stream autoinc --rows 1M --batch 1000 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=ON
 autoinc BIGINT, 1M rows, 64M, 1,000-row trx, recalc OFF|--stream autoinc --rows 1M --batch 1000 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=OFF
 autoinc BIGINT, 2M rows, 128M, 10,000-row trx, recalc OFF|--stream autoinc --rows 2M --batch 10000 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=OFF
 autoinc BIGINT, 1M rows, 128M, 10-row trx, recalc ON|--stream autoinc --rows 1M --batch 10 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=ON
-autoinc INT, 2M rows, 64M, 1,000-row trx, recalc ON|--stream autoinc --rows 2M --batch 1000 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=ON --table @INT@
 uuidv7-counter, seed004 table, 1M rows, 128M, 10,000-row trx, recalc OFF|--stream uuidv7-counter --rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=OFF
 uuidv7-counter, seed004 table, 2M rows, 128M, 10,000-row trx, recalc ON|--stream uuidv7-counter --rows 2M --batch 10000 --table seed004 --set innodb_buffer_pool_size=128M --set innodb_stats_auto_recalc=ON
 uuidv7-counter, seed004 table, 1M rows, 64M, 10,000-row trx, recalc OFF|--stream uuidv7-counter --rows 1M --batch 10000 --table seed004 --set innodb_buffer_pool_size=64M --set innodb_stats_auto_recalc=OFF
@@ -88,9 +86,6 @@ while IFS='|' read -r label args; do
     status=0
     if [ -n "${FLUSH_VALIDATION_REUSE:-}" ] && [ -s "$json" ]; then
       echo "flush-validation: reusing $json" >&2
-    elif echo "$args" | grep -q '@INT@'; then
-      # shellcheck disable=SC2086
-      "$innosim" measure --private-server $(echo "$args" | sed 's/ --table @INT@//') --table "$int_table" --json > "$json" || status=$?
     else
       # shellcheck disable=SC2086
       "$innosim" measure --private-server $args --json > "$json" || status=$?
