@@ -91,6 +91,11 @@ class DictStats {
                    const PageStore& store, uint64_t rows, double now_s, uint32_t table_space,
                    PageEventSink* sink);
 
+  // What the background task would recalculate by `t_s` with no more rows
+  // inserted (the table waiting in the recalc pool until due_s()).
+  Due DueBy(double t_s) const { return in_pool_ && t_s >= due_s_ ? Due::kPersistent : Due::kNone; }
+  double due_s() const { return due_s_; }
+
   const Counters& counters() const { return counters_; }
 
  private:

@@ -40,6 +40,7 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, const Engine
   const EngineOptions& o = options_status_.ok() ? options : defaults;
   rows_per_trx_ = trx_left_ = o.trx_rows;
   fill_factor_ = options.fill_factor;
+  end_wait_s_ = std::max(0.0, options.end_wait_s);
   if (flush_ != nullptr) seconds_per_row_ = 1.0 / o.rows_per_sec;
   Build(flush_.get());
   // The statistics recalculation runs on the load's clock: with the flush
@@ -338,6 +339,13 @@ absl::Status Engine::EndLoad() {
   // 0.5 s after a load's last commit, before the final flush's writes).
   CommitTrx();
   PurgeHistory();
+  // dict_stats_process_entry_from_recalc_pool's timer still fires during
+  // the wait: a recalculation due before it is over reads and writes then.
+  if (stats_ != nullptr && end_wait_s_ > 0) {
+    const double now_s = static_cast<double>(rows_ended_) * seconds_per_row_;
+    const DictStats::Due due = stats_->DueBy(now_s + end_wait_s_);
+    if (due != DictStats::Due::kNone) RecalculateStats(due, std::max(now_s, stats_->due_s()));
+  }
   if (flush_ != nullptr) flush_->FlushAll();
   return status();
 }

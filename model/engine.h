@@ -93,6 +93,12 @@ struct EngineOptions {
   // Keep each page's write count (BufferPool::Options::count_page_writes);
   // a picture's input, not a server counter.
   bool count_page_writes = true;
+  // Seconds the load's end waits for the final flush (the seed's "wait
+  // until dirty pages are 0"), through which the server's background
+  // statistics recalculation goes on: one due within them runs before the
+  // final flush (EndLoad). 0: none, the wait's length being unknown without
+  // a server (`measure` passes its server's).
+  double end_wait_s = 0;
 };
 
 // InnoDB behind the engine seam (model/table_engine.h). Final: a caller that
@@ -152,7 +158,8 @@ class Engine final : public TableEngine {
     return EndRowLogged();
   }
   // Ends the load as the seed did: commits the open transaction, then
-  // flushes until no page is dirty. Returns status().
+  // flushes until no page is dirty (a statistics recalculation due within
+  // EngineOptions::end_wait_s running first). Returns status().
   absl::Status EndLoad() override;
   // Commits the current transaction (UndoLogs::Commit: its undo log cached
   // or freed, the rollback segment, their redo). EndRow
@@ -255,6 +262,7 @@ class Engine final : public TableEngine {
   void PurgeHistory();
   // EndRow with a sink: the commit countdown and the clock.
   absl::Status EndRowLogged();
+  double end_wait_s_ = 0;
   // The flush model's clock `rows` rows on (rows deleted, purged or
   // rebuilt), running the page cleaner at each whole second passed.
   void AdvanceClock(uint64_t rows = 1);

@@ -26,6 +26,7 @@ EngineOptions OptionsOf(const RunSpec& spec, const RunConfig& config) {
   options.trx_rows = spec.trx_rows;
   options.count_page_writes = spec.page_writes;
   options.rows_per_sec = spec.rows_per_sec;
+  options.end_wait_s = spec.end_wait_s;
   // OPTIMIZE TABLE's sorted build fills pages to innodb_fill_factor
   // (model/bulk_load.h), whether or not the flush model runs.
   options.fill_factor = static_cast<uint32_t>(config.server.innodb_fill_factor);

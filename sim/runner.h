@@ -49,6 +49,10 @@ struct RunSpec {
   double rows_per_sec = 100000;
   // Rows per transaction (seed 000: 1000-row multi-row INSERTs).
   uint64_t trx_rows = 1000;
+  // EngineOptions::end_wait_s: the final flush's wait, in seconds, through
+  // which a due statistics recalculation still runs (`measure` sets its
+  // server's; 0 elsewhere).
+  double end_wait_s = 0;
   // Rows between two time-series samples; 0 = none.
   uint64_t series_every = 0;
   // Count each page's writes (BufferPool::PageWrites, for `run --page-map

@@ -608,6 +608,11 @@ absl::StatusOr<RunResult> SimulateWithServerProfile(const MeasureResult& m, Meas
   }
   spec->trx_rows = plan->batch;
   if (m.measured.elapsed_s > 0) spec->rows_per_sec = static_cast<double>(plan->rows) / m.measured.elapsed_s;
+  // The server's final flush took this long after the load, and its
+  // background statistics recalculation went on meanwhile (before the
+  // counters were read). With phases that flush lies between the load and
+  // the first phase, which the simulation does not wait through.
+  if (spec->phases.empty()) spec->end_wait_s = m.measured.flush_wait_s;
   if (series) {
     // One simulated sample per kSeriesPeriodS of simulated time, i.e. per
     // the rows the server loaded in that time (at least one sample).
