@@ -120,6 +120,20 @@ TEST(DictStatsTest, SettingsTakeEffect) {
   }
 }
 
+// Seed 004's table, 2M uuidv7-counter rows in 10,000-row transactions, a
+// 128 MB pool, under the mariadb-10.11 profile at `rows_per_sec`.
+RunSpec Seed004Load(double rows_per_sec) {
+  RunSpec spec;
+  spec.stream.name = "uuidv7-counter";
+  spec.rows = 2000000;
+  spec.trx_rows = 10000;
+  spec.table = "seed004";
+  spec.profile = "mariadb-10.11";
+  spec.rows_per_sec = rows_per_sec;
+  spec.settings.push_back({"innodb_buffer_pool_size", "128M", "test"});
+  return spec;
+}
+
 // A whole load: seed 004's table, 2M ordered keys, a 128 MB pool smaller
 // than the table (docs/flushing.md, "The statistics recalculation"). With the recalculation ON its dives read leaves evicted by the
 // load (OFF reads none of them) and its saves write the statistics pages.
@@ -127,14 +141,7 @@ TEST(DictStatsTest, DivesReadEvictedLeavesOfAnOrderedLoadInASmallPool) {
   uint64_t reads[2] = {0, 0}, recalcs[2] = {0, 0}, dives[2] = {0, 0}, stats_writes[2] = {0, 0};
   int i = 0;
   for (const char* recalc : {"ON", "OFF"}) {
-    RunSpec spec;
-    spec.stream.name = "uuidv7-counter";
-    spec.rows = 2000000;
-    spec.trx_rows = 10000;
-    spec.table = "seed004";
-    spec.profile = "mariadb-10.11";
-    spec.rows_per_sec = 12700;
-    spec.settings.push_back({"innodb_buffer_pool_size", "128M", "test"});
+    RunSpec spec = Seed004Load(12700);
     spec.settings.push_back({"innodb_stats_auto_recalc", recalc, "test"});
     spec.page_writes = true;
     absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
@@ -171,15 +178,8 @@ TEST(DictStatsTest, ARecalculationDueDuringTheFinalFlushWaitRuns) {
   uint64_t recalcs[2] = {0, 0}, reads[2] = {0, 0};
   int i = 0;
   for (double wait : {0.0, 2.0}) {
-    RunSpec spec;
-    spec.stream.name = "uuidv7-counter";
-    spec.rows = 2000000;
-    spec.trx_rows = 10000;
-    spec.table = "seed004";
-    spec.profile = "mariadb-10.11";
-    spec.rows_per_sec = 200000;
+    RunSpec spec = Seed004Load(200000);
     spec.end_wait_s = wait;
-    spec.settings.push_back({"innodb_buffer_pool_size", "128M", "test"});
     absl::StatusOr<RunResult> r = innosim::Run(
         spec, [&](const Engine& e) { recalcs[i] = e.dict_stats()->counters().recalcs_persistent; });
     ASSERT_TRUE(r.ok()) << r.status();
