@@ -364,7 +364,7 @@ int32_t BufferPool::GetFreeFrame(uint64_t /*now_ms*/) {
       // It leaves the list (Evict below): it leaves the run before its
       // write, which would otherwise end the run.
       if (dirty_[g] & DirtyTailRun::kInRun) tail_run_.Leave(g, frames_[g].lru_next, dirty_);
-      if (frames_[g].oldest_modification != 0 || frames_[g].temp) {
+      if (dirty_[g] & 1) {
         WritePage(g);
         ++stats_.single_page_written;
       }
@@ -452,9 +452,8 @@ void BufferPool::MarkTempDirty(uint32_t space_id, uint32_t page_no, uint64_t now
   } else {
     frames_[f].fix_mtr = mtr_seq_;
   }
-  Frame& fr = frames_[f];
-  if (fr.oldest_modification != 0 || fr.temp) return;
-  fr.temp = true;
+  if (dirty_[f] & 1) return;  // dirty already: on the flush list, or temporary
+  frames_[f].temp = true;
   dirty_[f] |= 1;
 }
 
@@ -650,7 +649,7 @@ uint64_t BufferPool::LruBatch(uint64_t scan_depth, uint64_t free_target) {
          lru_len_ > kLruMinLen) {
     int32_t prev = lru_prev_[f];
     if (!Fixed(f)) {
-      if (frames_[f].oldest_modification != 0 || frames_[f].temp) {
+      if (dirty_[f] & 1) {
         // Written with BUF_FLUSH_LRU (buf_flush_page_and_try_neighbors,
         // old neighbours only); every page so written is freed at I/O
         // completion (buf_page_io_complete: BUF_FLUSH_LRU always evicts).

@@ -94,12 +94,12 @@ class FlushModel : public PageEventSink {
     // The LSN does not move inside an mtr: the current LSN is the mtr's
     // start LSN, the oldest_modification a clean page receives.
     pool_.MarkDirty(space_id, page_no, log_.lsn(), now_ms_);
-    if (pool_.dirty_pages() > peak_dirty_) peak_dirty_ = pool_.dirty_pages();
+    NotePeakDirty();
   }
   void OnPageFree(uint32_t space_id, uint32_t page_no) override {
     // A clean page freed enters the flush list (MariaDB, BufferPool::Free).
     pool_.Free(space_id, page_no, log_.lsn());
-    if (pool_.dirty_pages() > peak_dirty_) peak_dirty_ = pool_.dirty_pages();
+    NotePeakDirty();
   }
   void OnTempPageModify(uint32_t space_id, uint32_t page_no) override {
     pool_.MarkTempDirty(space_id, page_no, now_ms_);
@@ -158,6 +158,10 @@ class FlushModel : public PageEventSink {
   double now_s_ = 0;
   double next_iteration_s_ = 1;
   uint64_t peak_dirty_ = 0;
+  // The flush list may have grown: peak_dirty_ follows it.
+  void NotePeakDirty() {
+    if (pool_.dirty_pages() > peak_dirty_) peak_dirty_ = pool_.dirty_pages();
+  }
   uint64_t final_flush_pages_ = 0;
   bool skip_idle_passes_ = true;
   uint64_t skipped_passes_ = 0;

@@ -53,7 +53,6 @@ UndoLogs::UndoLogs(ServerFlavor flavor, uint32_t page_size, const RedoFormat* re
   pages_.reserve(64);
   history_logs_.reserve(64);
   history_pages_.reserve(256);
-  scratch_pages_.reserve(64);
 }
 
 uint32_t UndoLogs::DeleteMarkRecordBytes(uint32_t pk_bytes, const std::vector<uint32_t>& ordering) {
@@ -271,7 +270,7 @@ void UndoLogs::Commit(PageEventSink* sink) {
     FreeSegment(sink, rseg_, pages_, /*report_free=*/!mysql());
   }
   sink->OnMtrCommit(redo);
-  if (deferred_purge_) ++history_len_;
+  if (deferred_purge_) history_exists_ = true;
   rows_ = 0;
   delete_marks_ = false;
   pages_.clear();
@@ -290,21 +289,19 @@ void UndoLogs::Purge(PageEventSink* sink) {
   }
   // The purged logs' segments freed, oldest first: their pages reported
   // freed (a freed page is never written).
-  size_t first = 0;
+  absl::Span<const uint32_t> pages(history_pages_);
   for (const HistoryLog& log : history_logs_) {
-    const auto begin = history_pages_.begin() + static_cast<std::ptrdiff_t>(first);
-    scratch_pages_.assign(begin, begin + log.n_pages);
-    first += log.n_pages;
-    FreeSegment(sink, log.rseg, scratch_pages_, /*report_free=*/true);
+    FreeSegment(sink, log.rseg, pages.subspan(0, log.n_pages), /*report_free=*/true);
+    pages.remove_prefix(log.n_pages);
     sink->OnMtrCommit(redo_->UndoSegmentFree(log.n_pages));
     ++stats_.segments_purged;
   }
   history_logs_.clear();
   history_pages_.clear();
-  history_len_ = 0;
+  history_exists_ = false;
 }
 
-void UndoLogs::FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages, bool report_free) {
+void UndoLogs::FreeSegment(PageEventSink* sink, uint32_t rseg, absl::Span<const uint32_t> pages, bool report_free) {
   Modify(sink, kRsegFirstPage + rseg);
   Modify(sink, kFspHeaderPage);
   Modify(sink, kInodePage);

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "model/page_events.h"
 #include "model/redo_format.h"
 #include "model/server_settings.h"
@@ -143,7 +144,7 @@ class UndoLogs {
   // trx_sys.history_exists(): with a deferred purge, a transaction
   // committed since the last Purge (every MariaDB log enters the history,
   // cached or not).
-  bool history_exists() const { return history_len_ > 0; }
+  bool history_exists() const { return history_exists_; }
   // One run of MariaDB 10.11's purge coordinator, as srv_master_callback's
   // once-a-second wake starts it (purge_sys.wake_if_not_active; a commit
   // does not wake it): purge_coordinator_state::do_purge repeats batches
@@ -193,7 +194,7 @@ class UndoLogs {
   // rseg header's slot, the FSP header and inode changed, `pages` freed
   // for the next segments, and reported to the sink (OnPageFree) when
   // `report_free`.
-  void FreeSegment(PageEventSink* sink, uint32_t rseg, const std::vector<uint32_t>& pages, bool report_free);
+  void FreeSegment(PageEventSink* sink, uint32_t rseg, absl::Span<const uint32_t> pages, bool report_free);
   // A page for a new segment or an added page: the most recently freed one
   // (fsp reuses freed pages first), else a fresh one.
   uint32_t AllocPage();
@@ -243,10 +244,9 @@ class UndoLogs {
     uint32_t n_pages = 0;
   };
   bool deferred_purge_ = false;
-  uint64_t history_len_ = 0;
+  bool history_exists_ = false;
   std::vector<HistoryLog> history_logs_;
   std::vector<uint32_t> history_pages_;
-  std::vector<uint32_t> scratch_pages_;
   Stats stats_;
 };
 
