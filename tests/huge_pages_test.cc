@@ -52,10 +52,28 @@ TEST(HugePagesTest, RegionsComeZeroFilledEvenWhenMemoryIsReused) {
   }
 }
 
-TEST(HugePagesTest, PagePoolTakesHugeChunksOnceToldKeysScatter) {
+// A region of one huge page given back is kept and handed to the next
+// request (zero-filled, as the test above checks): the runs of one process
+// after the first reuse memory the system has already backed. Larger
+// regions go back to the system.
+TEST(HugePagesTest, OneHugePageRegionsAreKeptForTheNextRequest) {
+  const size_t before = SpareHugeRegions();
+  void* a = AllocateHuge(kHugePageBytes);
+  EXPECT_EQ(SpareHugeRegions(), before == 0 ? 0 : before - 1);
+  const size_t spare = SpareHugeRegions();
+  FreeHuge(a, kHugePageBytes);
+  EXPECT_EQ(SpareHugeRegions(), spare + 1);
+  void* b = AllocateHuge(kHugePageBytes);
+  EXPECT_EQ(b, a);  // the last region kept is the first reused
+  EXPECT_EQ(SpareHugeRegions(), spare);
+  FreeHuge(b, kHugePageBytes);
+  void* big = AllocateHuge(2 * kHugePageBytes);
+  FreeHuge(big, 2 * kHugePageBytes);
+  EXPECT_EQ(SpareHugeRegions(), spare + 1);  // b's region only
+}
+
+TEST(HugePagesTest, PagePoolTakesHugeChunksUnlessToldNot) {
   PagePool pool;
-  EXPECT_FALSE(pool.huge_chunks());
-  pool.PreferHugeChunks();
   EXPECT_TRUE(pool.huge_chunks());
   void* a = pool.Allocate(100);
   void* b = pool.Allocate(100);
@@ -64,18 +82,30 @@ TEST(HugePagesTest, PagePoolTakesHugeChunksOnceToldKeysScatter) {
   EXPECT_EQ(pool.reserved_bytes(), kHugePageBytes);
   pool.Free(a, 100);
   EXPECT_EQ(pool.Allocate(128), a);  // same size class: recycled
+  PagePool ordinary;
+  ordinary.set_huge_chunks(false);
+  EXPECT_FALSE(ordinary.huge_chunks());
+  (void)ordinary.Allocate(100);
+  EXPECT_LT(ordinary.reserved_bytes(), kHugePageBytes);  // a 1 MiB chunk
 }
 
-TEST(HugePagesTest, UuidV4TreeTurnsHugeChunksOnAndAnAppendingOneDoesNot) {
-  for (bool scatter : {true, false}) {
-    const EngineProfile profile = *EngineProfile::ByName("mysql-8.4");
-    Engine engine(profile, Seed000Table(16));
-    Xoshiro256StarStar rng(7);
-    for (uint64_t i = 0; i < 20000; ++i) {
-      const Key k = scatter ? Key{rng(), rng()} : Key{i + 1, 0};
-      ASSERT_TRUE(engine.InsertRow(k).ok());
+// Scattered or appended, an engine's pages take huge-page chunks; with the
+// device off (FastPath::Devices::huge_chunks) they take ordinary ones.
+TEST(HugePagesTest, EveryTreeTakesHugeChunksUnlessTheDeviceIsOff) {
+  for (bool device : {true, false}) {
+    for (bool scatter : {true, false}) {
+      const EngineProfile profile = *EngineProfile::ByName("mysql-8.4");
+      Engine engine(profile, Seed000Table(16));
+      FastPath::Devices devices;
+      devices.huge_chunks = device;
+      engine.set_fast_path(devices);
+      Xoshiro256StarStar rng(7);
+      for (uint64_t i = 0; i < 20000; ++i) {
+        const Key k = scatter ? Key{rng(), rng()} : Key{i + 1, 0};
+        ASSERT_TRUE(engine.InsertRow(k).ok());
+      }
+      EXPECT_EQ(engine.page_store().pool().huge_chunks(), device) << scatter;
     }
-    EXPECT_EQ(engine.page_store().pool().huge_chunks(), scatter);
   }
 }
 

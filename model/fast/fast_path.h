@@ -39,7 +39,7 @@ class FastPath {
     bool lookahead = true;        // route_lookahead.h (needs the route cache)
     bool shortcut_streak = true;  // shortcut_streak.h
     bool full_blocks = true;      // page_pool.h's full blocks + hot_leaves.h (needs the route cache)
-    bool huge_chunks = true;      // page_pool.h's huge-page chunks (needs the route cache)
+    bool huge_chunks = true;      // page_pool.h's huge-page chunks
   };
 
   FastPath(PageStore* store, PageEventSink* sink, uint32_t space_id)
@@ -49,6 +49,7 @@ class FastPath {
     devices_ = d;
     routes_.Clear();
     streak_.set_enabled(d.shortcut_streak);
+    store_->pool().set_huge_chunks(d.huge_chunks);
   }
   const Devices& devices() const { return devices_; }
   // Inserts whose leaf came from an announced walk (speed statistics).
@@ -90,9 +91,6 @@ class FastPath {
   // The route a descent found for a key FindLeaf asked to remember.
   void Remember(const LeafRouteCache::Route& r) {
     routes_.Add(r);
-    // Keys that miss often enough to rest the cache scatter over the tree:
-    // their inserts touch record blocks all over the pool.
-    if (routes_.resting() && devices_.huge_chunks) store_->pool().PreferHugeChunks();
   }
 
   // --- Seam 2: search the leaf ---

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -18,12 +20,39 @@ constexpr size_t kBasePageBytes = 4096;
 // pages, so that its end is aligned too and nothing else shares its last one.
 size_t HugeSpan(size_t bytes) { return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes; }
 
+// Regions of one huge page given back, kept for the next AllocateHuge of
+// the process (huge_pages.h). Never destroyed: the process's own memory
+// until it exits.
+struct Spare {
+  std::mutex mu;
+  std::vector<void*> regions;
+};
+Spare& SpareRegions() {
+  static Spare* spare = new Spare;
+  return *spare;
+}
+
 }  // namespace
 
 void* AllocateHuge(size_t bytes) {
 #ifdef __linux__
   if (bytes >= kHugePageBytes) {
     const size_t span = HugeSpan(bytes);
+    if (span == kHugePageBytes) {
+      void* reused = nullptr;
+      {
+        Spare& spare = SpareRegions();
+        std::lock_guard<std::mutex> lock(spare.mu);
+        if (!spare.regions.empty()) {
+          reused = spare.regions.back();
+          spare.regions.pop_back();
+        }
+      }
+      if (reused != nullptr) {
+        std::memset(reused, 0, span);  // zero-filled, as a new mapping is
+        return reused;
+      }
+    }
     // Over-allocate by one huge page, then return the unaligned head and
     // the tail beyond the aligned span to the system.
     void* raw = mmap(nullptr, span + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -50,11 +79,31 @@ void FreeHuge(void* p, size_t bytes) noexcept {
   if (p == nullptr) return;
 #ifdef __linux__
   if (bytes >= kHugePageBytes) {
+    if (HugeSpan(bytes) == kHugePageBytes) {
+      Spare& spare = SpareRegions();
+      std::lock_guard<std::mutex> lock(spare.mu);
+      try {
+        spare.regions.push_back(p);
+        return;
+      } catch (const std::bad_alloc&) {
+        // No room to remember it: it goes back to the system below.
+      }
+    }
     munmap(p, HugeSpan(bytes));
     return;
   }
 #endif
   ::operator delete(p, kSmallAlign);
+}
+
+size_t SpareHugeRegions() {
+#ifdef __linux__
+  Spare& spare = SpareRegions();
+  std::lock_guard<std::mutex> lock(spare.mu);
+  return spare.regions.size();
+#else
+  return 0;
+#endif
 }
 
 }  // namespace innosim

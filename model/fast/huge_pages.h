@@ -2,13 +2,18 @@
 // the page pool's record blocks (page_pool.h).
 //
 // A UUIDv4 stream touches a random leaf's records on every insert: with
-// 4 KiB pages nearly each of those touches is also a TLB miss. Regions
-// obtained here are aligned to 2 MiB and marked MADV_HUGEPAGE (which helps
-// when THP is in its "madvise" mode, Debian's default). Where huge pages are
-// unavailable the memory is ordinary. A speed device only: no result depends
-// on it. (Measured: the pool's 10M-row UUIDv4 run 10-15% faster; the page
-// descriptor and buffer-pool frame arrays no faster, time-ordered streams
-// slower, so those stay in ordinary memory.)
+// 4 KiB pages nearly each of those touches is also a TLB miss. And on the
+// virtual machines measured here, the first touch of each new 4 KiB page
+// costs 5-15 us in the hypervisor, faulted in or not: 300 MB took 0.4-1.1 s
+// in 4 KiB pages against 0.02-0.45 s in huge pages. Regions obtained here
+// are aligned to 2 MiB and marked MADV_HUGEPAGE (which helps when THP is in
+// its "madvise" mode, Debian's default). Where huge pages are unavailable
+// the memory is ordinary. Regions of one huge page that are given back are
+// kept for the next request of the process instead of returned to the
+// system, so that the runs of an experiment or sweep after the first reuse
+// memory already backed: the process holds at most what its engines held at
+// once. A speed device only: no result depends on it (model/fast/README.md,
+// "Record blocks").
 #ifndef INNOSIM_MODEL_FAST_HUGE_PAGES_H_
 #define INNOSIM_MODEL_FAST_HUGE_PAGES_H_
 
@@ -26,8 +31,11 @@ inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 // once (the pool writes all of it soon: the insert path then takes no page
 // fault, with or without huge pages). Throws std::bad_alloc.
 void* AllocateHuge(size_t bytes);
-// Releases a region from AllocateHuge(bytes), with the same `bytes`.
+// Releases a region from AllocateHuge(bytes), with the same `bytes`: a
+// region of one huge page is kept for reuse, others go back to the system.
 void FreeHuge(void* p, size_t bytes) noexcept;
+// Regions of one huge page kept for reuse (for tests and memory reports).
+size_t SpareHugeRegions();
 
 }  // namespace innosim
 

@@ -3,17 +3,18 @@
 // A page keeps its records' keys (and, on non-leaf pages, child page
 // numbers) in one block sized to what the page holds, not to what a page
 // could hold: a half-full frozen page then costs half the memory. Blocks come
-// in size classes of 64 bytes, carved from 1 MiB chunks and recycled through
+// in size classes of 64 bytes, carved from chunks and recycled through
 // per-class free lists, so steady-state inserts never call the system
 // allocator; a page grows or shrinks its block only a few times in its life.
-// Once told that keys scatter (PreferHugeChunks), new chunks are 2 MiB
-// huge-page regions (huge_pages.h): random inserts touch blocks all over the
-// pool, and each touch of a 4 KiB page would be a TLB miss. (Measured: a
-// 10M-row UUIDv4 run 10-15% faster. Time-ordered streams, whose few hot
-// blocks stay in the TLB anyway, ran about 8% slower on huge pages: in a
-// fresh process obtaining them can cost more than the faults they save,
-// on virtual machines that hand free 2 MiB blocks back to their host; see
-// model/fast/README.md, "Record blocks". They keep ordinary chunks.)
+// Chunks are 2 MiB huge-page regions (huge_pages.h) unless told otherwise
+// (set_huge_chunks(false), FastPath::Devices::huge_chunks): random inserts
+// touch blocks all over the pool, and each touch of a 4 KiB page would be a
+// TLB miss; and on the virtual machines measured here every new 4 KiB page
+// costs microseconds in the hypervisor on its first touch, which huge pages
+// pay once per 2 MiB, and regions reused from an earlier engine of the
+// process not at all. (Measured: a 10M-row UUIDv4 run 10-15% faster; seed
+// 004's experiment 18.6-18.9 s of CPU against 22.8-23.1 s, a 10M-row
+// autoinc run 0.72-0.74 s against 0.95-0.99 s, before regions were reused.)
 //
 // Every byte a block can hold is initialised: chunks come zero-filled.
 //
@@ -39,8 +40,9 @@ class PagePool {
   // Returns a block obtained from Allocate(bytes) with the same `bytes`.
   void Free(void* block, size_t bytes);
 
-  // Chunks obtained from now on are huge-page regions.
-  void PreferHugeChunks() { huge_chunks_ = true; }
+  // Whether chunks obtained from now on are huge-page regions (the
+  // default) or ordinary mapped memory.
+  void set_huge_chunks(bool on) { huge_chunks_ = on; }
   bool huge_chunks() const { return huge_chunks_; }
   // How index pages size their blocks (index_page.h): by steps as they
   // fill (the default), or, while the inserts go to a few hot pages, at a
@@ -74,7 +76,7 @@ class PagePool {
   std::byte* bump_ = nullptr;
   size_t bump_left_ = 0;
   size_t reserved_bytes_ = 0;
-  bool huge_chunks_ = false;
+  bool huge_chunks_ = true;
   bool full_blocks_ = false;
 };
 
