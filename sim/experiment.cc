@@ -748,18 +748,43 @@ RunResult ResultOfFigures(const RunSpec& spec, const ConfigFigures& f) {
 
 absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
                                                std::optional<uint64_t> rows_override) {
-  const ExperimentPlan plan = PlanExperiment(e, rows_override);
-  const auto t0 = std::chrono::steady_clock::now();
-  std::vector<absl::StatusOr<RunResult>> results = RunMany(plan.distinct, threads);
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::vector<RunResult> done;
-  std::vector<ConfigFigures> figures;
-  for (size_t k = 0; k < results.size(); ++k) {
-    if (!results[k].ok()) return results[k].status();
-    figures.push_back(FiguresOf(plan, k, *results[k]));
-    done.push_back(*std::move(results[k]));
+  absl::StatusOr<std::vector<ExperimentResult>> r = RunExperiments({e}, threads, rows_override);
+  if (!r.ok()) return r.status();
+  return std::move(r->front());
+}
+
+absl::StatusOr<std::vector<ExperimentResult>> RunExperiments(const std::vector<Experiment>& es, int threads,
+                                                             std::optional<uint64_t> rows_override) {
+  std::vector<ExperimentPlan> plans;
+  std::vector<RunSpec> all;
+  for (const Experiment& e : es) {
+    plans.push_back(PlanExperiment(e, rows_override));
+    all.insert(all.end(), plans.back().distinct.begin(), plans.back().distinct.end());
   }
-  return AssembleExperiment(plan, done, figures, wall_s);
+  std::vector<double> ended_s;
+  std::vector<absl::StatusOr<RunResult>> results = RunMany(all, threads, &ended_s);
+  std::vector<ExperimentResult> out;
+  size_t first = 0;  // the file's first configuration in `all`
+  for (const ExperimentPlan& plan : plans) {
+    std::vector<RunResult> done;
+    std::vector<ConfigFigures> figures;
+    double wall_s = 0;
+    for (size_t k = 0; k < plan.distinct.size(); ++k) {
+      absl::StatusOr<RunResult>& r = results[first + k];
+      if (!r.ok()) return r.status();
+      figures.push_back(FiguresOf(plan, k, *r));
+      // One file: its runs' wall time. Several, run together: the sum of
+      // the file's runs' own times, as `innosim merge` gives for shards
+      // that ran apart.
+      wall_s = es.size() == 1 ? std::max(wall_s, ended_s[first + k]) : wall_s + r->elapsed_s;
+      done.push_back(*std::move(r));
+    }
+    absl::StatusOr<ExperimentResult> assembled = AssembleExperiment(plan, done, figures, wall_s);
+    if (!assembled.ok()) return assembled.status();
+    out.push_back(*std::move(assembled));
+    first += plan.distinct.size();
+  }
+  return out;
 }
 
 absl::StatusOr<ExperimentResult> AssembleExperiment(const ExperimentPlan& plan, const std::vector<RunResult>& results,

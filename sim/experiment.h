@@ -83,6 +83,15 @@ struct ExperimentResult {
 // plan.distinct and `innosim merge` assembles the figures of every slice.
 absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
                                                std::optional<uint64_t> rows_override);
+// Several experiments at once: every file's distinct configurations in one
+// RunMany, longest first, so that one file's last long run overlaps the
+// next file's runs instead of leaving cores idle. Results in file order.
+// A result's wall_s is, for one file, the wall time of its runs; for
+// several, whose runs overlap, the sum of the file's runs' own times (as
+// `innosim merge` reports shards). The first error in file order is
+// returned, and no result with it.
+absl::StatusOr<std::vector<ExperimentResult>> RunExperiments(const std::vector<Experiment>& es, int threads,
+                                                             std::optional<uint64_t> rows_override);
 
 // The configurations an experiment simulates: runs with identical settings
 // are simulated once (distinct, in the order of their first run); which[i]

@@ -241,8 +241,11 @@ uint64_t RowsToInsert(const RunSpec& spec) {
   return rows;
 }
 
-std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads) {
+std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads,
+                                               std::vector<double>* ended_s) {
+  const auto t0 = std::chrono::steady_clock::now();
   std::vector<absl::StatusOr<RunResult>> results(specs.size(), absl::UnknownError("not run"));
+  if (ended_s != nullptr) ended_s->assign(specs.size(), 0.0);
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::min<int>(threads, static_cast<int>(specs.size()));
   // Longest runs first, so that no long run starts last and leaves the
@@ -267,6 +270,9 @@ std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs
   auto worker = [&]() {
     for (size_t k = next++; k < specs.size(); k = next++) {
       results[order[k]] = Run(specs[order[k]]);
+      if (ended_s != nullptr) {
+        (*ended_s)[order[k]] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      }
       if (specs[order[k]].progress != nullptr) specs[order[k]].progress->configurations.fetch_add(1);
     }
   };

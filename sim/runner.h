@@ -157,8 +157,11 @@ StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, 
 // The rows a run inserts: spec.rows and those of its insert phases (what
 // its progress counts towards).
 uint64_t RowsToInsert(const RunSpec& spec);
-// Runs every spec, `threads` at a time (0 = all cores).
-std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0);
+// Runs every spec, `threads` at a time (0 = all cores). With `ended_s`,
+// (*ended_s)[i] is the wall time from the call until spec i's run ended
+// (timing only, as elapsed_s).
+std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0,
+                                               std::vector<double>* ended_s = nullptr);
 
 // The spec's table (--table) for keys of `key_width` bytes, with the spec's
 // payload length (--payload-bytes); errors as ResolveTable's, and

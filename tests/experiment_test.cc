@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "sim/report.h"
 
 namespace innosim {
 namespace {
@@ -213,6 +214,46 @@ TEST(ExperimentRunTest, TheSeedFillIsComparedAsPublished) {
     EXPECT_DOUBLE_EQ(r->rows[0].simulated, 15.0 / 16.0);  // appended rows: their own reference
     EXPECT_EQ(r->rows[0].ok, ok) << published;
   }
+}
+
+// Several files run together (RunExperiments) give each file exactly what
+// it gives alone, in file order; a run that fails in any file fails the
+// whole call with that run's error.
+TEST(ExperimentRunTest, FilesRunTogetherGiveWhatEachGivesAlone) {
+  absl::StatusOr<Experiment> a = Parse(
+      "name = \"a\"\n[defaults]\nrows = 20000\n[[run]]\nstream = \"uuidv4\"\n"
+      "[[run]]\nstream = \"autoinc\"\n[run.published]\nindex_page_splits = 100\n");
+  absl::StatusOr<Experiment> b = Parse(
+      "name = \"b\"\n[defaults]\nrows = 30000\n[[run]]\nstream = \"uuidv7-random\"\n"
+      "[run.published]\nsize = 50\n[[run]]\nstream = \"uuidv4\"\nrows = 20000\n");
+  ASSERT_TRUE(a.ok() && b.ok());
+  absl::StatusOr<std::vector<ExperimentResult>> both = RunExperiments({*a, *b}, 2, std::nullopt);
+  ASSERT_TRUE(both.ok()) << both.status();
+  ASSERT_EQ(both->size(), 2u);
+  size_t compared = 0;
+  for (size_t f = 0; f < 2; ++f) {
+    absl::StatusOr<ExperimentResult> alone = RunExperiment(f == 0 ? *a : *b, 1, std::nullopt);
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    const ExperimentResult& together = (*both)[f];
+    EXPECT_EQ(together.experiment.name, alone->experiment.name);
+    ASSERT_EQ(together.results.size(), alone->results.size());
+    for (size_t i = 0; i < alone->results.size(); ++i) {
+      nlohmann::ordered_json t = RunToJson(together.results[i]), o = RunToJson(alone->results[i]);
+      t.erase("elapsed_s");  // timing
+      o.erase("elapsed_s");
+      EXPECT_EQ(t.dump(), o.dump()) << f << " " << i;
+      ++compared;
+    }
+    ASSERT_EQ(together.rows.size(), 1u);
+    EXPECT_EQ(together.rows[0].simulated, alone->rows[0].simulated);
+  }
+  EXPECT_EQ(compared, 4u);
+  // A run the second file cannot make: the call fails with its error.
+  absl::StatusOr<Experiment> bad = Parse("name = \"c\"\n[defaults]\nrows = 1000\n[[run]]\nstream = \"file:/nonexistent/keys\"\n");
+  ASSERT_TRUE(bad.ok()) << bad.status();
+  absl::StatusOr<std::vector<ExperimentResult>> failed = RunExperiments({*a, *bad}, 2, std::nullopt);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("/nonexistent/keys"), std::string::npos) << failed.status();
 }
 
 // The experiment files of seeds 002, 003 and 004. Their seeds

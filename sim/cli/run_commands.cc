@@ -294,18 +294,23 @@ void AddExperiment(CLI::App& app, Registry& reg) {
     out.markdown = *markdown;
     out.svg = *svg;
     if (slice) return RunExperimentShard(*sub, *slice, *paths, experiments, out, *threads, *quiet);
+    // Every file's runs at once (RunExperiments): nothing is printed before
+    // all have run, so an error leaves no file's table half the output.
+    ProgressCounter progress;
+    for (Experiment& e : experiments) {
+      for (ExperimentRun& run : e.runs) run.spec.progress = &progress;
+    }
+    absl::StatusOr<std::vector<ExperimentResult>> results;
+    {
+      StderrProgress line(progress, *quiet);
+      results = RunExperiments(experiments, *threads, override_rows);
+    }
+    if (!results.ok()) return Fail(2, std::string(results.status().message()));
     bool all_ok = true;
-    for (size_t i = 0; i < experiments.size(); ++i) {
-      ProgressCounter progress;
-      for (ExperimentRun& run : experiments[i].runs) run.spec.progress = &progress;
-      absl::StatusOr<ExperimentResult> r;
-      {
-        StderrProgress line(progress, *quiet);
-        r = RunExperiment(experiments[i], *threads, override_rows);
-      }
-      if (!r.ok()) return Fail(2, std::string(r.status().message()));
-      if (int code = EmitExperiment(i, experiments.size(), (*paths)[i], *r, out); code >= 0) return code;
-      all_ok = all_ok && r->all_ok;
+    for (size_t i = 0; i < results->size(); ++i) {
+      const ExperimentResult& r = (*results)[i];
+      if (int code = EmitExperiment(i, experiments.size(), (*paths)[i], r, out); code >= 0) return code;
+      all_ok = all_ok && r.all_ok;
     }
     // Exit code 1 when a figure with a tolerance is outside it.
     return all_ok ? 0 : 1;

@@ -315,38 +315,44 @@ int RunExperimentShard(const CLI::App& sub, const ShardSpec& shard, const std::v
     total += plans.back().distinct.size();
   }
   PrintLine(ShardHeaderLine("experiment", identity, shard, total, body));
-  std::optional<std::string> failed;
+  // The slice of every file's configurations in one RunMany (as
+  // RunExperiments runs them unsharded), printed in file order.
+  std::vector<RunSpec> slice;
+  struct Held {
+    size_t file;
+    size_t k;          // in the file's plan.distinct
+    uint64_t number;   // the configuration's number, 1..total
+  };
+  std::vector<Held> held;
   uint64_t first = 1;  // configuration number of the file's first
   for (size_t i = 0; i < plans.size(); ++i) {
-    const ExperimentPlan& plan = plans[i];
-    std::vector<RunSpec> slice;
-    std::vector<size_t> which;
-    for (size_t k = 0; k < plan.distinct.size(); ++k) {
+    for (size_t k = 0; k < plans[i].distinct.size(); ++k) {
       if (!shard.Holds(first + k)) continue;
-      slice.push_back(plan.distinct[k]);
-      which.push_back(k);
+      slice.push_back(plans[i].distinct[k]);
+      held.push_back({i, k, first + k});
     }
-    ProgressCounter progress;
-    for (RunSpec& s : slice) s.progress = &progress;
-    std::vector<absl::StatusOr<RunResult>> results;
-    {
-      StderrProgress line(progress, quiet);
-      results = RunMany(slice, threads);
-    }
-    for (size_t j = 0; j < results.size(); ++j) {
-      nlohmann::ordered_json b;
-      if (results[j].ok()) {
-        b["file"] = i + 1;
-        b["figures"] = FiguresToJson(FiguresOf(plan, which[j], *results[j]));
-      } else {
-        if (!failed) failed = std::string(results[j].status().message());
-        b = ErrorBody(results[j].status());
-      }
-      PrintLine(ShardConfigLine(identity, shard, total, first + which[j], b));
-    }
-    std::cout << std::flush;
-    first += plan.distinct.size();
+    first += plans[i].distinct.size();
   }
+  ProgressCounter progress;
+  for (RunSpec& s : slice) s.progress = &progress;
+  std::vector<absl::StatusOr<RunResult>> results;
+  {
+    StderrProgress line(progress, quiet);
+    results = RunMany(slice, threads);
+  }
+  std::optional<std::string> failed;
+  for (size_t j = 0; j < results.size(); ++j) {
+    nlohmann::ordered_json b;
+    if (results[j].ok()) {
+      b["file"] = held[j].file + 1;
+      b["figures"] = FiguresToJson(FiguresOf(plans[held[j].file], held[j].k, *results[j]));
+    } else {
+      if (!failed) failed = std::string(results[j].status().message());
+      b = ErrorBody(results[j].status());
+    }
+    PrintLine(ShardConfigLine(identity, shard, total, held[j].number, b));
+  }
+  std::cout << std::flush;
   return failed ? Fail(2, *failed) : 0;
 }
 
