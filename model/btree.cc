@@ -870,7 +870,7 @@ std::string BTree::Verify() const {
   return "";
 }
 
-absl::Status BTree::BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor) {
+absl::Status BTree::BulkLoad(absl::Span<const Key> keys, uint32_t fill_factor) {
   if (P(root_).n_recs() != 0 || P(root_).level() != 0) {
     return absl::FailedPreconditionError("the sorted index build needs a new, empty index");
   }

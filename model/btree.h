@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "model/engine_profile.h"
 #include "model/index_page.h"
 #include "model/insert_trace.h"
@@ -124,7 +125,7 @@ class BTree {
   // and its redo (RedoFormat::BulkPage), the root's copy and the last
   // page's free in BtrBulk::finish's. Counts pages_allocated and
   // pages_freed; no split, reorganization or merge.
-  absl::Status BulkLoad(const std::vector<Key>& keys, uint32_t fill_factor);
+  absl::Status BulkLoad(absl::Span<const Key> keys, uint32_t fill_factor);
   // With a sink: the pages BulkLoad built (the root included, the page it
   // freed not), which MySQL's Flush_observer writes at the build's end.
   const std::vector<uint32_t>& bulk_built_pages() const { return bulk_built_; }

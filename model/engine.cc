@@ -5,6 +5,7 @@
 #include <new>
 
 #include "absl/strings/str_cat.h"
+#include "model/fast/huge_pages.h"
 
 namespace innosim {
 
@@ -134,14 +135,15 @@ void Engine::Build(PageEventSink* sink) {
 absl::Status Engine::Rebuild(uint32_t fill_factor) {
   // The rows and entries in key order: what row_merge_read_clustered_index
   // reads and row_merge_sort sorts.
-  std::vector<Key> primary_keys;
+  std::vector<Key, HugeAllocator<Key>> primary_keys;
   primary_keys.reserve(rows_);
   primary_->ForEachKey([&](const Key& k) { primary_keys.push_back(k); });
   const IndexCounters primary_before = primary_->counters();
   std::vector<IndexCounters> secondary_before;
-  std::vector<std::vector<Key>> secondary_keys(secondary_.size());
+  std::vector<std::vector<Key, HugeAllocator<Key>>> secondary_keys(secondary_.size());
   for (size_t i = 0; i < secondary_.size(); ++i) {
     secondary_before.push_back(secondary_[i]->counters());
+    secondary_keys[i].reserve(rows_);  // an entry per row
     secondary_[i]->ForEachKey([&](const Key& k) { secondary_keys[i].push_back(k); });
   }
   const FastPath::Devices devices = primary_->fast_path().devices();

@@ -37,6 +37,20 @@ void FreeHuge(void* p, size_t bytes) noexcept;
 // Regions of one huge page kept for reuse (for tests and memory reports).
 size_t SpareHugeRegions();
 
+// An allocator for the large arrays the model fills at once and reads once
+// (the keys an OPTIMIZE sorts, Engine::Rebuild): their memory comes from
+// AllocateHuge, so it is faulted in 2 MiB at a time. Zero-filled.
+template <typename T>
+struct HugeAllocator {
+  using value_type = T;
+  HugeAllocator() = default;
+  template <typename U>
+  HugeAllocator(const HugeAllocator<U>&) noexcept {}  // NOLINT: rebinding converts implicitly
+  T* allocate(size_t n) { return static_cast<T*>(AllocateHuge(n * sizeof(T))); }
+  void deallocate(T* p, size_t n) noexcept { FreeHuge(p, n * sizeof(T)); }
+  friend bool operator==(const HugeAllocator&, const HugeAllocator&) { return true; }
+};
+
 }  // namespace innosim
 
 #endif  // INNOSIM_MODEL_FAST_HUGE_PAGES_H_
