@@ -54,6 +54,7 @@
 
 #include "absl/status/status.h"
 #include "model/fast/dirty_tail_run.h"
+#include "model/fast/huge_pages.h"
 
 namespace innosim {
 
@@ -399,7 +400,9 @@ class BufferPool {
   // -1; past the dirty tail run when the device is on.
   int32_t ScanTailForClean();
 
-  std::vector<Frame> frames_;
+  // In huge pages (model/fast/huge_pages.h): a 4 GB pool's 262,144 frames
+  // are 16 MB that the constructor touches at once, page by page.
+  std::vector<Frame, HugeAllocator<Frame>> frames_;
   // Beside the frames, one entry per frame: what a user thread's LRU scan
   // for a clean page reads at each step (buf_LRU_free_from_common_LRU_list
   // walks from the tail past dirty pages, often dozens per eviction). A
