@@ -460,7 +460,10 @@ absl::StatusOr<TableKind> CheckArguments(const KeyStream& stream, const MeasureO
     if (width == 16) return TableKind::kUuidBinary16;
     // A BINARY(N) key takes the key's bytes; an integer key its value.
     const ColumnDef& pk = t.def.columns[t.def.primary.columns[0]];
-    return absl::StartsWithIgnoreCase(pk.type, "BINARY") ? TableKind::kBinaryN : TableKind::kAutoincBigint;
+    if (absl::StartsWithIgnoreCase(pk.type, "BINARY")) return TableKind::kBinaryN;
+    // An integer narrower than BIGINT (INT, SMALLINT, ...): the stream's
+    // keys are its stored form (BindStreamToTable, IntegerKey).
+    return width < 8 ? TableKind::kAutoincInt : TableKind::kAutoincBigint;
   }
   TableKind kind;
   if (options.kind) {
@@ -611,7 +614,15 @@ absl::Status AppendKey(const MeasureRun& run, const Key& key, uint64_t done, std
     return absl::OkStatus();
   }
   if (run.kind == TableKind::kAutoincInt) {
-    const int64_t id = static_cast<int32_t>(static_cast<uint32_t>(key.hi >> 32) ^ 0x80000000u);
+    // IntegerKey's stored form back into the value: the key's first w
+    // bytes, the sign bit flipped back for a signed type, sign-extended.
+    const int w = run.stream.key_width();  // 1..4
+    const bool is_unsigned = run.spec != nullptr && run.spec->schema.values[run.spec->schema.def.primary.columns[0]].is_unsigned;
+    const uint64_t stored = key.hi >> (64 - 8 * w);
+    const uint64_t sign = uint64_t{1} << (8 * w - 1);
+    const uint64_t bits = is_unsigned ? stored : stored ^ sign;
+    const int64_t id = !is_unsigned && (bits & sign) != 0 ? static_cast<int64_t>(bits) - static_cast<int64_t>(sign << 1)
+                                                          : static_cast<int64_t>(bits);
     if (id <= 0) {
       return absl::InvalidArgumentError(absl::StrCat("load interrupted after ", done, " rows: key ", id,
                                                      " is not a positive INT", run.left));

@@ -433,6 +433,9 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
     if (absl::Status s = CheckOutputPath(o.series, "--series"); !s.ok()) return s;
   }
   if (absl::Status s = ValidateRunSpec(plan.spec); !s.ok()) return s;
+  // A server-assigned key takes the table's key type (an INT
+  // AUTO_INCREMENT's 4 bytes), as `run` binds it (BindStreamToTable).
+  if (absl::Status s = BindStreamToTable(plan.spec.table, &plan.spec.stream); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<KeyStream>> stream = MakeKeyStream(plan.spec.stream);
   if (!stream.ok()) return stream.status();
   plan.stream = *std::move(stream);
