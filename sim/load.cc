@@ -108,7 +108,7 @@ absl::Status Load::Insert(KeyStream& source, uint64_t rows, uint64_t base, const
   // Keys are read kLookahead rows ahead, and each announced to the engine
   // (TableEngine::PrefetchRow) that far before its insert; never past rows,
   // so a stream is read exactly as far as without the lookahead.
-  constexpr uint64_t kLookahead = 2;
+  constexpr uint64_t kLookahead = 3;
   constexpr uint64_t kRing = 4;  // a power of two above kLookahead: slots by mask
   Key ring[kRing];
   uint64_t read = 0;  // keys taken from the stream so far

@@ -28,9 +28,9 @@ namespace innosim {
 
 class RouteLookahead {
  public:
-  // The key being inserted and the two announced after it (a speed setting
-  // of the simulator, not InnoDB's; no result depends on it).
-  static constexpr int kAhead = 3;
+  // The key being inserted and the three announced after it (a speed
+  // setting of the simulator, not InnoDB's; no result depends on it).
+  static constexpr int kAhead = 4;
 
   struct Walk {
     Key key;
