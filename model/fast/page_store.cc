@@ -52,22 +52,20 @@ PageStore::~PageStore() {
 void PageStore::Extend(uint32_t page_no) {
   const size_t want = size_t{page_no} + kGrowthPages;
 #ifdef __linux__
-  if (want > reserved_) {
-    const size_t reserve = std::max(want, 2 * reserved_);
-    if (pages_ == nullptr && reserve * sizeof(IndexPage) <= kReserveBytes - kHugePageBytes) {
-      void* raw = mmap(nullptr, kReserveBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
-      if (raw != MAP_FAILED) {
-        // The array starts on a huge-page boundary, so that its first 2 MiB
-        // is one huge page too.
-        const uintptr_t base = reinterpret_cast<uintptr_t>(raw);
-        const uintptr_t aligned = (base + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
-        (void)madvise(reinterpret_cast<void*>(aligned), kReserveBytes - (aligned - base), MADV_HUGEPAGE);
-        reservation_ = raw;
-        pages_ = reinterpret_cast<IndexPage*>(aligned);
-        reserved_ = (kReserveBytes - (aligned - base)) / sizeof(IndexPage);
-        mapped_ = true;
-      }
+  if (pages_ == nullptr) {
+    // The first page: the whole range reserved at once, if the system grants
+    // it (a run past it fails below, as a mapping that cannot grow does).
+    void* raw = mmap(nullptr, kReserveBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (raw != MAP_FAILED) {
+      // The array starts on a huge-page boundary, so that its first 2 MiB
+      // is one huge page too.
+      const uintptr_t base = reinterpret_cast<uintptr_t>(raw);
+      const uintptr_t aligned = (base + kHugePageBytes - 1) & ~(kHugePageBytes - 1);
+      (void)madvise(reinterpret_cast<void*>(aligned), kReserveBytes - (aligned - base), MADV_HUGEPAGE);
+      reservation_ = raw;
+      pages_ = reinterpret_cast<IndexPage*>(aligned);
+      reserved_ = (kReserveBytes - (aligned - base)) / sizeof(IndexPage);
+      mapped_ = true;
     }
   }
 #endif
