@@ -150,17 +150,30 @@ SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index
   pk_bytes_kept_ = total >= Key::kMaxBytes ? 0 : std::min<uint32_t>(pk_width_, Key::kMaxBytes - total);
 }
 
-int64_t SecondaryKeyEncoder::TimeUs(const Part& p, uint64_t row, uint32_t fsp) const {
-  int64_t t = start_us_;
-  if (p.source == ValueSource::kKeyTime) {
-    // ms(i) = start_ms + i / rows_per_ms, with the sub-ms part as the
-    // generators' SyntheticClock spreads the rows of one ms.
-    t += static_cast<int64_t>(row / rows_per_ms_) * 1000 +
-         static_cast<int64_t>(row % rows_per_ms_ * 1000 / rows_per_ms_);
-  } else {
-    t += static_cast<int64_t>(std::floor(static_cast<double>(row) * p.us_per_row));
-  }
+int64_t SecondaryKeyEncoder::RowTimeUs(int64_t start_us, double us_per_row, uint64_t row, uint32_t fsp) {
+  const int64_t t = start_us + static_cast<int64_t>(std::floor(static_cast<double>(row) * us_per_row));
   return t - t % kPow10[6 - fsp];
+}
+
+int64_t SecondaryKeyEncoder::KeyTimeUs(int64_t start_us, uint64_t rows_per_ms, uint64_t row, uint32_t fsp) {
+  // ms(i) = start_ms + i / rows_per_ms, with the sub-ms part as the
+  // generators' SyntheticClock spreads the rows of one ms.
+  const int64_t t = start_us + static_cast<int64_t>(row / rows_per_ms) * 1000 +
+                    static_cast<int64_t>(row % rows_per_ms * 1000 / rows_per_ms);
+  return t - t % kPow10[6 - fsp];
+}
+
+void SecondaryKeyEncoder::RandomBytes(uint64_t row, uint32_t column, uint32_t width, uint8_t* out) {
+  for (uint32_t i = 0; i < width; i += 8) {
+    uint8_t r[8];
+    PutBigEndian(SplitMix64(row * 0x100000001b3ull + column * 131 + i), 8, r);
+    std::memcpy(out + i, r, std::min<uint32_t>(8, width - i));
+  }
+}
+
+int64_t SecondaryKeyEncoder::TimeUs(const Part& p, uint64_t row, uint32_t fsp) const {
+  return p.source == ValueSource::kKeyTime ? KeyTimeUs(start_us_, rows_per_ms_, row, fsp)
+                                           : RowTimeUs(start_us_, p.us_per_row, row, fsp);
 }
 
 const Key& SecondaryKeyEncoder::StreamKey(int stream, uint64_t row) const {
@@ -195,11 +208,7 @@ Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
         break;
       }
       case ValueSource::kRandom:
-        for (uint32_t i = 0; i < p.width; i += 8) {
-          uint8_t r[8];
-          PutBigEndian(SplitMix64(row * 0x100000001b3ull + p.column * 131 + i), 8, r);
-          std::memcpy(out + i, r, std::min<uint32_t>(8, p.width - i));
-        }
+        RandomBytes(row, p.column, p.width, out);
         break;
       case ValueSource::kDefault:
       case ValueSource::kConstant:

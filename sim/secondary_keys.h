@@ -78,6 +78,15 @@ class SecondaryKeyEncoder final : public EntryEncoder {
   // integer, for whole seconds since the epoch.
   static uint64_t DatetimeSecondsPacked(int64_t secs);
 
+  // What a source gives row `row`, as Encode stores it and `measure` inserts
+  // it (tools/column_literals.h): the time of a time source in microseconds
+  // since the epoch, truncated to `fsp` digits (row time: start_us +
+  // floor(row * us_per_row), us_per_row = 1e6 / its rows per second; key
+  // time: the generators' SyntheticClock), and a random source's bytes.
+  static int64_t RowTimeUs(int64_t start_us, double us_per_row, uint64_t row, uint32_t fsp);
+  static int64_t KeyTimeUs(int64_t start_us, uint64_t rows_per_ms, uint64_t row, uint32_t fsp);
+  static void RandomBytes(uint64_t row, uint32_t column, uint32_t width, uint8_t* out);
+
  private:
   struct Part {
     ColumnValue value;

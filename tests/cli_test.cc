@@ -294,7 +294,12 @@ TEST(MeasureCliTable, TableSpecAndPrivateServerOptionsAreCheckedBeforeConnecting
            {{"--table", "seed005"}, "use seed000, seed004 or a CREATE TABLE"},
            {{"--table", "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY)"}, "BINARY(16)"},
            {{"--set", "innodb_buffer_pool_size=128M"}, "--private-server"},
-           {{"--page-size", "4k"}, "--private-server"}}) {
+           {{"--page-size", "4k"}, "--private-server"},
+           {{"--column", "created=rownum"}, "seed 000's table has none to set"},
+           {{"--table", "CREATE TABLE t (id BINARY(16) NOT NULL PRIMARY KEY, p BINARY(16) NOT NULL, KEY (p))", "--column",
+             "p=stream:uuidv4"},
+            "measure cannot load a stream's keys"},
+           {{"--table", "seed004", "--column", "nosuch=rownum"}, "nosuch"}}) {
     std::vector<std::string> args = base;
     args.insert(args.end(), c.extra.begin(), c.extra.end());
     Output o = RunInnosim(args, "/tmp/innosim-table-" + std::to_string(::getpid()) + ".err");
@@ -317,6 +322,9 @@ TEST(MeasureCliTable, TableSpecAndPrivateServerOptionsAreCheckedBeforeConnecting
   // seed004 with a 16-byte stream passes the checks: the run gets as far as connecting.
   std::vector<std::string> ok = base;
   ok.insert(ok.end(), {"--table", "seed004"});
+  EXPECT_EQ(RunInnosim(ok, "/tmp/innosim-table-ok.err").exit_code, 3);
+  // So do the sources measure writes as literals.
+  ok.insert(ok.end(), {"--column", "created_at=time:1000"});
   EXPECT_EQ(RunInnosim(ok, "/tmp/innosim-table-ok.err").exit_code, 3);
 }
 

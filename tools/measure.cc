@@ -22,6 +22,7 @@
 #include "absl/strings/strip.h"
 #include "sim/metrics.h"
 #include "sim/uuid.h"
+#include "tools/column_literals.h"
 #include "sim/uuid_streams.h"
 #include "sim/writers.h"
 #include "sim/stream_registry.h"
@@ -432,6 +433,8 @@ struct MeasureRun {
   const std::string payload = std::string(100, 'x');
   // options.spec_table, or nullptr for seed 000's table.
   const MeasureTable* spec = nullptr;
+  // With spec: each column's literal (options.columns).
+  std::optional<ColumnLiterals> literals;
   // The PK column's name (the UUID version check reads it).
   std::string pk_column = "id";
   MeasureResult result;
@@ -638,48 +641,21 @@ absl::Status AppendKey(const MeasureRun& run, const Key& key, uint64_t done, std
   return absl::OkStatus();
 }
 
-// One row of a spec table (MeasureOptions::spec_table says what each column holds).
+// One row of a spec table: the key, then each other column's literal
+// (MeasureOptions::columns, tools/column_literals.h).
 absl::Status AppendSpecRow(const MeasureRun& run, const Key& key, uint64_t done, uint64_t row_index,
                            std::optional<int>* version, std::string* sql) {
   const TableSchema& t = run.spec->schema;
   const uint32_t pk = t.def.primary.columns[0];
+  std::string pk_literal;
+  if (absl::Status s = AppendKey(run, key, done, version, &pk_literal); !s.ok()) return s;
   sql->push_back('(');
-  for (size_t c = 0; c < t.def.columns.size(); ++c) {
+  for (uint32_t c = 0; c < t.def.columns.size(); ++c) {
     if (c) sql->push_back(',');
-    const ColumnDef& col = t.def.columns[c];
-    const ColumnValue& v = t.values[c];
     if (c == pk) {
-      if (absl::Status s = AppendKey(run, key, done, version, sql); !s.ok()) return s;
-      continue;
-    }
-    switch (v.kind) {
-      case ColumnKind::kBinary: {
-        // Pseudo-random bytes (a token column): splitmix64 of the row and column.
-        sql->append("X'");
-        uint64_t x = row_index * 0x9E3779B97F4A7C15ull + c;
-        for (uint32_t i = 0; i < col.stored_bytes; i += 8) {
-          uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-          z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-          z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-          z ^= z >> 31;
-          uint8_t b[8];
-          for (int k = 0; k < 8; ++k) b[k] = static_cast<uint8_t>(z >> (8 * k));
-          AppendHex(sql, b, std::min<uint32_t>(8, col.stored_bytes - i));
-        }
-        sql->append("'");
-        break;
-      }
-      case ColumnKind::kChar:
-      case ColumnKind::kVarchar:
-        absl::StrAppend(sql, "REPEAT('x',", col.stored_bytes, ")");
-        break;
-      case ColumnKind::kInteger:
-        absl::StrAppend(sql, row_index + 1);
-        break;
-      case ColumnKind::kDatetime:
-      case ColumnKind::kTimestamp:
-        absl::StrAppend(sql, "SYSDATE(", v.fsp, ")");
-        break;
+      sql->append(pk_literal);
+    } else {
+      run.literals->Append(c, row_index, pk_literal, sql);
     }
   }
   sql->push_back(')');
@@ -1434,6 +1410,10 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
     run.spec = &*options.spec_table;
     const TableDef& def = run.spec->schema.def;
     run.pk_column = def.columns[def.primary.columns[0]].name;
+    absl::StatusOr<ColumnLiterals> literals =
+        ColumnLiterals::Make(run.spec->schema, options.columns, options.start_ms, options.rows_per_ms);
+    if (!literals.ok()) return literals.status();
+    run.literals = *std::move(literals);
   }
   if (absl::Status s = CheckServer(run); !s.ok()) return s;
   if (absl::Status s = PrepareSchema(run); !s.ok()) return s;

@@ -61,6 +61,7 @@
 
 #include "absl/status/statusor.h"
 #include "nlohmann/json.hpp"
+#include "sim/column_values.h"
 #include "sim/key_stream.h"
 #include "sim/metrics.h"
 #include "sim/phases.h"
@@ -148,11 +149,19 @@ struct MeasureOptions {
   std::optional<TableKind> kind;
   // Set: this table instead of seed 000's (`kind` is then ignored). Row i
   // (0-based) holds what the simulator assumes (sim/secondary_keys.h): the
-  // stream's key in the PK column, DATETIME/TIMESTAMP(p) columns
-  // SYSDATE(p) (seed 004's created_at), other integers i + 1, CHAR and
-  // VARCHAR columns 'x' repeated to their stored length (REPEAT('x', 100)
-  // for seed 004's payload), other BINARY(n) columns pseudo-random bytes.
+  // stream's key in the PK column, every other column its source's value
+  // (`columns`, else its type's default; tools/column_literals.h):
+  // DATETIME/TIMESTAMP(p) columns SYSDATE(p) (seed 004's created_at),
+  // other integers i + 1, CHAR and VARCHAR columns 'x' repeated to their
+  // stored length (REPEAT('x', 100) for seed 004's payload), other
+  // BINARY(n) columns the simulation's pseudo-random bytes.
   std::optional<MeasureTable> spec_table;
+  // With spec_table: `--column NAME=SOURCE` (sim/column_values.h; stream:S
+  // is refused), and the key stream's clock that time:R and key-time
+  // count from (StreamSpec's start_ms and rows_per_ms).
+  std::vector<ColumnSource> columns;
+  uint64_t start_ms = StreamSpec{}.start_ms;
+  uint64_t rows_per_ms = 1;
   // Rows to load; the stream must yield at least this many keys.
   uint64_t rows = 0;
   // Set: the load goes in through one connection per writer (WriterKeys);

@@ -48,6 +48,7 @@
 #include "sim/series_writer.h"
 #include "sim/stream_registry.h"
 #include "sim/table_parser.h"
+#include "tools/column_literals.h"
 #include "tools/measure.h"
 #include "tools/private_server.h"
 #include "tools/ibd_reader.h"
@@ -460,6 +461,17 @@ absl::StatusOr<MeasurePlan> CheckMeasureOptions(const MeasureCliOptions& o) {
     absl::StatusOr<std::string> owned = OwnedTableSql(load.table, o.database, o.table_name);
     if (!owned.ok()) return owned.status();
   }
+  if (!plan.spec.columns.empty()) {
+    if (!plan.table) {
+      return absl::InvalidArgumentError(
+          "--column names a column of a --table: seed 000's table has none to set; add --table seed004 or a "
+          "CREATE TABLE statement");
+    }
+    // A source the server side cannot write (stream:S) stops here.
+    absl::StatusOr<ColumnLiterals> literals = ColumnLiterals::Make(
+        plan.table->schema, plan.spec.columns, plan.spec.stream.start_ms, plan.spec.stream.rows_per_ms);
+    if (!literals.ok()) return literals.status();
+  }
   if (!load.phases.empty()) {
     if (absl::Status s = PlanPhases(o, &plan, per_writer); !s.ok()) return s;
   }
@@ -534,6 +546,9 @@ absl::StatusOr<MeasureResult> LoadAndMeasureOnServer(ServerConnection& conn, con
   mo.database = o.database;
   mo.table = o.table_name;
   mo.spec_table = plan.table;
+  mo.columns = plan.spec.columns;
+  mo.start_ms = plan.spec.stream.start_ms;
+  mo.rows_per_ms = plan.spec.stream.rows_per_ms;
   for (const auto& [name, value] : plan.expected_settings) {
     if (mo.expected_settings.count(name) != 0) mo.expected_settings[name] = value;
   }
@@ -1039,6 +1054,9 @@ void AddMeasure(CLI::App& app, Registry& reg) {
       "side (docs/phases.md)";
   help.payload_bytes =
       "with --profile postgresql-*: bytes of each text column's value (as run --payload-bytes)";
+  help.column =
+      "with a --table: what column NAME holds, as run --column (repeatable); time is the server's SYSDATE, "
+      "time:R and key-time the simulation's times written as literals, so both sides index the same values";
   help.server_options_for_real_server = true;
   o->load.Register(sub, help);
   sub->add_option("--profile", o->profile,
