@@ -361,9 +361,10 @@ absl::Status BTree::StoreExtern(const Key& key, const std::vector<uint32_t>& ext
 void BTree::TouchAllocationPages(uint32_t page_no) {
   const uint32_t xdes = space_->XdesPageOf(page_no);
   if (space_->FirstUseOfXdesPage(xdes)) sink_->OnPageCreate(space_id_, xdes);
-  sink_->OnPageAccess(space_id_, xdes);
+  // fsp0fsp.cc fixes them without making them young (OnPageFixOnly).
+  sink_->OnPageFixOnly(space_id_, xdes);
   sink_->OnPageModify(space_id_, xdes);
-  sink_->OnPageAccess(space_id_, Tablespace::kFirstInodePage);
+  sink_->OnPageFixOnly(space_id_, Tablespace::kFirstInodePage);
   sink_->OnPageModify(space_id_, Tablespace::kFirstInodePage);
 }
 

@@ -436,6 +436,19 @@ void BufferPool::FixSlow(int32_t f, uint32_t space_id, uint32_t page_no, uint64_
   Install(g, space_id, page_no, /*old=*/true, now_ms);
 }
 
+void BufferPool::FixNoAccess(uint32_t space_id, uint32_t page_no, uint64_t now_ms) {
+  const int32_t f = Lookup(space_id, page_no);
+  if (f >= 0) {
+    frames_[f].fix_mtr = mtr_seq_;
+    return;
+  }
+  const int32_t g = GetFreeFrame(now_ms);
+  if (g < 0) return;
+  ++stats_.reads;
+  Install(g, space_id, page_no, /*old=*/true, now_ms);
+  frames_[g].access_time = 0;  // buf_read_page alone sets no access time
+}
+
 void BufferPool::MarkDirtySlow(uint32_t space_id, uint32_t page_no, uint64_t mtr_start_lsn, uint64_t now_ms) {
   FixSlow(-1, space_id, page_no, now_ms);
   const int32_t f = Lookup(space_id, page_no);

@@ -134,6 +134,11 @@ class BufferPool {
     }
     FixSlow(f, space_id, page_no, now_ms);
   }
+  // MariaDB 10.11's buf_page_get_gen / buf_pool_t::page_fix without the
+  // caller's buf_page_make_young_if_needed: fixed for the current mtr, not
+  // marked accessed, not made young; a page not resident is read into the
+  // old sublist and stays unaccessed until an access marks it.
+  void FixNoAccess(uint32_t space_id, uint32_t page_no, uint64_t now_ms);
   // buf_page_create: a freshly allocated page gets a frame without a read
   // and enters the LRU at the head. If already resident, it is just fixed.
   void Create(uint32_t space_id, uint32_t page_no, uint64_t now_ms);

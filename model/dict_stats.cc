@@ -108,7 +108,7 @@ void DictStats::AnalyzeIndex(const BTree& t, uint32_t n_uniq, const PageStore& s
   // segment headers and the segment inodes they point to.
   const uint32_t root = t.root();
   sink->OnPageAccess(space, root);
-  sink->OnPageAccess(space, Tablespace::kFirstInodePage);
+  sink->OnPageFixOnly(space, Tablespace::kFirstInodePage);  // fseg_inode_get: fsp0fsp.cc, not made young
   sink->OnMtrCommit(0);
   const uint32_t root_level = store.page(root).level();
 
@@ -201,7 +201,7 @@ void DictStats::EstimateTransient(const BTree& t, const PageStore& store, uint32
   // (page_cur_open_on_rnd_user_rec).
   const uint32_t root = t.root();
   sink->OnPageAccess(space, root);
-  sink->OnPageAccess(space, Tablespace::kFirstInodePage);
+  sink->OnPageFixOnly(space, Tablespace::kFirstInodePage);  // fseg_inode_get: fsp0fsp.cc, not made young
   sink->OnMtrCommit(0);
   const uint64_t n = std::min<uint64_t>(kTransientSamplePages, std::max<uint64_t>(1, t.size()));
   for (uint64_t i = 0; i < n; ++i) {

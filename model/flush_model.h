@@ -87,6 +87,14 @@ class FlushModel : public PageEventSink {
   void OnPageAccess(uint32_t space_id, uint32_t page_no) override {
     pool_.Fix(space_id, page_no, now_ms_);
   }
+  void OnPageFixOnly(uint32_t space_id, uint32_t page_no) override {
+    // MySQL 8.4's Buf_fetch makes every page it fixes young if needed.
+    if (settings_.flavor == ServerFlavor::kMariaDb1011) {
+      pool_.FixNoAccess(space_id, page_no, now_ms_);
+    } else {
+      pool_.Fix(space_id, page_no, now_ms_);
+    }
+  }
   void OnPageCreate(uint32_t space_id, uint32_t page_no) override {
     pool_.Create(space_id, page_no, now_ms_);
   }

@@ -26,6 +26,18 @@ class PageEventSink {
   // The page is fixed (buf_page_get) by the current mtr. `space_id` tells
   // the index apart when several B-trees share a buffer pool.
   virtual void OnPageAccess(uint32_t space_id, uint32_t page_no) = 0;
+  // The page is fixed by a caller that does not call
+  // buf_page_make_young_if_needed: in MariaDB 10.11 buf_page_get_gen and
+  // buf_pool_t::page_fix neither mark a page accessed nor make it young,
+  // their callers do (B-tree descents, the undo log's per-row page, the
+  // rollback segment header); purge's undo page reads (purge_sys_t::
+  // get_page: "we expect the page to be freed soon", trx0rec.cc) and
+  // commit's undo header page (trx_purge_add_undo_to_history) and the file
+  // space's own pages (fsp0fsp.cc: the FSP header, XDES and inode pages) do
+  // not. A page not resident is read into the LRU's old end as any read.
+  // MySQL 8.4's Buf_fetch makes every fixed page young if needed: there it
+  // is OnPageAccess, as is the default.
+  virtual void OnPageFixOnly(uint32_t space_id, uint32_t page_no) { OnPageAccess(space_id, page_no); }
   // A freshly allocated page is created in the buffer pool without a read
   // (btr_page_alloc -> fseg_alloc_free_page with init_mtr: buf_page_create).
   virtual void OnPageCreate(uint32_t space_id, uint32_t page_no) = 0;

@@ -191,8 +191,8 @@ void UndoLogs::AppendRecord(PageEventSink* sink, uint32_t rec_bytes, uint32_t re
       pages_.push_back(AllocPage());
       free_ = kFirstLogOffset + kUndoLogXaHdrSize;
       Modify(sink, kRsegFirstPage + rseg_);
-      Modify(sink, kFspHeaderPage);
-      Modify(sink, kInodePage);
+      ModifyFixOnly(sink, kFspHeaderPage);
+      ModifyFixOnly(sink, kInodePage);
       sink->OnPageCreate(kUndoSpaceKey, pages_[0]);
       Modify(sink, pages_[0]);
     }
@@ -205,8 +205,8 @@ void UndoLogs::AppendRecord(PageEventSink* sink, uint32_t rec_bytes, uint32_t re
     pages_.push_back(AllocPage());
     page_first_row_.push_back(rows_);
     free_ = kUndoPageHdr + kUndoPageHdrSize;
-    Modify(sink, kFspHeaderPage);
-    Modify(sink, kInodePage);
+    ModifyFixOnly(sink, kFspHeaderPage);
+    ModifyFixOnly(sink, kInodePage);
     Modify(sink, pages_[0]);
     sink->OnPageCreate(kUndoSpaceKey, CurrentPage());
   }
@@ -224,7 +224,7 @@ void UndoLogs::Commit(PageEventSink* sink) {
   // trx_undo_set_state_at_finish: TRX_UNDO_CACHED for a one-page log below
   // the reuse limit.
   const bool cached = used_pages == 1 && free_ < reuse_limit_;
-  Modify(sink, pages_[0]);
+  ModifyFixOnly(sink, pages_[0]);
   // The history list: MariaDB adds every log to it, MySQL an update log
   // (trx_purge_add_update_undo_to_history); purge removes it.
   if (!mysql() || delete_marks_) Modify(sink, kRsegFirstPage + rseg_);
@@ -279,7 +279,8 @@ void UndoLogs::Commit(PageEventSink* sink) {
 void UndoLogs::Purge(PageEventSink* sink) {
   // The batches: each waiting log's undo records, read page by page.
   for (uint32_t page_no : history_pages_) {
-    sink->OnPageAccess(kUndoSpaceKey, page_no);
+    // purge_sys_t::get_page: buf_pool_t::page_fix, no access, not young.
+    sink->OnPageFixOnly(kUndoSpaceKey, page_no);
     sink->OnMtrCommit(0);
   }
   // trx_purge_truncate_history: every rollback segment's header latched.
@@ -303,8 +304,8 @@ void UndoLogs::Purge(PageEventSink* sink) {
 
 void UndoLogs::FreeSegment(PageEventSink* sink, uint32_t rseg, absl::Span<const uint32_t> pages, bool report_free) {
   Modify(sink, kRsegFirstPage + rseg);
-  Modify(sink, kFspHeaderPage);
-  Modify(sink, kInodePage);
+  ModifyFixOnly(sink, kFspHeaderPage);
+  ModifyFixOnly(sink, kInodePage);
   // Freed in reverse, so the next segment takes the same pages in order.
   for (size_t i = pages.size(); i-- > 0;) {
     if (report_free) sink->OnPageFree(kUndoSpaceKey, pages[i]);
@@ -315,7 +316,7 @@ void UndoLogs::FreeSegment(PageEventSink* sink, uint32_t rseg, absl::Span<const 
 void UndoLogs::ReadForPurge(PageEventSink* sink, uint64_t row) {
   if (!purge_pending_) return;  // a cached log: its one page is resident
   while (purge_page_ + 1 < purge_pages_.size() && purge_first_row_[purge_page_ + 1] <= row) ++purge_page_;
-  sink->OnPageAccess(kUndoSpaceKey, purge_pages_[purge_page_]);
+  sink->OnPageFixOnly(kUndoSpaceKey, purge_pages_[purge_page_]);
   sink->OnMtrCommit(0);
 }
 

@@ -204,6 +204,13 @@ class UndoLogs {
     sink->OnPageAccess(kUndoSpaceKey, page_no);
     sink->OnPageModify(kUndoSpaceKey, page_no);
   }
+  // The same by a caller that does not make the page young in MariaDB
+  // (PageEventSink::OnPageFixOnly): the FSP header and inode page, the
+  // undo header page at commit.
+  void ModifyFixOnly(PageEventSink* sink, uint32_t page_no) const {
+    sink->OnPageFixOnly(kUndoSpaceKey, page_no);
+    sink->OnPageModify(kUndoSpaceKey, page_no);
+  }
   static constexpr uint32_t kUndoSpaceKey = 0xFFFFFFEFu;  // Engine::kUndoPageEventSpace
 
   ServerFlavor flavor_;

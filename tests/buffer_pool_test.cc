@@ -185,6 +185,40 @@ TEST(BufferPoolTest, OldPageIsMadeYoungOnlyAfterOldBlocksTime) {
   EXPECT_EQ(pool.Verify(), "");
 }
 
+// MariaDB 10.11's fix without buf_page_make_young_if_needed (purge's undo
+// reads, the file space's own pages): a miss reads the page into the old
+// sublist; no fix marks it accessed or makes it young, so the first access
+// that does (a B-tree descent's) counts its innodb_old_blocks_time from
+// then, not from the read.
+TEST(BufferPoolTest, AFixWithoutAccessNeverMakesAPageYoung) {
+  BufferPool pool = MakePool(1000);
+  for (uint32_t p = 0; p < 1200; ++p) {
+    pool.Fix(kSpace, p, 0);
+    pool.CommitMtr();
+  }
+  ASSERT_GT(pool.stats().evicted, 0u);
+  const uint64_t reads = pool.stats().reads;
+  pool.FixNoAccess(kSpace, 5000, 10'000);  // a miss: read, old
+  pool.CommitMtr();
+  EXPECT_EQ(pool.stats().reads, reads + 1);
+  ASSERT_TRUE(pool.IsOld(kSpace, 5000));
+  const int64_t at = pool.LruPosition(kSpace, 5000);
+  pool.FixNoAccess(kSpace, 5000, 20'000);  // 10 s later: still old, not moved
+  pool.CommitMtr();
+  EXPECT_TRUE(pool.IsOld(kSpace, 5000));
+  EXPECT_EQ(pool.LruPosition(kSpace, 5000), at);
+  EXPECT_EQ(pool.stats().reads, reads + 1);
+  // The first real access marks it at 20 s: not too old yet.
+  pool.Fix(kSpace, 5000, 20'000);
+  pool.CommitMtr();
+  EXPECT_TRUE(pool.IsOld(kSpace, 5000));
+  pool.Fix(kSpace, 5000, 21'000);
+  pool.CommitMtr();
+  EXPECT_FALSE(pool.IsOld(kSpace, 5000));
+  EXPECT_EQ(pool.LruPosition(kSpace, 5000), 0);
+  EXPECT_EQ(pool.Verify(), "");
+}
+
 TEST(BufferPoolTest, NoPageIsMadeYoungBeforeTheFirstEviction) {
   BufferPool pool = MakePool(2000);
   for (uint32_t p = 0; p < 1000; ++p) pool.Fix(kSpace, p, 0);

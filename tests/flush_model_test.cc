@@ -159,6 +159,36 @@ TEST(FlushModelTest, MariaDbCreatedPagesSkipTheDoublewriteBuffer) {
   EXPECT_EQ(fm.counters().Innodb_dblwr_pages_written, 10u);
 }
 
+// OnPageFixOnly (a caller without buf_page_make_young_if_needed): MariaDB
+// 10.11 leaves the page where it is in the LRU, MySQL 8.4's Buf_fetch makes
+// it young as any fix does.
+TEST(FlushModelTest, AFixWithoutMakeYoungMovesNoPageOnlyUnderMariaDb) {
+  for (ServerFlavor flavor : {ServerFlavor::kMariaDb1011, ServerFlavor::kMySql84}) {
+    ServerSettings s = ServerSettings::Defaults(flavor);
+    ASSERT_TRUE(s.Set("innodb_buffer_pool_size", "32M").ok());
+    // The page cleaner's pass at 1 s frees at most this many clean pages
+    // from the LRU tail: not the page under test, near the midpoint.
+    ASSERT_TRUE(s.Set("innodb_lru_scan_depth", "100").ok());
+    FlushModel fm(s);
+    const uint64_t frames = fm.buffer_pool().n_frames();
+    // Fill the pool and start evicting.
+    for (uint32_t p = 1; p < frames + 200; ++p) {
+      fm.OnPageAccess(kSpace, p);
+      fm.OnMtrCommit(0);
+    }
+    fm.OnPageAccess(kSpace, 900'000);  // read at t = 0, old
+    fm.OnMtrCommit(0);
+    ASSERT_TRUE(fm.buffer_pool().IsOld(kSpace, 900'000));
+    fm.Tick(2.0);  // innodb_old_blocks_time (1 s) later
+    const uint64_t reads = fm.buffer_pool().stats().reads;
+    fm.OnPageFixOnly(kSpace, 900'000);
+    fm.OnMtrCommit(0);
+    ASSERT_EQ(fm.buffer_pool().stats().reads, reads);  // resident
+    EXPECT_EQ(fm.buffer_pool().IsOld(kSpace, 900'000), flavor == ServerFlavor::kMariaDb1011)
+        << ServerFlavorName(flavor);
+  }
+}
+
 TEST(FlushModelTest, MariaDbProfileAlsoSeparatesRandomFromSequential) {
   ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
   ASSERT_TRUE(s.Set("innodb_buffer_pool_size", "1G").ok());
