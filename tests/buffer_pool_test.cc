@@ -132,6 +132,16 @@ TEST(BufferPoolTest, VerifyCatchesMiscountedListsAndCounters) {
   EXPECT_NE(writes.Verify().find("pages written"), std::string::npos) << writes.Verify();
 }
 
+// Reads pages 0 .. n-1 at t = 0, one mtr each, past the pool's size: the
+// pool fills and evicts (freed_page_clock > 0).
+void FillAndStartEvicting(BufferPool& pool, uint32_t n) {
+  for (uint32_t p = 0; p < n; ++p) {
+    pool.Fix(kSpace, p, 0);
+    pool.CommitMtr();
+  }
+  ASSERT_GT(pool.stats().evicted, 0u);
+}
+
 TEST(BufferPoolTest, ReadPageCountsAReadAndEntersAtTheMidpoint) {
   BufferPool pool = MakePool(2000);
   for (uint32_t p = 0; p < 1000; ++p) {
@@ -166,11 +176,7 @@ TEST(BufferPoolTest, CreatedPageEntersAtTheHeadWithoutARead) {
 TEST(BufferPoolTest, OldPageIsMadeYoungOnlyAfterOldBlocksTime) {
   BufferPool pool = MakePool(1000);
   // Fill the pool and start evicting (freed_page_clock > 0).
-  for (uint32_t p = 0; p < 1200; ++p) {
-    pool.Fix(kSpace, p, 0);
-    pool.CommitMtr();
-  }
-  ASSERT_GT(pool.stats().evicted, 0u);
+  ASSERT_NO_FATAL_FAILURE(FillAndStartEvicting(pool, 1200));
   pool.Fix(kSpace, 5000, 10'000);  // first access at t = 10 s
   pool.CommitMtr();
   ASSERT_TRUE(pool.IsOld(kSpace, 5000));
@@ -192,11 +198,7 @@ TEST(BufferPoolTest, OldPageIsMadeYoungOnlyAfterOldBlocksTime) {
 // then, not from the read.
 TEST(BufferPoolTest, AFixWithoutAccessNeverMakesAPageYoung) {
   BufferPool pool = MakePool(1000);
-  for (uint32_t p = 0; p < 1200; ++p) {
-    pool.Fix(kSpace, p, 0);
-    pool.CommitMtr();
-  }
-  ASSERT_GT(pool.stats().evicted, 0u);
+  ASSERT_NO_FATAL_FAILURE(FillAndStartEvicting(pool, 1200));
   const uint64_t reads = pool.stats().reads;
   pool.FixNoAccess(kSpace, 5000, 10'000);  // a miss: read, old
   pool.CommitMtr();

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -251,12 +252,9 @@ absl::StatusOr<int64_t> DirtyPages(ServerConnection& conn) {
   return v;
 }
 
+// Lowercase hex, as an X'...' literal carries the bytes.
 void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (size_t i = 0; i < n; ++i) {
-    out->push_back(kHex[bytes[i] >> 4]);
-    out->push_back(kHex[bytes[i] & 15]);
-  }
+  absl::StrAppend(out, absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(bytes), n)));
 }
 
 }  // namespace
