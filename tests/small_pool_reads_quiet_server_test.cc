@@ -18,13 +18,13 @@
 //   - recalculation ON (both servers' default): the statistics
 //     recalculation modelled (model/dict_stats.h: a recalculation per 10% of
 //     the rows, at most one per 10 s; its sampling dives read evicted leaves,
-//     its save dirties the statistics tables' pages): pages written within
-//     5% and Innodb_buffer_pool_reads within max(50 pages, 30%) of the
-//     server's (the issue's acceptance), at 2M rows (the table about 370 MB,
-//     so that the dives reach evicted leaves). Measured on MariaDB 10.11.19:
-//     reads 55 simulated / 63 measured, pages written 23,500 / 23,713
-//     (-0.9%). The three-load medians of these and the other ordered loads:
-//     docs/validation-ordered-loads.md.
+//     its save dirties the statistics tables' pages): three loads, their
+//     medians' Innodb_buffer_pool_reads within max(50 pages, 30%) (the
+//     issue's acceptance) and pages written within 5%, at 2M rows (the
+//     table about 370 MB, so that the dives reach evicted leaves). Measured
+//     on MariaDB 10.11.19: reads 64 simulated / 74 measured, pages written
+//     23,130 / 23,724 (-2.5%). The three-load medians of these and the other
+//     ordered loads: docs/validation-ordered-loads.md.
 // Each case starts a server of its own (the --private-server path). If
 // mariadbd is not installed the test FAILS saying to install mariadb-server.
 // A quiet suite (tests/CMakeLists.txt): it runs with no test beside it, for
@@ -35,6 +35,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -43,6 +44,12 @@
 
 namespace innosim {
 namespace {
+
+// The middle of an odd number of figures.
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
 
 struct Figures {
   double sim_reads = 0, server_reads = 0, sim_written = 0, server_written = 0;
@@ -79,14 +86,29 @@ TEST(SmallPoolReadsServerTest, RollbackSegmentHeadersStayResidentWithRecalcOff) 
 }
 
 TEST(SmallPoolReadsServerTest, StatisticsRecalculationOn) {
-  Figures f;
-  ASSERT_NO_FATAL_FAILURE(MeasureSeed004("ON", "2000000", &f));
-  EXPECT_LE(std::fabs(f.sim_reads - f.server_reads), std::max(50.0, 0.3 * f.server_reads))
-      << "Innodb_buffer_pool_reads: simulated " << f.sim_reads << ", measured " << f.server_reads;
-  // The acceptance's 3% is for the median of three loads: one load of the
-  // server moves by up to 4% from the next (docs/validation-ordered-loads.md).
-  EXPECT_LE(std::fabs(RelativeError(f.sim_written, f.server_written)), 0.05)
-      << "Innodb_pages_written: simulated " << f.sim_written << ", measured " << f.server_written;
+  // Three loads, each on a server of its own, compared by their medians (the
+  // acceptance's "median over three loads where it varies"): one load of
+  // this configuration read 363 pages in a CI run where six others read
+  // 58-79, and pages written move by up to 4% from one load to the next.
+  constexpr int kLoads = 3;
+  std::vector<double> sim_reads, server_reads, sim_written, server_written;
+  for (int i = 0; i < kLoads; ++i) {
+    Figures f;
+    ASSERT_NO_FATAL_FAILURE(MeasureSeed004("ON", "2000000", &f));
+    sim_reads.push_back(f.sim_reads);
+    server_reads.push_back(f.server_reads);
+    sim_written.push_back(f.sim_written);
+    server_written.push_back(f.server_written);
+  }
+  const double sr = Median(sim_reads), mr = Median(server_reads);
+  const double sw = Median(sim_written), mw = Median(server_written);
+  EXPECT_LE(std::fabs(sr - mr), std::max(50.0, 0.3 * mr))
+      << "Innodb_buffer_pool_reads medians: simulated " << sr << ", measured " << mr;
+  // 5%, not the acceptance's 3%: single loads on 10.11.19 came out +0.8% to
+  // -3.3% (13 loads, 2026-12-07), the model a steady 1-3% low here: issue
+  // 30's open point (docs/validation-ordered-loads.md).
+  EXPECT_LE(std::fabs(RelativeError(sw, mw)), 0.05)
+      << "Innodb_pages_written medians: simulated " << sw << ", measured " << mw;
 }
 
 }  // namespace
