@@ -73,7 +73,7 @@ int32_t& BufferPool::Slot(uint32_t space_id, uint32_t page_no) {
   size_t i = 0;
   while (i < spaces_.size() && spaces_[i].space_id != space_id) ++i;
   if (i == spaces_.size()) {
-    spaces_.push_back(SpacePages{space_id, {}, {}});
+    spaces_.push_back(SpacePages{space_id, {}, {}, 0});
     spaces_.back().frame_of_page.reserve(1024);
   }
   auto& v = spaces_[i].frame_of_page;
@@ -284,13 +284,14 @@ bool BufferPool::WritePage(int32_t f) {
     fr.reinit = false;
     ++stats_.reinit_written;
   }
-  if (count_page_writes_) {
-    for (SpacePages& sp : spaces_) {
-      if (sp.space_id != fr.space_id) continue;
+  for (SpacePages& sp : spaces_) {
+    if (sp.space_id != fr.space_id) continue;
+    ++sp.written;
+    if (count_page_writes_) {
       if (fr.page_no >= sp.writes.size()) sp.writes.resize(std::max<size_t>(fr.page_no + 1, sp.writes.size() * 2), 0);
       ++sp.writes[fr.page_no];
-      break;
     }
+    break;
   }
   return true;
 }

@@ -249,6 +249,16 @@ class BufferPool {
     }
     return 0;
   }
+  // Pages of one tablespace written so far (counted whether or not
+  // Options::count_page_writes keeps PageWrites' tally): how
+  // Innodb_pages_written divides between the table, the undo logs and the
+  // statistics tables.
+  uint64_t PagesWrittenOf(uint32_t space_id) const {
+    for (const SpacePages& s : spaces_) {
+      if (s.space_id == space_id) return s.written;
+    }
+    return 0;
+  }
   uint64_t dirty_pages() const { return flush_len_; }
   // Dirty pages of one tablespace (a walk of the flush list).
   uint64_t DirtyPagesOf(uint32_t space_id) const;
@@ -321,6 +331,7 @@ class BufferPool {
     uint32_t space_id = 0;
     std::vector<int32_t> frame_of_page;  // -1 = not resident
     std::vector<uint32_t> writes;        // page writes so far, by page number
+    uint64_t written = 0;                // page writes so far, all pages
   };
 
   // The page table of a space, or nullptr. A load touches two or three

@@ -283,6 +283,8 @@ void DictStats::Recalculate(Due due, const std::vector<const BTree*>& trees, con
     ++counters_.recalcs_persistent;
     in_pool_ = false;
     last_recalc_s_ = now_s;
+    counters_.last_saved_n_rows = rows;
+    counters_.last_saved_s = now_s;
   }
   // dict_stats_update_persistent / _transient: stat_n_rows from the
   // clustered index's n_diff (the model: the table's rows), the count

@@ -57,6 +57,12 @@ class DictStats {
     uint64_t recalcs_transient = 0;   // dict_stats_update(DICT_STATS_RECALC_TRANSIENT)
     uint64_t pool_adds = 0;           // dict_stats_recalc_pool_add that queued the table
     uint64_t dives = 0;               // leaf pages fixed by the sampling
+    // The last persistent recalculation: the rows it saw (the n_rows
+    // dict_stats_save writes to mysql.innodb_table_stats; the model's is
+    // exact, the server's an estimate from the sample) and when, in
+    // simulated seconds from the load's start. Unset before the first.
+    uint64_t last_saved_n_rows = 0;
+    double last_saved_s = -1;
   };
 
   // The settings' innodb_stats_persistent, innodb_stats_auto_recalc and

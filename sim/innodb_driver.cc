@@ -174,7 +174,15 @@ void InnodbDriver::RecordPhase(const PhaseSpec& phase, RunResult* result) {
 }
 
 void InnodbDriver::Finish(RunResult* result) {
-  if (const FlushModel* fm = engine_.flush_model(); fm != nullptr) result->flush = fm->counters();
+  if (const FlushModel* fm = engine_.flush_model(); fm != nullptr) {
+    result->flush = fm->counters();
+    const BufferPool& pool = fm->buffer_pool();
+    result->pages_written_by_space.table = pool.PagesWrittenOf(engine_.table_space());
+    result->pages_written_by_space.undo = pool.PagesWrittenOf(Engine::kUndoPageEventSpace);
+    result->pages_written_by_space.statistics_tables = pool.PagesWrittenOf(DictStats::kStatsPageEventSpace);
+    result->pages_written_by_space.temporary = pool.PagesWrittenOf(UndoLogs::kTempSpaceKey);
+  }
+  if (const DictStats* stats = engine_.dict_stats(); stats != nullptr) result->dict_stats = stats->counters();
   result->report = engine_.Report();
   result->settings_used = settings_;
 }

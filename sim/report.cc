@@ -156,6 +156,28 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
     j["peak_dirty_pages"] = f.peak_dirty_pages;
     j["redo_bytes"] = f.redo_bytes;
     j["rows_per_sec"] = r.spec.rows_per_sec;
+    const RunResult::PagesWrittenBySpace& w = r.pages_written_by_space;
+    j["pages_written_by_space"] = {{"table", w.table},
+                                   {"undo", w.undo},
+                                   {"statistics_tables", w.statistics_tables},
+                                   {"temporary", w.temporary},
+                                   {"other", f.Innodb_pages_written - w.Sum()}};
+  }
+  if (r.dict_stats) {
+    const DictStats::Counters& d = *r.dict_stats;
+    nlohmann::ordered_json stats = {{"recalcs_persistent", d.recalcs_persistent},
+                                    {"recalcs_transient", d.recalcs_transient},
+                                    {"sampled_leaf_pages", d.dives}};
+    // mysql.innodb_table_stats' n_rows and last_update as the last save
+    // left them; none before the first.
+    if (d.recalcs_persistent > 0) {
+      stats["n_rows"] = d.last_saved_n_rows;
+      stats["last_update_s"] = d.last_saved_s;
+    } else {
+      stats["n_rows"] = nullptr;
+      stats["last_update_s"] = nullptr;
+    }
+    j["dict_stats"] = stats;
   }
   j["splits"] = SplitsJson(c);
   j["levels"] = LevelsJson(p);
@@ -354,6 +376,19 @@ std::string RunSummary(const RunResult& r) {
                           f.Innodb_buffer_pool_reads);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "peak dirty pages", f.peak_dirty_pages);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "redo bytes", f.redo_bytes);
+    const RunResult::PagesWrittenBySpace& w = r.pages_written_by_space;
+    absl::StrAppendFormat(&s, "  pages written by space: table %d, undo logs %d, statistics tables %d, temporary %d, "
+                          "other %d\n", w.table, w.undo, w.statistics_tables, w.temporary,
+                          f.Innodb_pages_written - w.Sum());
+  }
+  if (r.dict_stats) {
+    const DictStats::Counters& d = *r.dict_stats;
+    absl::StrAppendFormat(&s, "  statistics recalculations: %d persistent, %d transient, %d leaf pages sampled",
+                          d.recalcs_persistent, d.recalcs_transient, d.dives);
+    if (d.recalcs_persistent > 0) {
+      absl::StrAppendFormat(&s, "; the last at %.1f s saved n_rows %d", d.last_saved_s, d.last_saved_n_rows);
+    }
+    s += "\n";
   }
   s += PhasesSummary(r);
   s += SettingsTable(r.settings_used);

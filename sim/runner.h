@@ -11,10 +11,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "model/dict_stats.h"
 #include "model/engine.h"
 #include "model/flush_model.h"
 #include "model/server_settings.h"
@@ -94,6 +96,24 @@ struct RunResult {
   double elapsed_s = 0;  // wall time of the insert loop
   // With spec.flush:
   FlushModel::Counters flush;
+  // Innodb_pages_written by where the pages live (BufferPool::PagesWrittenOf):
+  // the table's tablespace, the undo logs with their rollback segment
+  // headers, the statistics tables (mysql.innodb_table_stats and
+  // innodb_index_stats, with their transactions' undo pages), MariaDB's
+  // temporary tablespace (its 131 pages dirtied at startup); the rest (a
+  // rebuilt table's old tablespace) is Innodb_pages_written less these.
+  struct PagesWrittenBySpace {
+    uint64_t table = 0;
+    uint64_t undo = 0;
+    uint64_t statistics_tables = 0;
+    uint64_t temporary = 0;
+    uint64_t Sum() const { return table + undo + statistics_tables + temporary; }
+  };
+  PagesWrittenBySpace pages_written_by_space;
+  // The statistics recalculation (model/dict_stats.h): zeros when
+  // innodb_stats_auto_recalc or the table's options leave none; unset
+  // without spec.flush.
+  std::optional<DictStats::Counters> dict_stats;
   std::vector<ServerSettings::Row> settings_used;  // ServerSettings::Describe()
   std::vector<std::string> warnings;  // e.g. unknown variables
   std::vector<SeriesPoint> series;

@@ -189,6 +189,47 @@ TEST(DictStatsTest, ARecalculationDueDuringTheFinalFlushWaitRuns) {
   EXPECT_GT(reads[1], reads[0] + 20) << "the dives of PRIMARY and idx_created into evicted leaves";
 }
 
+// What a run reports of the recalculation (RunResult::dict_stats, as
+// `measure` holds it against mysql.innodb_table_stats): the last save's
+// n_rows and time. The 10-s load above: with no final wait the last save
+// is the first 10% trigger's after the 10-s interval, inside the load;
+// with a 2-s wait it is the held one, at the load's end, having seen every
+// row. Its pages written by tablespace add up to Innodb_pages_written, the
+// statistics tables' share the same as PageWrites' tally of their pages.
+TEST(DictStatsTest, TheRunReportsTheLastSaveAndThePagesWrittenBySpace) {
+  for (double wait : {0.0, 2.0}) {
+    RunSpec spec = Seed004Load(200000);
+    spec.end_wait_s = wait;
+    spec.page_writes = true;
+    uint64_t stats_writes = 0;
+    absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
+      for (uint32_t p = 0; p < 1024; ++p) {
+        stats_writes += e.flush_model()->buffer_pool().PageWrites(DictStats::kStatsPageEventSpace, p);
+      }
+    });
+    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_TRUE(r->dict_stats.has_value());
+    const DictStats::Counters& d = *r->dict_stats;
+    ASSERT_GE(d.recalcs_persistent, 1u);
+    const double load_s = 2000000 / 200000.0;
+    if (wait == 0) {
+      EXPECT_LT(d.last_saved_n_rows, 2000000u);
+      EXPECT_NEAR(d.last_saved_s, d.last_saved_n_rows / 200000.0, 1e-3) << "a save inside the load, at its row";
+    } else {
+      EXPECT_EQ(d.last_saved_n_rows, 2000000u);
+      EXPECT_GE(d.last_saved_s, load_s);
+      EXPECT_LE(d.last_saved_s, load_s + wait);
+    }
+    const RunResult::PagesWrittenBySpace& w = r->pages_written_by_space;
+    EXPECT_EQ(w.statistics_tables, stats_writes);
+    EXPECT_GE(w.statistics_tables, 3u);
+    EXPECT_GT(w.table, 18000u) << "the table's leaves, about 18,900";
+    EXPECT_GT(w.undo, 0u);
+    EXPECT_EQ(w.temporary, 131u) << "MariaDB's temporary tablespace: FSP header, 2 inode pages, 128 headers";
+    EXPECT_EQ(w.Sum(), r->flush.Innodb_pages_written) << "no other tablespace without a rebuild";
+  }
+}
+
 // The table's STATS_PERSISTENT / STATS_AUTO_RECALC override the server's
 // (dict_stats_is_persistent_enabled, dict_stats_auto_recalc_is_enabled).
 TEST(DictStatsTest, TableOptionsOverrideTheServerVariables) {

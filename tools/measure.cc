@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -435,6 +436,9 @@ struct MeasureRun {
   std::optional<ColumnLiterals> literals;
   // The PK column's name (the UUID version check reads it).
   std::string pk_column = "id";
+  // The server's UNIX_TIMESTAMP(NOW(6)) as the load started: when the
+  // statistics' last_update fell, from the load's start.
+  double load_start_unix = 0;
   MeasureResult result;
 
   // The options' interrupted() has fired; checked at every step boundary.
@@ -1017,6 +1021,39 @@ absl::Status ReadCountersAfter(MeasureRun& run) {
   return absl::OkStatus();
 }
 
+// Step 3's start on the server's clock (MeasureRun::load_start_unix).
+absl::Status ReadLoadStart(MeasureRun& run) {
+  absl::StatusOr<std::vector<ServerConnection::Row>> t = run.conn.Query("SELECT UNIX_TIMESTAMP(NOW(6))");
+  if (!t.ok()) return t.status();
+  if (t->empty() || !t->front()[0] || !absl::SimpleAtod(*t->front()[0], &run.load_start_unix)) {
+    return absl::InternalError("SELECT UNIX_TIMESTAMP(NOW(6)) returned no number");
+  }
+  return absl::OkStatus();
+}
+
+// Step 5, before ANALYZE TABLE rewrites it: mysql.innodb_table_stats' row
+// of the table as the background recalculation (dict_stats_save) left it.
+// No row (innodb_stats_persistent off, or STATS_PERSISTENT=0) leaves both
+// figures unset.
+absl::Status ReadTableStats(MeasureRun& run, MeasuredCounters& m) {
+  absl::StatusOr<std::vector<ServerConnection::Row>> t = run.conn.Query(
+      absl::StrCat("SELECT n_rows, UNIX_TIMESTAMP(last_update) FROM mysql.innodb_table_stats WHERE database_name='",
+                   run.options.database, "' AND table_name='", run.options.table, "'"));
+  if (!t.ok()) return t.status();
+  if (t->empty()) return absl::OkStatus();
+  int64_t n_rows = 0;
+  double last_update = 0;
+  if (!ToInt(t->front()[0].value_or(""), &n_rows) || !absl::SimpleAtod(t->front()[1].value_or(""), &last_update)) {
+    return absl::InternalError(absl::StrCat("mysql.innodb_table_stats' row of ", run.qualified,
+                                            " has no n_rows or last_update"));
+  }
+  m.stats_n_rows = n_rows;
+  // last_update is a TIMESTAMP in whole seconds: counted from the second
+  // the load started in, so that a save in that second is 0, not negative.
+  m.stats_last_update_s = last_update - std::floor(run.load_start_unix);
+  return absl::OkStatus();
+}
+
 // Step 5: ANALYZE TABLE recomputes mysql.innodb_index_stats and
 // information_schema.TABLES from the index as it now is.
 absl::Status AnalyzeTable(MeasureRun& run) {
@@ -1416,6 +1453,7 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
   if (absl::Status s = CheckServer(run); !s.ok()) return s;
   if (absl::Status s = PrepareSchema(run); !s.ok()) return s;
   if (absl::Status s = ReadCountersBefore(run); !s.ok()) return s;
+  if (absl::Status s = ReadLoadStart(run); !s.ok()) return s;
   if (absl::Status s = LoadRowsInMultiRowInserts(run); !s.ok()) return s;
   int64_t load_dirty_pages = 0;
   if (!options.phases.empty()) {
@@ -1425,6 +1463,7 @@ absl::StatusOr<MeasureResult> MeasureSteps(ServerConnection& conn, KeyStream& st
   }
   if (absl::Status s = WaitForZeroDirtyPages(run); !s.ok()) return s;
   if (absl::Status s = ReadCountersAfter(run); !s.ok()) return s;
+  if (absl::Status s = ReadTableStats(run, run.result.measured); !s.ok()) return s;
   if (absl::Status s = AnalyzeTable(run); !s.ok()) return s;
   if (absl::Status s = ReadTableSizes(run, run.result.measured); !s.ok()) return s;
   if (absl::Status s = ReadIndexStats(run, run.result.measured); !s.ok()) return s;
@@ -1478,6 +1517,8 @@ nlohmann::json MeasuredJson(const MeasuredCounters& c) {
   m["rows"] = c.rows;
   m["elapsed_s"] = c.elapsed_s;
   m["flush_wait_s"] = c.flush_wait_s;
+  if (c.stats_n_rows) m[kTableStatsNRows] = *c.stats_n_rows;
+  if (c.stats_last_update_s) m[kTableStatsLastUpdate] = *c.stats_last_update_s;
   return m;
 }
 

@@ -72,6 +72,10 @@ namespace innosim {
 
 // The global status of read-ahead pages, read beside the counters.
 inline constexpr char kReadAheadStatus[] = "Innodb_buffer_pool_read_ahead";
+// mysql.innodb_table_stats' n_rows of the table (MeasuredCounters::stats_n_rows).
+inline constexpr char kTableStatsNRows[] = "innodb_table_stats.n_rows";
+// ... and its last_update, in seconds from the load's start.
+inline constexpr char kTableStatsLastUpdate[] = "innodb_table_stats.last_update_s";
 
 // The table comment that marks a table as created (and disposable) by innosim.
 inline constexpr char kOwnedTableComment[] = "innosim-owned";
@@ -250,6 +254,15 @@ struct MeasuredCounters {
   // Wall time of the load (step 3) and of the wait for zero dirty pages.
   double elapsed_s = 0;
   double flush_wait_s = 0;
+  // mysql.innodb_table_stats' row after the final flush, before ANALYZE
+  // TABLE: n_rows as the last background recalculation saved it (an
+  // estimate from its sample; 0 from CREATE TABLE's save when none ran),
+  // and its last_update in whole seconds from the second the load started
+  // in, on the server's clock (negative, or 0 with n_rows 0: CREATE
+  // TABLE's). Unset without a row (persistent statistics off) and after a
+  // phase.
+  std::optional<int64_t> stats_n_rows;
+  std::optional<double> stats_last_update_s;
 };
 
 // The server's counters read during the load (MeasureOptions::sample_every_s),
@@ -318,6 +331,10 @@ inline constexpr const char* kSimulationVariables[] = {
     "innodb_adaptive_flushing_lwm", "innodb_flushing_avg_loops",
     "innodb_lru_scan_depth",     "innodb_fill_factor",
     "innodb_segment_reserve_factor",
+    // The statistics recalculation (model/dict_stats.h): a --set of the
+    // private server's reaches the simulation through these.
+    "innodb_stats_persistent",   "innodb_stats_auto_recalc",
+    "innodb_stats_persistent_sample_pages",
     // The default character set and collation of a table that names none
     // (a text key's length: sim/table_parser.h).
     "character_set_server",      "collation_server",

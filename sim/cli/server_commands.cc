@@ -786,6 +786,16 @@ MeasureComparison CompareWithSimulation(const MeasureResult& m, const RunResult&
                                         double tolerance) {
   MeasureComparison c;
   c.counters = CompareCounters(sim, m.measured, tolerance);
+  if (m.measured.stats_n_rows && sim.dict_stats) {
+    // The rows the last background recalculation saw: which recalculations
+    // ran on each side (0: none since CREATE TABLE). The server's is an
+    // estimate from its sample (dict_stats_update_persistent takes the
+    // clustered index's n_diff), the model's the rows then.
+    const uint64_t simulated = sim.dict_stats->recalcs_persistent > 0 ? sim.dict_stats->last_saved_n_rows : 0;
+    const double error = RelativeError(static_cast<double>(simulated), static_cast<double>(*m.measured.stats_n_rows));
+    c.counters.push_back({kTableStatsNRows, simulated, *m.measured.stats_n_rows, error, false,
+                          WithinTolerance(error, tolerance)});
+  }
   for (const CounterComparison& row : c.counters) {
     if (row.structural && !row.within) c.within_tolerance = false;
   }
@@ -891,6 +901,18 @@ std::string MeasureText(const MeasureCliOptions& o, const MeasurePlan& plan, con
     // where it matters is seen.
     absl::StrAppendFormat(&s, "  %-28s %14s %14d  (read-ahead pages, not in Innodb_buffer_pool_reads)\n",
                           kReadAheadStatus, "-", *m.measured.Innodb_buffer_pool_read_ahead);
+  }
+  if (m.measured.stats_n_rows && sim.dict_stats) {
+    // When the last recalculation saved, from the load's start: the
+    // server's last_update (whole seconds) beside the model's clock.
+    const DictStats::Counters& d = *sim.dict_stats;
+    absl::StrAppendFormat(&s, "  %-28s %14s %14s  (statistics saved, s from the load's start; %d recalculations simulated)\n",
+                          "innodb_table_stats.last_update",
+                          d.recalcs_persistent > 0 ? absl::StrFormat("%.1f", d.last_saved_s) : std::string("none"),
+                          *m.measured.stats_n_rows > 0 && *m.measured.stats_last_update_s >= 0
+                              ? absl::StrFormat("%.0f", *m.measured.stats_last_update_s)
+                              : std::string("none"),
+                          d.recalcs_persistent);
   }
   if (!m.missing_counters.empty()) {
     s += "  (the server lacks:";
