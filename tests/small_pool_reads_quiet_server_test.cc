@@ -5,8 +5,9 @@
 // uuidv7-counter keys in 10,000-row transactions, a 128 MB pool,
 // innodb_stats_auto_recalc as given: OFF with 1,000,000 rows (the table
 // grows to about 185 MB), ON with 2,000,000.
-//   - recalculation OFF: Innodb_buffer_pool_reads within max(50 pages, 30%)
-//     of the server's (the acceptance). The server reads a handful:
+//   - recalculation OFF: three loads, their medians'
+//     Innodb_buffer_pool_reads within max(50 pages, 30%) (the issue's
+//     acceptance). The server reads a handful:
 //     purge's history truncation fixes the 128 rollback segment headers at
 //     least once a second, which keeps them young; innosim read 40 here (140
 //     at 2M rows) before it modelled that (each header evicted and read
@@ -102,16 +103,27 @@ void MeasureSeed004(const std::string& recalc, const std::string& rows, Figures*
 }
 
 TEST(SmallPoolReadsServerTest, RollbackSegmentHeadersStayResidentWithRecalcOff) {
-  Figures f;
-  ASSERT_NO_FATAL_FAILURE(MeasureSeed004("OFF", "1000000", &f));
-  EXPECT_LE(std::fabs(f.sim_reads - f.server_reads), std::max(50.0, 0.3 * f.server_reads))
-      << "Innodb_buffer_pool_reads: simulated " << f.sim_reads << ", measured " << f.server_reads;
-  EXPECT_LE(std::fabs(RelativeError(f.sim_written, f.server_written)), 0.05);
-  // innodb_stats_auto_recalc=OFF reaches the simulation (measure reads it
-  // back from the server): no recalculation on either side, the server's
-  // row still CREATE TABLE's.
-  EXPECT_EQ(f.sim_recalcs, 0);
-  EXPECT_EQ(f.server_n_rows, 0);
+  // Three loads, by their medians, as the ON case: about one fresh-server
+  // load in ten reads the rollback segment headers back (300-370 reads).
+  std::vector<double> sim_reads, server_reads, sim_written, server_written;
+  for (int i = 0; i < 3; ++i) {
+    Figures f;
+    ASSERT_NO_FATAL_FAILURE(MeasureSeed004("OFF", "1000000", &f));
+    sim_reads.push_back(f.sim_reads);
+    server_reads.push_back(f.server_reads);
+    sim_written.push_back(f.sim_written);
+    server_written.push_back(f.server_written);
+    // innodb_stats_auto_recalc=OFF reaches the simulation (measure reads it
+    // back from the server): no recalculation on either side, the server's
+    // row still CREATE TABLE's.
+    EXPECT_EQ(f.sim_recalcs, 0);
+    EXPECT_EQ(f.server_n_rows, 0);
+  }
+  const double sr = Median(sim_reads), mr = Median(server_reads);
+  EXPECT_LE(std::fabs(sr - mr), std::max(50.0, 0.3 * mr))
+      << "Innodb_buffer_pool_reads medians: simulated " << sr << ", measured " << mr;
+  EXPECT_LE(std::fabs(RelativeError(Median(sim_written), Median(server_written))), 0.05)
+      << "Innodb_pages_written medians: simulated " << Median(sim_written) << ", measured " << Median(server_written);
 }
 
 TEST(SmallPoolReadsServerTest, StatisticsRecalculationOn) {
