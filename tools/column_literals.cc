@@ -3,21 +3,21 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "sim/secondary_keys.h"
 
 namespace innosim {
-namespace {
 
-// Lowercase hex, as an X'...' literal carries the bytes.
 void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
-  absl::StrAppend(out, absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(bytes), n)));
+  // In place: absl::BytesToHexString would build a string per key.
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (size_t i = 0; i < n; ++i) {
+    out->push_back(kHex[bytes[i] >> 4]);
+    out->push_back(kHex[bytes[i] & 15]);
+  }
 }
-
-}  // namespace
 
 absl::StatusOr<ColumnLiterals> ColumnLiterals::Make(const TableSchema& schema,
                                                     const std::vector<ColumnSource>& sources, uint64_t start_ms,

@@ -31,6 +31,10 @@
 
 namespace innosim {
 
+// Appends `n` bytes as lowercase hex digits, as an X'...' literal carries
+// them (a key's, a BINARY column's); allocates only into `out`.
+void AppendHex(std::string* out, const uint8_t* bytes, size_t n);
+
 class ColumnLiterals {
  public:
   // `start_ms` and `rows_per_ms` are the key stream's clock (StreamSpec):

@@ -15,7 +15,6 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -251,11 +250,6 @@ absl::StatusOr<int64_t> DirtyPages(ServerConnection& conn) {
         "server does not report Innodb_buffer_pool_pages_dirty");
   }
   return v;
-}
-
-// Lowercase hex, as an X'...' literal carries the bytes.
-void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
-  absl::StrAppend(out, absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(bytes), n)));
 }
 
 }  // namespace
