@@ -790,8 +790,9 @@ MeasureComparison CompareWithSimulation(const MeasureResult& m, const RunResult&
     // The rows the last background recalculation saw: which recalculations
     // ran on each side (0: none since CREATE TABLE). The server's is an
     // estimate from its sample (dict_stats_update_persistent takes the
-    // clustered index's n_diff), the model's the rows then.
-    const uint64_t simulated = sim.dict_stats->recalcs_persistent > 0 ? sim.dict_stats->last_saved_n_rows : 0;
+    // clustered index's n_diff), the model's the rows then (0 before its
+    // first).
+    const uint64_t simulated = sim.dict_stats->last_saved_n_rows;
     const double error = RelativeError(static_cast<double>(simulated), static_cast<double>(*m.measured.stats_n_rows));
     c.counters.push_back({kTableStatsNRows, simulated, *m.measured.stats_n_rows, error, false,
                           WithinTolerance(error, tolerance)});
