@@ -23,30 +23,14 @@ constexpr double kPurgePhaseS = 0.5;
 }  // namespace
 
 Engine::Engine(const EngineProfile& profile, const TableDef& table, const EngineOptions& options)
+    : Engine(profile, table, absl::MakeConstSpan(&options, 1)) {}
+
+Engine::Engine(const EngineProfile& profile, const TableDef& table, absl::Span<const EngineOptions> instances)
     : profile_(profile),
       table_(table),
       big_rec_(ConvertBigRec(table, profile.page_size)),
-      space_(profile.page_size, profile.allocation, profile.segment_reserve_pct),
-      flush_(options.flush ? std::make_unique<FlushModel>(*options.flush, options.count_page_writes) : nullptr) {
-  // Bad options are reported, not run: the load goes on with the defaults.
-  const EngineOptions defaults;
-  if (options.trx_rows == 0) {
-    options_status_ = absl::InvalidArgumentError("EngineOptions::trx_rows must be at least 1");
-  } else if (flush_ != nullptr && !(options.rows_per_sec >= FlushModel::kMinRowsPerSec &&
-                                    std::isfinite(options.rows_per_sec))) {
-    options_status_ = absl::InvalidArgumentError(
-        absl::StrCat("EngineOptions::rows_per_sec must be at least ", FlushModel::kMinRowsPerSec,
-                     " and finite with the flush model (got ", options.rows_per_sec, ")"));
-  }
-  const EngineOptions& o = options_status_.ok() ? options : defaults;
-  rows_per_trx_ = trx_left_ = o.trx_rows;
-  fill_factor_ = options.fill_factor;
-  end_wait_s_ = std::max(0.0, options.end_wait_s);
-  if (flush_ != nullptr) seconds_per_row_ = 1.0 / o.rows_per_sec;
-  Build(flush_.get());
-  // The statistics recalculation runs on the load's clock: with the flush
-  // model only (a caller's own sink has no clock).
-  if (flush_ != nullptr) stats_ = std::make_unique<DictStats>(*options.flush, table_, undo_->n_rsegs());
+      space_(profile.page_size, profile.allocation, profile.segment_reserve_pct) {
+  Init(instances);
 }
 
 Engine::Engine(const EngineProfile& profile, const TableDef& table, PageEventSink* sink)
@@ -54,11 +38,66 @@ Engine::Engine(const EngineProfile& profile, const TableDef& table, PageEventSin
       table_(table),
       big_rec_(ConvertBigRec(table, profile.page_size)),
       space_(profile.page_size, profile.allocation, profile.segment_reserve_pct) {
-  Build(sink);
+  instances_.resize(1);
+  instances_[0].sink = sink;
+  sink_ = sink;
+  Build();
 }
 
-void Engine::Build(PageEventSink* sink) {
-  sink_ = sink;
+void Engine::Init(absl::Span<const EngineOptions> instances) {
+  if (instances.empty()) {
+    options_status_ = absl::InvalidArgumentError("an Engine needs at least one instance's options");
+    instances_.resize(1);
+  } else {
+    instances_.resize(instances.size());
+  }
+  // Bad options are reported, not run: the load goes on with the defaults.
+  const EngineOptions defaults;
+  for (size_t i = 0; i < instances.size(); ++i) {
+    const EngineOptions& options = instances[i];
+    Instance& in = instances_[i];
+    if (options.flush) {
+      in.flush = std::make_unique<FlushModel>(*options.flush, options.count_page_writes);
+    } else if (instances.size() > 1) {
+      // Refused below; the load goes on with the server's defaults, as for
+      // any bad option, so that the fan-out has a pool to hand events to.
+      in.flush = std::make_unique<FlushModel>(ServerSettings::Defaults(profile_.flavor()), options.count_page_writes);
+    }
+    absl::Status bad;
+    if (options.trx_rows == 0) {
+      bad = absl::InvalidArgumentError("EngineOptions::trx_rows must be at least 1");
+    } else if (in.flush != nullptr && !(options.rows_per_sec >= FlushModel::kMinRowsPerSec &&
+                                         std::isfinite(options.rows_per_sec))) {
+      bad = absl::InvalidArgumentError(
+          absl::StrCat("EngineOptions::rows_per_sec must be at least ", FlushModel::kMinRowsPerSec,
+                       " and finite with the flush model (got ", options.rows_per_sec, ")"));
+    } else if (instances.size() > 1 && !options.flush) {
+      bad = absl::InvalidArgumentError("each of several instances needs its flush settings (EngineOptions::flush)");
+    }
+    if (!bad.ok() && options_status_.ok()) options_status_ = bad;
+    const EngineOptions& o = bad.ok() ? options : defaults;
+    in.rows_per_trx = in.trx_left = o.trx_rows;
+    in.end_wait_s = std::max(0.0, options.end_wait_s);
+    if (in.flush != nullptr) in.seconds_per_row = 1.0 / o.rows_per_sec;
+    in.sink = in.flush.get();
+  }
+  if (!instances.empty()) fill_factor_ = instances[0].fill_factor;
+  if (instances_.size() == 1) {
+    sink_ = instances_[0].sink;
+  } else {
+    for (Instance& in : instances_) fan_out_.Add(in.sink);
+    sink_ = &fan_out_;
+  }
+  Build();
+  // The statistics recalculation runs on the load's clock: with the flush
+  // model only (a caller's own sink has no clock).
+  for (size_t i = 0; i < instances.size(); ++i) {
+    Instance& in = instances_[i];
+    if (in.flush != nullptr) in.stats = std::make_unique<DictStats>(in.flush->settings(), table_, in.undo->n_rsegs());
+  }
+}
+
+void Engine::Build() {
   if (options_status_.ok() && !big_rec_.fits) {
     options_status_ = absl::InvalidArgumentError(absl::StrCat(
         "a row of table ", table_.name, " is ", big_rec_.rec_size,
@@ -70,11 +109,11 @@ void Engine::Build(PageEventSink* sink) {
   // table_space_ is this table's tablespace; indexes share it and the page
   // numbering.
   primary_ = std::make_unique<BTree>(profile_, &space_, &store_, layout.indexes[0],
-                                     ClusteredRecordSizes(table_, big_rec_.columns), true, table_space_, sink);
+                                     ClusteredRecordSizes(table_, big_rec_.columns), true, table_space_, sink_);
   for (size_t i = 0; i < table_.secondary.size(); ++i) {
     secondary_.push_back(std::make_unique<BTree>(profile_, &space_, &store_, layout.indexes[i + 1],
                                                  SecondaryRecordSizes(table_, table_.secondary[i]),
-                                                 false, table_space_, sink));
+                                                 false, table_space_, sink_));
   }
   if (sink_ != nullptr) {
     const ServerFlavor flavor = profile_.flavor();
@@ -93,15 +132,6 @@ void Engine::Build(PageEventSink* sink) {
       secondary_redo_.push_back(std::make_unique<RedoFormat>(flavor, kTableSpaceId, n, profile_.page_size));
       secondary_[i]->SetRedo(secondary_redo_.back().get(), 2 + i);
     }
-    // The undo logs are the server's: made once, kept by a rebuild.
-    const bool first = undo_ == nullptr;
-    if (first) {
-      undo_ = std::make_unique<UndoLogs>(flavor, profile_.page_size, primary_redo_.get(),
-                                         primary_->record_sizes().key_bytes);
-      // MariaDB's purge comes once a simulated second (EndRowLogged): only
-      // with the flush model's clock can a log wait for it.
-      undo_->set_deferred_purge(flush_ != nullptr);
-    }
     // The columns of the secondary indexes that are not key columns: what a
     // delete mark's undo record carries besides the key.
     std::vector<uint32_t> ordering;
@@ -113,12 +143,24 @@ void Engine::Build(PageEventSink* sink) {
         seen[c] = true;
       }
     }
-    undo_->set_delete_mark_record_bytes(
-        UndoLogs::DeleteMarkRecordBytes(primary_->record_sizes().key_bytes, ordering));
-    // Resident before the load, never read by it: the undo side's pages
-    // since the server's start, the table's FSP header / first XDES page
-    // and inode page since fsp_header_init at CREATE TABLE.
-    if (first) undo_->Startup(sink_);
+    // The undo logs are each server's: made once, kept by a rebuild.
+    for (Instance& in : instances_) {
+      const bool first = in.undo == nullptr;
+      if (first) {
+        in.undo = std::make_unique<UndoLogs>(flavor, profile_.page_size, primary_redo_.get(),
+                                             primary_->record_sizes().key_bytes);
+        // MariaDB's purge comes once a simulated second (EndRowLogged): only
+        // with the flush model's clock can a log wait for it.
+        in.undo->set_deferred_purge(in.flush != nullptr);
+      }
+      in.undo->set_delete_mark_record_bytes(
+          UndoLogs::DeleteMarkRecordBytes(primary_->record_sizes().key_bytes, ordering));
+      // Resident before the load, never read by it: the undo side's pages
+      // since the server's start.
+      if (first) in.undo->Startup(in.sink);
+    }
+    // The table's FSP header / first XDES page and inode page, resident
+    // since fsp_header_init at CREATE TABLE.
     sink_->OnPageCreate(table_space_, 0);
     sink_->OnMtrCommit(0);
     sink_->OnPageCreate(table_space_, Tablespace::kFirstInodePage);
@@ -159,7 +201,7 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
   space_ = Tablespace(profile_.page_size, profile_.allocation, profile_.segment_reserve_pct);
   const uint32_t old_space = table_space_;
   ++table_space_;
-  Build(sink_);
+  Build();
   set_fast_path(devices);
   if (absl::Status s = primary_->BulkLoad(primary_keys, fill_factor); !s.ok()) return s;
   // The rows' off-page columns copied to new pages of the new table
@@ -174,7 +216,7 @@ absl::Status Engine::Rebuild(uint32_t fill_factor) {
   primary_->AddCounters(primary_before);
   // The rows read and built take a row's time each, as inserted rows do;
   // the page cleaner's seconds pass after the clustered index's build.
-  if (flush_ != nullptr) AdvanceClock(primary_keys.size());
+  AdvanceClock(primary_keys.size());
   primary_keys = {};
   for (size_t i = 0; i < secondary_.size(); ++i) {
     // After the clustered index, each secondary index in turn from its
@@ -215,7 +257,9 @@ absl::Status Engine::DeleteRow(const Key& pk, absl::Span<const Key> secondary_en
   // not there costs nothing more.
   if (absl::Status s = primary_->DeleteMark(pk); !s.ok()) return s;
   // Its undo record (trx_undo_report_row_operation, an mtr of its own).
-  if (sink_ != nullptr) undo_->ReportDeleteMark(sink_);
+  if (sink_ != nullptr) {
+    for (Instance& in : instances_) in.undo->ReportDeleteMark(in.sink);
+  }
   // row_upd_sec_index_entry for each secondary index, in order. An entry
   // the index does not hold (a tie the compact encoding of an entry past
   // 32 bytes could not break) is skipped, here and at purge.
@@ -226,30 +270,36 @@ absl::Status Engine::DeleteRow(const Key& pk, absl::Span<const Key> secondary_en
   purge_rows_.push_back(pk);
   purge_entries_.insert(purge_entries_.end(), secondary_entries.begin(), secondary_entries.end());
   --rows_;
-  if (flush_ != nullptr) AdvanceClock();
+  AdvanceClock();
   return status();
 }
 
 absl::Status Engine::EndDeletes() {
   // The DELETE commits: its undo log goes to the history list, after the
   // insert logs still in it, which purge takes first (trx_no order).
-  CommitTrx();
-  PurgeHistory();
+  for (Instance& in : instances_) {
+    CommitTrx(in);
+    PurgeHistory(in);
+  }
   // Purge, in the undo log's order (row_purge_del_mark): each row's
   // secondary entries (row_purge_remove_sec_if_poss), then its clustered
   // record (row_purge_remove_clust_if_poss), the undo record read first.
   const size_t n = secondary_.size();
   for (size_t r = 0; r < purge_rows_.size(); ++r) {
-    if (sink_ != nullptr) undo_->ReadForPurge(sink_, r);
+    if (sink_ != nullptr) {
+      for (Instance& in : instances_) in.undo->ReadForPurge(in.sink, r);
+    }
     for (size_t i = 0; i < n; ++i) {
       absl::Status s = secondary_[i]->Purge(purge_entries_[r * n + i]);
       if (!s.ok() && !absl::IsNotFound(s)) return s;
     }
     if (absl::Status s = primary_->Purge(purge_rows_[r]); !s.ok()) return s;
-    if (flush_ != nullptr) AdvanceClock();
+    AdvanceClock();
   }
   // trx_purge_truncate_history: the purged undo logs' segments freed.
-  if (sink_ != nullptr) undo_->EndPurge(sink_);
+  if (sink_ != nullptr) {
+    for (Instance& in : instances_) in.undo->EndPurge(in.sink);
+  }
   purge_rows_.clear();
   purge_entries_.clear();
   primary_->ResetFastPath();
@@ -258,13 +308,16 @@ absl::Status Engine::EndDeletes() {
 }
 
 void Engine::AdvanceClock(uint64_t rows) {
-  rows_ended_ += rows;
-  flush_->Tick(static_cast<double>(rows_ended_) * seconds_per_row_);
+  for (Instance& in : instances_) {
+    if (in.flush == nullptr) continue;
+    in.rows_ended += rows;
+    in.flush->Tick(static_cast<double>(in.rows_ended) * in.seconds_per_row);
+  }
 }
 
 void Engine::LogUndoInsert() {
   // The insert undo record goes first, in its own mtr (UndoLogs).
-  undo_->ReportInsert(sink_);
+  for (Instance& in : instances_) in.undo->ReportInsert(in.sink);
 }
 
 void Engine::set_fast_path(const FastPath::Devices& d) {
@@ -273,20 +326,26 @@ void Engine::set_fast_path(const FastPath::Devices& d) {
 }
 
 absl::Status Engine::EndRowLogged() {
-  ++rows_ended_;
+  bool committed = false;
+  for (Instance& in : instances_) committed |= EndRowOf(in);
+  return committed ? status() : absl::OkStatus();
+}
+
+bool Engine::EndRowOf(Instance& in) {
+  ++in.rows_ended;
   bool committed = false;
   // A countdown, not rows % trx_rows: no division per row.
-  if (--trx_left_ == 0) {
-    CommitTrx();
-    trx_left_ = rows_per_trx_;
+  if (--in.trx_left == 0) {
+    CommitTrx(in);
+    in.trx_left = in.rows_per_trx;
     committed = true;
   }
-  // The row ends at rows_ended_ / rows_per_sec seconds: the multiplication
+  // The row ends at rows_ended / rows_per_sec seconds: the multiplication
   // by the reciprocal that the runner has always used, so that clocks (and
   // figures) are bit-for-bit those of earlier versions.
-  if (flush_ != nullptr) {
-    const double now_s = static_cast<double>(rows_ended_) * seconds_per_row_;
-    flush_->Tick(now_s);
+  if (in.flush != nullptr) {
+    const double now_s = static_cast<double>(in.rows_ended) * in.seconds_per_row;
+    in.flush->Tick(now_s);
     // srv_master_callback's once-a-second wake of purge (MariaDB 10.11,
     // purge_sys.wake_if_not_active while trx_sys.history_exists()), which
     // purges the whole history (UndoLogs::Purge; docs/flushing.md "Purge's
@@ -298,23 +357,23 @@ absl::Status Engine::EndRowLogged() {
     // MySQL 8.4 keeps insert undo logs out of the history
     // (trx_undo_insert_cleanup) and its purge stops at rseg_history_len ==
     // 0 (srv_do_purge): no purge on an insert-only load.
-    if (undo_->history_exists() &&
+    if (in.undo->history_exists() &&
         std::floor(now_s - kPurgePhaseS) >
-            std::floor(static_cast<double>(rows_ended_ - 1) * seconds_per_row_ - kPurgePhaseS)) {
-      undo_->Purge(sink_);
+            std::floor(static_cast<double>(in.rows_ended - 1) * in.seconds_per_row - kPurgePhaseS)) {
+      in.undo->Purge(in.sink);
     }
     // row_insert_for_mysql's dict_stats_update_if_needed, per inserted row
     // (a refused row counts nothing), and the recalculation it leads to.
-    if (rows_ != stats_rows_seen_) {
-      stats_rows_seen_ = rows_;
-      const DictStats::Due due = stats_->OnRowInserted(now_s);
-      if (due != DictStats::Due::kNone) RecalculateStats(due, now_s);
+    if (rows_ != in.stats_rows_seen) {
+      in.stats_rows_seen = rows_;
+      const DictStats::Due due = in.stats->OnRowInserted(now_s);
+      if (due != DictStats::Due::kNone) RecalculateStats(in, due, now_s);
     }
   }
-  return committed ? status() : absl::OkStatus();
+  return committed;
 }
 
-void Engine::RecalculateStats(DictStats::Due due, double now_s) {
+void Engine::RecalculateStats(Instance& in, DictStats::Due due, double now_s) {
   // dict_index_get_n_unique: the clustered index's key columns; a unique
   // secondary index's own columns, a non-unique one's with the primary key
   // columns it does not already hold.
@@ -331,36 +390,40 @@ void Engine::RecalculateStats(DictStats::Due due, double now_s) {
     trees.push_back(secondary_[i].get());
     n_uniq.push_back(n);
   }
-  stats_->Recalculate(due, trees, n_uniq, store_, rows_, now_s, table_space_, sink_);
+  in.stats->Recalculate(due, trees, n_uniq, store_, rows_, now_s, table_space_, in.sink);
 }
 
 absl::Status Engine::EndLoad() {
-  // The seed's procedure: commit, then wait until no page is dirty. The
-  // server's purge, woken within the second, frees the last logs before
-  // that wait is over (MariaDB; a private 10.11.19 emptied its history
-  // 0.5 s after a load's last commit, before the final flush's writes).
-  CommitTrx();
-  PurgeHistory();
-  // dict_stats_process_entry_from_recalc_pool's timer still fires during
-  // the wait: a recalculation due before it is over reads and writes then.
-  if (stats_ != nullptr && end_wait_s_ > 0) {
-    const double now_s = static_cast<double>(rows_ended_) * seconds_per_row_;
-    const DictStats::Due due = stats_->DueBy(now_s + end_wait_s_);
-    if (due != DictStats::Due::kNone) RecalculateStats(due, std::max(now_s, stats_->due_s()));
+  for (Instance& in : instances_) {
+    // The seed's procedure: commit, then wait until no page is dirty. The
+    // server's purge, woken within the second, frees the last logs before
+    // that wait is over (MariaDB; a private 10.11.19 emptied its history
+    // 0.5 s after a load's last commit, before the final flush's writes).
+    CommitTrx(in);
+    PurgeHistory(in);
+    // dict_stats_process_entry_from_recalc_pool's timer still fires during
+    // the wait: a recalculation due before it is over reads and writes then.
+    if (in.stats != nullptr && in.end_wait_s > 0) {
+      const double now_s = static_cast<double>(in.rows_ended) * in.seconds_per_row;
+      const DictStats::Due due = in.stats->DueBy(now_s + in.end_wait_s);
+      if (due != DictStats::Due::kNone) RecalculateStats(in, due, std::max(now_s, in.stats->due_s()));
+    }
+    if (in.flush != nullptr) in.flush->FlushAll();
   }
-  if (flush_ != nullptr) flush_->FlushAll();
   return status();
 }
 
 absl::Status Engine::Checkpoint() {
-  CommitTrx();
-  PurgeHistory();
-  if (flush_ != nullptr) flush_->FlushAll();
+  for (Instance& in : instances_) {
+    CommitTrx(in);
+    PurgeHistory(in);
+    if (in.flush != nullptr) in.flush->FlushAll();
+  }
   return status();
 }
 
-void Engine::PurgeHistory() {
-  if (sink_ != nullptr && undo_->history_exists()) undo_->Purge(sink_);
+void Engine::PurgeHistory(Instance& in) {
+  if (in.sink != nullptr && in.undo->history_exists()) in.undo->Purge(in.sink);
 }
 
 absl::Status Engine::status() const {
@@ -369,8 +432,18 @@ absl::Status Engine::status() const {
   return sink_ != nullptr ? sink_->status() : absl::OkStatus();
 }
 
+absl::Status Engine::instance_status(size_t i) const {
+  if (!options_status_.ok()) return options_status_;
+  if (!space_.status().ok()) return space_.status();
+  return instances_[i].sink != nullptr ? instances_[i].sink->status() : absl::OkStatus();
+}
+
 void Engine::CommitTrx() {
-  if (sink_ != nullptr) undo_->Commit(sink_);
+  for (Instance& in : instances_) CommitTrx(in);
+}
+
+void Engine::CommitTrx(Instance& in) {
+  if (in.sink != nullptr) in.undo->Commit(in.sink);
 }
 
 absl::Status Engine::InsertSecondary(size_t index, const Key& entry) {

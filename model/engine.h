@@ -36,6 +36,7 @@
 #include "model/btree.h"
 #include "model/dict_stats.h"
 #include "model/engine_profile.h"
+#include "model/fast/fan_out_sink.h"
 #include "model/flush_model.h"
 #include "model/key.h"
 #include "model/page_events.h"
@@ -118,6 +119,17 @@ class Engine final : public TableEngine {
   // is InvalidArgument in status(), and the load runs with the defaults
   // instead (its figures mean nothing).
   Engine(const EngineProfile& profile, const TableDef& table, const EngineOptions& options);
+  // One table and its trees for several server configurations at once (a
+  // speed device, model/fast/fan_out_sink.h): each of `instances` (every one
+  // with its flush settings) gets a server instance of its own, with its
+  // buffer pool, redo log and page cleaner, undo logs, statistics
+  // recalculation and clock, and sees exactly the page events a load of its
+  // own would; the rows, the trees and Report() are shared. Only what no
+  // tree reads may differ between them: the flush settings, rows_per_sec,
+  // trx_rows, end_wait_s and count_page_writes (the caller checks the server
+  // variables: sim/shared_tree.h). fill_factor is the first's. An instance
+  // without flush settings is InvalidArgument in status().
+  Engine(const EngineProfile& profile, const TableDef& table, absl::Span<const EngineOptions> instances);
   // A sink of the caller's own (tests): every page access and change goes to
   // it, and every mini-transaction reports its redo bytes (the undo record
   // of each row in its own mtr first, as trx_undo_report_row_operation
@@ -221,15 +233,22 @@ class Engine final : public TableEngine {
   // and the run's figures mean nothing once it is not OK. Cheap but not
   // free (a virtual call): ask once per transaction, not per row.
   absl::Status status() const override;
+  // The server instances the load feeds: one, or one per configuration of
+  // the several-configuration constructor, in its order. The accessors
+  // below take an instance's number; 0 is the only one of a plain load.
+  size_t n_instances() const { return instances_.size(); }
+  // status() as instance `i` alone would report it: the options, the
+  // tablespace, then its own sink.
+  absl::Status instance_status(size_t i) const;
   // The flush model the engine owns (counters, Snapshot for a time series),
   // or nullptr without EngineOptions::flush.
-  const FlushModel* flush_model() const { return flush_.get(); }
+  const FlushModel* flush_model(size_t i = 0) const { return instances_[i].flush.get(); }
   // The undo logs and rollback segments (model/undo_log.h), or nullptr
   // without a sink.
-  const UndoLogs* undo_logs() const { return undo_.get(); }
+  const UndoLogs* undo_logs(size_t i = 0) const { return instances_[i].undo.get(); }
   // The statistics recalculation (model/dict_stats.h), or nullptr without
   // the flush model.
-  const DictStats* dict_stats() const { return stats_.get(); }
+  const DictStats* dict_stats(size_t i = 0) const { return instances_[i].stats.get(); }
   // A sharp checkpoint in the middle of a load (innosim's CHECKPOINT phase):
   // the open transaction committed, every dirty page written, the checkpoint
   // taken at the current LSN, as the load's end does (EndLoad). Needs the
@@ -251,56 +270,78 @@ class Engine final : public TableEngine {
   uint32_t table_space() const { return table_space_; }
 
  private:
-  // The trees, their redo formats and the undo record size, given the sink.
-  void Build(PageEventSink* sink);
+  // One server instance's side of the load: what a configuration has of its
+  // own while the table and trees are shared (see the several-configuration
+  // constructor).
+  struct Instance {
+    // The flush model (EngineOptions::flush), or none.
+    std::unique_ptr<FlushModel> flush;
+    // Where its own page events go: its flush model, or the caller's sink.
+    PageEventSink* sink = nullptr;
+    // The undo logs and rollback segments (with a sink).
+    std::unique_ptr<UndoLogs> undo;
+    // The statistics recalculation (with the flush model, whose clock it
+    // needs), and the rows it has counted.
+    std::unique_ptr<DictStats> stats;
+    uint64_t stats_rows_seen = 0;
+    // Rows per transaction, rows left until EndRow commits, rows ended, the
+    // clock's seconds per row (0 without a flush model: no clock), the
+    // load end's wait (EngineOptions::end_wait_s).
+    uint64_t rows_per_trx = 1000;
+    uint64_t trx_left = 1000;
+    uint64_t rows_ended = 0;
+    double seconds_per_row = 0;
+    double end_wait_s = 0;
+  };
+
+  // The constructors' shared part: the instances from their options.
+  void Init(absl::Span<const EngineOptions> instances);
+  // The trees, their redo formats and the undo logs, given sink_ and the
+  // instances' sinks.
+  void Build();
   IndexReport ReportIndex(const BTree& t, const std::string& name) const;
-  // The row's insert undo record, in its own mtr, reported to the sink
-  // (UndoLogs::ReportInsert).
+  // The row's insert undo record, in its own mtr, reported to each
+  // instance's sink (UndoLogs::ReportInsert).
   void LogUndoInsert();
   // MariaDB's purge of the history now (UndoLogs::Purge), when a commit
   // left one: at the load's end, a checkpoint and a DELETE's purge.
-  void PurgeHistory();
-  // EndRow with a sink: the commit countdown and the clock.
+  void PurgeHistory(Instance& in);
+  // UndoLogs::Commit of the instance's open transaction.
+  void CommitTrx(Instance& in);
+  // EndRow with a sink: the commit countdown and the clock, per instance;
+  // true when the instance committed.
   absl::Status EndRowLogged();
-  double end_wait_s_ = 0;
-  // The flush model's clock `rows` rows on (rows deleted, purged or
-  // rebuilt), running the page cleaner at each whole second passed.
+  bool EndRowOf(Instance& in);
+  // Each flush model's clock `rows` rows on (rows deleted, purged or
+  // rebuilt), running its page cleaner at each whole second passed.
   void AdvanceClock(uint64_t rows = 1);
+  // DictStats::Recalculate over this table's indexes, for one instance.
+  void RecalculateStats(Instance& in, DictStats::Due due, double now_s);
 
   EngineProfile profile_;
   TableDef table_;
   BigRec big_rec_;
   Tablespace space_;
   PageStore store_;
-  // Before the trees, which hold it as their sink: destroyed after them.
-  std::unique_ptr<FlushModel> flush_;
+  // Before the trees, which hold their sinks: destroyed after them.
+  std::vector<Instance> instances_;
+  // The trees' sink with several instances (each instance's sink in turn).
+  FanOutSink fan_out_;
   std::unique_ptr<BTree> primary_;
   std::vector<std::unique_ptr<BTree>> secondary_;
   uint64_t rows_ = 0;
   uint32_t table_space_ = kPageEventSpace;
+  // The trees' sink: the one instance's, fan_out_, or nullptr (structure
+  // only).
   PageEventSink* sink_ = nullptr;
   std::unique_ptr<RedoFormat> primary_redo_;
   std::vector<std::unique_ptr<RedoFormat>> secondary_redo_;
-  // The undo logs and rollback segments (with a sink).
-  std::unique_ptr<UndoLogs> undo_;
-  // The statistics recalculation (with the flush model, whose clock it
-  // needs), and the rows it has counted.
-  std::unique_ptr<DictStats> stats_;
-  uint64_t stats_rows_seen_ = 0;
-  // DictStats::Recalculate over this table's indexes.
-  void RecalculateStats(DictStats::Due due, double now_s);
   // The rows DeleteRow marked, waiting for EndDeletes' purge: their keys,
   // and n_secondary() entries per row.
   std::vector<Key> purge_rows_;
   std::vector<Key> purge_entries_;
-  // The load (EngineOptions): why they were refused, rows per transaction,
-  // rows left until EndRow commits, rows ended, the clock's seconds per row
-  // (0 without a flush model: no clock).
+  // Why the options were refused.
   absl::Status options_status_;
-  uint64_t rows_per_trx_ = 1000;
-  uint64_t trx_left_ = 1000;
-  uint64_t rows_ended_ = 0;
-  double seconds_per_row_ = 0;
   uint32_t fill_factor_ = 100;
 };
 

@@ -74,6 +74,8 @@ struct EngineProfile {
     return allocation == AllocationPolicy::kMariaDB1011 ? ServerFlavor::kMariaDb1011 : ServerFlavor::kMySql84;
   }
 
+  bool operator==(const EngineProfile&) const = default;
+
   static EngineProfile MySQL84();
   static EngineProfile MariaDB1011();
   // "mysql-8.4" or "mariadb-10.11"; nullopt for anything else.

@@ -13,6 +13,7 @@
 #ifndef INNOSIM_SIM_ENGINE_DRIVER_H_
 #define INNOSIM_SIM_ENGINE_DRIVER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -37,6 +38,12 @@ class EngineDriver {
   virtual void RecordPhase(const PhaseSpec& phase, RunResult* result) = 0;
   // After EndLoad: the engine's report and counters into `result`.
   virtual void Finish(RunResult* result) = 0;
+  // The same for configuration `i` of a driver built for several
+  // (EngineKind::prepare_shared); Finish is configuration 0's, and a driver
+  // of one configuration has no other.
+  virtual void FinishInstance(size_t i, RunResult* result) {
+    if (i == 0) Finish(result);
+  }
   // InnoDB's Engine, for the callers that draw InnoDB's own pages (the page
   // map, explain's page bars); nullptr for another engine.
   virtual const Engine* innodb() const { return nullptr; }

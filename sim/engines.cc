@@ -6,6 +6,7 @@
 #include "sim/pg_explain.h"
 #include "sim/portable_table.h"
 #include "sim/postgres_driver.h"
+#include "sim/shared_tree.h"
 
 namespace innosim {
 namespace {
@@ -18,6 +19,8 @@ std::vector<EngineKind> Kinds() {
                    .check = InnodbCheck,
                    .bind_stream = BindStreamToTable,
                    .prepare = InnodbPrepare,
+                   .shares_tree = InnodbSharesTree,
+                   .prepare_shared = InnodbPrepareShared,
                    .check_table = InnodbCheckTable,
                    .metric_names = nullptr,
                    .explain = InnodbExplain,
@@ -34,6 +37,8 @@ std::vector<EngineKind> Kinds() {
                    .check = PostgresCheck,
                    .bind_stream = PostgresBindStream,
                    .prepare = PostgresPrepare,
+                   .shares_tree = nullptr,
+                   .prepare_shared = nullptr,
                    .check_table = PostgresCheckTable,
                    .metric_names = PostgresMetricNames,
                    .explain = PostgresExplain,

@@ -50,6 +50,17 @@ struct EngineKind {
   // `key_width` bytes wide) and the engine for one run; may add warnings to
   // config.
   absl::StatusOr<PreparedEngine> (*prepare)(const RunSpec& spec, RunConfig* config, int key_width) = nullptr;
+  // Whether two configurations of one load (same rows, table and profile)
+  // may share the engine's trees: OK, or FailedPrecondition naming what a
+  // tree reads that differs. nullptr: never.
+  absl::Status (*shares_tree)(const RunConfig& a, const RunConfig& b) = nullptr;
+  // Several configurations of one load sharing the engine's trees (a speed
+  // device, sim/shared_tree.h; each pair passed shares_tree): the table read for specs[0] with
+  // (*configs)[0], and one driver whose instance i runs specs[i] with
+  // (*configs)[i] (EngineDriver::FinishInstance). FailedPrecondition when
+  // their tables differ after all; the runner then runs them one by one.
+  absl::StatusOr<PreparedEngine> (*prepare_shared)(const std::vector<RunSpec>& specs, std::vector<RunConfig>* configs,
+                                                   int key_width) = nullptr;
   // The table and its column sources checked without building the engine
   // (an experiment file's runs, before any runs).
   absl::Status (*check_table)(const RunSpec& spec, int key_width) = nullptr;

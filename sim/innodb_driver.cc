@@ -11,6 +11,7 @@
 #include "model/page_format.h"
 #include "sim/defaults_file.h"
 #include "sim/secondary_keys.h"
+#include "sim/shared_tree.h"
 
 namespace innosim {
 
@@ -88,7 +89,11 @@ absl::StatusOr<RunConfig> InnodbConfigure(const RunSpec& spec) {
   return config;
 }
 
-absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* config, int key_width) {
+namespace {
+
+// InnodbPrepare without the driver: the table and the secondary entries'
+// encoders, the table's schema in `def`.
+absl::StatusOr<PreparedEngine> PrepareTable(const RunSpec& spec, RunConfig* config, int key_width, TableDef* def) {
   absl::StatusOr<TableSchema> schema = ResolveRunTable(spec, key_width, &config->server);
   if (!schema.ok()) return schema.status();
   if (absl::Status s = CheckOffPagePhases(spec, schema->def, static_cast<uint32_t>(config->server.innodb_page_size));
@@ -104,7 +109,39 @@ absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* con
         *schema, ix, spec.stream.start_ms, spec.rows_per_sec > 0 ? spec.rows_per_sec : 100000, spec.columns,
         spec.stream.rows_per_ms));
   }
-  prepared.driver = std::make_unique<InnodbDriver>(spec, *config, schema->def);
+  *def = schema->def;
+  return prepared;
+}
+
+}  // namespace
+
+absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* config, int key_width) {
+  TableDef def;
+  absl::StatusOr<PreparedEngine> prepared = PrepareTable(spec, config, key_width, &def);
+  if (!prepared.ok()) return prepared.status();
+  prepared->driver = std::make_unique<InnodbDriver>(spec, *config, def);
+  return prepared;
+}
+
+absl::StatusOr<PreparedEngine> InnodbPrepareShared(const std::vector<RunSpec>& specs, std::vector<RunConfig>* configs,
+                                                   int key_width) {
+  std::vector<RunConfig>& c = *configs;
+  TableDef def;
+  absl::StatusOr<PreparedEngine> prepared = PrepareTable(specs[0], &c[0], key_width, &def);
+  if (!prepared.ok()) return prepared.status();
+  const std::string table_sql = TableSql(def);
+  for (size_t i = 1; i < specs.size(); ++i) {
+    if (absl::Status s = InnodbSharesTree(c[0], c[i]); !s.ok()) return s;
+    absl::StatusOr<TableSchema> other = ResolveRunTable(specs[i], key_width, &c[i].server);
+    if (!other.ok()) return other.status();
+    if (TableSql(other->def) != table_sql) return absl::FailedPreconditionError("the configurations' tables differ");
+    // A secondary index's time columns take the row's wall time from the
+    // insert rate (SecondaryKeyEncoder): different rates, different entries.
+    if (!def.secondary.empty() && specs[i].rows_per_sec != specs[0].rows_per_sec) {
+      return absl::FailedPreconditionError("rows_per_sec differs on a table with secondary indexes");
+    }
+  }
+  prepared->driver = std::make_unique<InnodbDriver>(specs, c, def);
   return prepared;
 }
 
@@ -155,7 +192,23 @@ absl::Status CheckOffPagePhases(const RunSpec& spec, const TableDef& table, uint
 }
 
 InnodbDriver::InnodbDriver(const RunSpec& spec, const RunConfig& config, const TableDef& table)
-    : engine_(config.profile, table, OptionsOf(spec, config)), settings_(config.server.Describe()) {}
+    : engine_(config.profile, table, OptionsOf(spec, config)), settings_{config.server.Describe()} {}
+
+namespace {
+
+std::vector<EngineOptions> OptionsOfEach(const std::vector<RunSpec>& specs, const std::vector<RunConfig>& configs) {
+  std::vector<EngineOptions> options;
+  for (size_t i = 0; i < specs.size(); ++i) options.push_back(OptionsOf(specs[i], configs[i]));
+  return options;
+}
+
+}  // namespace
+
+InnodbDriver::InnodbDriver(const std::vector<RunSpec>& specs, const std::vector<RunConfig>& configs,
+                           const TableDef& table)
+    : engine_(configs[0].profile, table, OptionsOfEach(specs, configs)) {
+  for (const RunConfig& c : configs) settings_.push_back(c.server.Describe());
+}
 
 void InnodbDriver::Sample(uint64_t rows, RunResult* result) {
   if (const FlushModel* fm = engine_.flush_model(); fm != nullptr) result->series.push_back({rows, fm->Snapshot()});
@@ -173,8 +226,8 @@ void InnodbDriver::RecordPhase(const PhaseSpec& phase, RunResult* result) {
   result->phases.push_back(std::move(pr));
 }
 
-void InnodbDriver::Finish(RunResult* result) {
-  if (const FlushModel* fm = engine_.flush_model(); fm != nullptr) {
+void InnodbDriver::FinishInstance(size_t i, RunResult* result) {
+  if (const FlushModel* fm = engine_.flush_model(i); fm != nullptr) {
     result->flush = fm->counters();
     const BufferPool& pool = fm->buffer_pool();
     result->pages_written_by_space.table = pool.PagesWrittenOf(engine_.table_space());
@@ -182,9 +235,9 @@ void InnodbDriver::Finish(RunResult* result) {
     result->pages_written_by_space.statistics_tables = pool.PagesWrittenOf(DictStats::kStatsPageEventSpace);
     result->pages_written_by_space.temporary = pool.PagesWrittenOf(UndoLogs::kTempSpaceKey);
   }
-  if (const DictStats* stats = engine_.dict_stats(); stats != nullptr) result->dict_stats = stats->counters();
+  if (const DictStats* stats = engine_.dict_stats(i); stats != nullptr) result->dict_stats = stats->counters();
   result->report = engine_.Report();
-  result->settings_used = settings_;
+  result->settings_used = settings_[i];
 }
 
 TreeFigures InnodbTreeFigures(const RunResult& run) {

@@ -22,6 +22,13 @@ namespace innosim {
 absl::Status InnodbCheck(const RunSpec& spec);
 absl::StatusOr<RunConfig> InnodbConfigure(const RunSpec& spec);
 absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* config, int key_width);
+// Several configurations sharing one tree (EngineKind::prepare_shared):
+// refused unless every configuration reads the same table, has the same
+// profile, agrees with the first in every variable a tree reads
+// (sim/shared_tree.h), and, where the table has secondary indexes (whose
+// time columns take the insert rate), the same rows_per_sec.
+absl::StatusOr<PreparedEngine> InnodbPrepareShared(const std::vector<RunSpec>& specs, std::vector<RunConfig>* configs,
+                                                   int key_width);
 absl::Status InnodbCheckTable(const RunSpec& spec, int key_width);
 // The clustered index and the sizes, for `innosim compare`.
 TreeFigures InnodbTreeFigures(const RunResult& run);
@@ -31,17 +38,22 @@ class InnodbDriver final : public EngineDriver {
   // The engine of `spec` with `config`'s profile and settings (the flush
   // model unless spec.flush is false) for `table`.
   InnodbDriver(const RunSpec& spec, const RunConfig& config, const TableDef& table);
+  // One engine for several configurations (Engine's several-configuration
+  // constructor): instance i is specs[i] with configs[i].
+  InnodbDriver(const std::vector<RunSpec>& specs, const std::vector<RunConfig>& configs, const TableDef& table);
 
   TableEngine& engine() override { return engine_; }
   void Sample(uint64_t rows, RunResult* result) override;
   void RecordPhase(const PhaseSpec& phase, RunResult* result) override;
-  void Finish(RunResult* result) override;
+  void Finish(RunResult* result) override { FinishInstance(0, result); }
+  void FinishInstance(size_t i, RunResult* result) override;
   const Engine* innodb() const override { return &engine_; }
   Engine& innodb_engine() { return engine_; }
 
  private:
   Engine engine_;
-  std::vector<ServerSettings::Row> settings_;  // the run's settings, for RunResult::settings_used
+  // Each configuration's settings, for RunResult::settings_used.
+  std::vector<std::vector<ServerSettings::Row>> settings_;
 };
 
 }  // namespace innosim

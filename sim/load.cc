@@ -6,6 +6,7 @@
 #include "model/flush_model.h"
 #include "sim/engines.h"
 #include "sim/nearest_name.h"
+#include "sim/shared_tree.h"
 
 namespace innosim {
 namespace {
@@ -68,9 +69,49 @@ absl::StatusOr<std::unique_ptr<Load>> Load::Prepare(const RunSpec& spec, OwnKeys
   if (absl::Status s = CheckLoad(checked); !s.ok()) return s;
   absl::StatusOr<RunConfig> config = ConfigFor(checked);
   if (!config.ok()) return config.status();
+  absl::StatusOr<std::unique_ptr<Load>> load = Begin(own.keys != nullptr ? checked : spec, own, *std::move(config));
+  if (!load.ok()) return load.status();
+  Load& l = **load;
+  const EngineKind* kind = EngineKindFor(l.spec_.profile);  // ValidateRunSpec found it
+  absl::StatusOr<PreparedEngine> prepared = kind->prepare(l.spec_, &l.config_, l.result_.key_width);
+  if (!prepared.ok()) return prepared.status();
+  l.Adopt(*std::move(prepared));
+  return load;
+}
+
+absl::StatusOr<std::unique_ptr<Load>> Load::PrepareShared(const std::vector<RunSpec>& specs) {
+  if (specs.size() < 2) return absl::FailedPreconditionError("a shared tree needs at least two configurations");
+  const EngineKind* kind = EngineKindFor(specs[0].profile);
+  if (kind == nullptr || kind->prepare_shared == nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat("profile ", specs[0].profile, " shares no tree"));
+  }
+  std::vector<RunConfig> configs;
+  for (const RunSpec& spec : specs) {
+    if (absl::Status s = ValidateRunSpec(spec); !s.ok()) return s;
+    if (absl::Status s = CheckLoad(spec); !s.ok()) return s;
+    absl::StatusOr<RunConfig> config = ConfigFor(spec);
+    if (!config.ok()) return config.status();
+    configs.push_back(*std::move(config));
+    if (!MayShareTree(specs[0], configs[0], spec, configs.back())) {
+      return absl::FailedPreconditionError("the runs cannot share a tree (sim/shared_tree.h)");
+    }
+  }
+  absl::StatusOr<std::unique_ptr<Load>> load = Begin(specs[0], {}, configs[0]);
+  if (!load.ok()) return load.status();
+  Load& l = **load;
+  absl::StatusOr<PreparedEngine> prepared = kind->prepare_shared(specs, &configs, l.result_.key_width);
+  if (!prepared.ok()) return prepared.status();
+  l.config_ = configs[0];
+  l.Adopt(*std::move(prepared));
+  l.shared_specs_ = specs;
+  l.shared_configs_ = std::move(configs);
+  return load;
+}
+
+absl::StatusOr<std::unique_ptr<Load>> Load::Begin(const RunSpec& spec, OwnKeys own, RunConfig config) {
   std::unique_ptr<Load> load(new Load());
-  load->spec_ = own.keys != nullptr ? checked : spec;
-  load->config_ = *std::move(config);
+  load->spec_ = spec;
+  load->config_ = std::move(config);
   if (own.keys != nullptr) {
     load->stream_ = std::make_unique<OwnKeyStream>(*own.keys, own.width);
   } else {
@@ -80,20 +121,33 @@ absl::StatusOr<std::unique_ptr<Load>> Load::Prepare(const RunSpec& spec, OwnKeys
     if (!stream.ok()) return stream.status();
     load->stream_ = *std::move(stream);
   }
-  const RunSpec& s = load->spec_;
   RunResult& result = load->result_;
-  result.spec = s;
+  result.spec = load->spec_;
   result.spec.page_size = load->config_.profile.page_size;
-  if (result.spec.label.empty()) result.spec.label = s.stream.name;
+  if (result.spec.label.empty()) result.spec.label = load->spec_.stream.name;
   result.key_width = load->stream_->key_width();
-  const EngineKind* kind = EngineKindFor(s.profile);  // ValidateRunSpec found it
-  absl::StatusOr<PreparedEngine> prepared = kind->prepare(s, &load->config_, result.key_width);
-  if (!prepared.ok()) return prepared.status();
-  result.table = std::move(prepared->table_sql);
-  load->encoders_ = std::move(prepared->encoders);
-  load->driver_ = std::move(prepared->driver);
-  result.warnings = load->config_.server.warnings;
   return load;
+}
+
+void Load::Adopt(PreparedEngine prepared) {
+  result_.table = std::move(prepared.table_sql);
+  encoders_ = std::move(prepared.encoders);
+  driver_ = std::move(prepared.driver);
+  result_.warnings = config_.server.warnings;
+}
+
+RunResult Load::FinishInstance(size_t i) {
+  if (shared_specs_.empty()) {
+    driver_->Finish(&result_);
+    return result_;
+  }
+  RunResult r = result_;
+  r.spec = shared_specs_[i];
+  r.spec.page_size = shared_configs_[i].profile.page_size;
+  if (r.spec.label.empty()) r.spec.label = r.spec.stream.name;
+  r.warnings = shared_configs_[i].server.warnings;
+  driver_->FinishInstance(i, &r);
+  return r;
 }
 
 absl::Status Load::BindStream(StreamSpec* stream) const {

@@ -28,6 +28,7 @@
 #include "model/key.h"
 #include "model/table_engine.h"
 #include "sim/engine_driver.h"
+#include "sim/engines.h"
 #include "sim/key_stream.h"
 #include "sim/runner.h"
 #include "sim/entry_encoder.h"
@@ -67,6 +68,17 @@ class Load {
   // Checks `spec` and builds the run; one-line errors saying how to mend
   // the input.
   static absl::StatusOr<std::unique_ptr<Load>> Prepare(const RunSpec& spec, OwnKeys own = {});
+  // Several configurations of one load sharing the engine's trees
+  // (sim/shared_tree.h): each spec checked as Prepare checks it, the stream
+  // and table of specs[0], one driver for all (EngineKind::prepare_shared).
+  // FailedPrecondition when they cannot share (the caller runs them one by
+  // one); a spec's own error as Prepare gives it.
+  static absl::StatusOr<std::unique_ptr<Load>> PrepareShared(const std::vector<RunSpec>& specs);
+  // The configurations the load runs: 1, or PrepareShared's.
+  size_t n_instances() const { return shared_specs_.empty() ? 1 : shared_specs_.size(); }
+  // After EndLoad: configuration i's result, its engine's figures included
+  // (for a plain load, i = 0: result() after driver().Finish).
+  RunResult FinishInstance(size_t i);
 
   // Inserts `rows` rows of `source`, the first being the run's row `base`
   // (secondary entries and errors count rows over the whole run). A stream
@@ -96,6 +108,10 @@ class Load {
 
  private:
   Load() = default;
+  // The stream and the result's first fields, before the engine.
+  static absl::StatusOr<std::unique_ptr<Load>> Begin(const RunSpec& spec, OwnKeys own, RunConfig config);
+  // The engine's preparation: its table, encoders and driver.
+  void Adopt(PreparedEngine prepared);
 
   RunSpec spec_;
   RunConfig config_;
@@ -103,6 +119,9 @@ class Load {
   std::vector<std::unique_ptr<EntryEncoder>> encoders_;
   std::unique_ptr<EngineDriver> driver_;
   RunResult result_;
+  // PrepareShared's configurations (specs[0] is spec_); empty otherwise.
+  std::vector<RunSpec> shared_specs_;
+  std::vector<RunConfig> shared_configs_;
   bool keys_ascending_ = true;
   uint64_t keys_inserted_ = 0;
   Key last_key_;

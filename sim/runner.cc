@@ -18,6 +18,7 @@
 #include "sim/phase_runner.h"
 #include "sim/nearest_name.h"
 #include "sim/secondary_keys.h"
+#include "sim/shared_tree.h"
 #include "sim/stream_registry.h"
 
 namespace innosim {
@@ -124,6 +125,14 @@ StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, 
 
 namespace {
 
+void NoteSecondaryTies(RunResult* result) {
+  if (result->secondary_ties > 0) {
+    result->warnings.push_back(absl::StrCat(result->secondary_ties,
+                                            " secondary-index entries tied after the compact encoding of entries past 32 bytes and "
+                                            "were not inserted (see sim/secondary_keys.h)"));
+  }
+}
+
 // One simulation: the engine lives only as long as this call, so that the
 // key-order reference run after it never holds a second tree in memory.
 absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end,
@@ -141,12 +150,33 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
   load.driver().Finish(&result);
   if (at_end) at_end(load.driver());
   if (keys_ascending != nullptr) *keys_ascending = load.keys_ascending();
-  if (result.secondary_ties > 0) {
-    result.warnings.push_back(absl::StrCat(result.secondary_ties,
-                                           " secondary-index entries tied after the compact encoding of entries past 32 bytes and "
-                                           "were not inserted (see sim/secondary_keys.h)"));
-  }
+  NoteSecondaryTies(&result);
   return std::move(result);
+}
+
+// Several configurations sharing one tree (sim/shared_tree.h), each
+// result in specs' order with the shared load's wall time. FailedPrecondition
+// when they cannot share; the load's first error (any configuration's) as
+// it comes, `loaded` set once rows went in. The caller runs them one by one
+// after either.
+absl::StatusOr<std::vector<RunResult>> RunSharedOnce(const std::vector<RunSpec>& specs, bool* keys_ascending,
+                                                     bool* loaded) {
+  absl::StatusOr<std::unique_ptr<Load>> prepared = Load::PrepareShared(specs);
+  if (!prepared.ok()) return prepared.status();
+  Load& load = **prepared;
+  *loaded = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (absl::Status s = load.Insert(load.stream(), specs[0].rows, 0); !s.ok()) return s;
+  if (absl::Status s = load.engine().EndLoad(); !s.ok()) return s;
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::vector<RunResult> results;
+  for (size_t i = 0; i < load.n_instances(); ++i) {
+    results.push_back(load.FinishInstance(i));
+    results.back().elapsed_s = elapsed_s;
+    NoteSecondaryTies(&results.back());
+  }
+  *keys_ascending = load.keys_ascending();
+  return results;
 }
 
 // Whether two key-order reference runs are the same run: every field a
@@ -180,15 +210,11 @@ uint64_t KeyOrderDataLength(const RunSpec& ordered) {
   return length;
 }
 
-}  // namespace
-
-absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end) {
-  bool keys_ascending = false;
-  absl::StatusOr<RunResult> result = RunOnce(spec, at_end, &keys_ascending);
-  if (!result.ok()) return result;
-  // The key-order reference is InnoDB's DATA_LENGTH at 15/16 (seed 000's
-  // fill); an engine that reports its own figures has none.
-  if (result->engine_result != nullptr) return result;
+// The key-order reference of a finished run (RunResult::
+// data_length_in_key_order): InnoDB's DATA_LENGTH at 15/16 (seed 000's
+// fill); an engine that reports its own figures has none.
+void AddKeyOrderReference(const RunSpec& spec, bool keys_ascending, RunResult* result) {
+  if (result->engine_result != nullptr) return;
   // The same rows appended in key order, structure only: the size a fill
   // computed from DATA_LENGTH (seed 000's) is measured against. Appends
   // cost about 0.03 s per million rows.
@@ -213,9 +239,46 @@ absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(cons
     // on flushing), and a second run would only repeat it. The reference's
     // stream must still fit the table, or there is no figure, as below.
     if (Load::Prepare(ordered).ok()) result->data_length_in_key_order = result->report.data_length;
-    return result;
+    return;
   }
   result->data_length_in_key_order = KeyOrderDataLength(ordered);
+}
+
+// The runs of specs[group], sharing one tree when they can (RunSharedOnce),
+// else one by one (Run); results into (*results)[group[k]].
+void RunGroup(const std::vector<RunSpec>& specs, const std::vector<size_t>& group,
+              std::vector<absl::StatusOr<RunResult>>* results) {
+  if (group.size() > 1) {
+    std::vector<RunSpec> shared;
+    for (size_t i : group) shared.push_back(specs[i]);
+    bool keys_ascending = false;
+    bool loaded = false;
+    absl::StatusOr<std::vector<RunResult>> r = RunSharedOnce(shared, &keys_ascending, &loaded);
+    if (r.ok()) {
+      for (size_t k = 0; k < group.size(); ++k) {
+        AddKeyOrderReference(shared[k], keys_ascending, &(*r)[k]);
+        (*results)[group[k]] = std::move((*r)[k]);
+      }
+      return;
+    }
+    // Not shareable after all, or one configuration failed: alone, each run
+    // gives exactly its own result or error. The progress line's total held
+    // the shared load's rows once: now each run's, and the rows the shared
+    // load inserted before it failed.
+    for (size_t k = loaded ? 0 : 1; k < group.size(); ++k) {
+      if (ProgressCounter* p = specs[group[k]].progress; p != nullptr) p->total_rows += RowsToInsert(specs[group[k]]);
+    }
+  }
+  for (size_t i : group) (*results)[i] = Run(specs[i]);
+}
+
+}  // namespace
+
+absl::StatusOr<RunResult> Run(const RunSpec& spec, const std::function<void(const EngineDriver&)>& at_end) {
+  bool keys_ascending = false;
+  absl::StatusOr<RunResult> result = RunOnce(spec, at_end, &keys_ascending);
+  if (!result.ok()) return result;
+  AddKeyOrderReference(spec, keys_ascending, &*result);
   return result;
 }
 
@@ -242,38 +305,67 @@ uint64_t RowsToInsert(const RunSpec& spec) {
 }
 
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads,
-                                               std::vector<double>* ended_s) {
+                                               std::vector<double>* ended_s, bool share_trees) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<absl::StatusOr<RunResult>> results(specs.size(), absl::UnknownError("not run"));
   if (ended_s != nullptr) ended_s->assign(specs.size(), 0.0);
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min<int>(threads, static_cast<int>(specs.size()));
+  // The runs that load the same rows into the same table share one tree
+  // (sim/shared_tree.h), at most ceil(runs / threads) to a tree and at least
+  // two: a sweep of pool sizes then still fills every thread.
+  const size_t cap = std::max<size_t>(2, (specs.size() + threads - 1) / threads);
+  std::vector<absl::StatusOr<RunConfig>> configs;
+  for (const RunSpec& s : specs) configs.push_back(share_trees ? ConfigFor(s) : absl::UnknownError("not shared"));
+  std::vector<std::vector<size_t>> groups;
+  std::vector<bool> grouped(specs.size(), false);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (grouped[i]) continue;
+    groups.push_back({i});
+    grouped[i] = true;
+    for (size_t j = i + 1; configs[i].ok() && j < specs.size() && groups.back().size() < cap; ++j) {
+      if (!grouped[j] && configs[j].ok() && MayShareTree(specs[i], *configs[i], specs[j], *configs[j])) {
+        groups.back().push_back(j);
+        grouped[j] = true;
+      }
+    }
+  }
+  threads = std::min<int>(threads, static_cast<int>(groups.size()));
   // Longest runs first, so that no long run starts last and leaves the
   // other threads idle: uniformly random keys miss the CPU cache on every
   // insert and cost several times what a time-ordered stream of the same
-  // length does. Only the order of work changes, never a result.
-  std::vector<size_t> order(specs.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto cost = [&](const RunSpec& s) {
+  // length does. A shared tree's further configurations add their buffer
+  // pools' work only (about a third of a random-key run's, docs/validation.md's
+  // full model against structure only). Only the order of work changes,
+  // never a result.
+  auto cost = [&](const std::vector<size_t>& group) {
+    const RunSpec& s = specs[group[0]];
     const StreamInfo* info = FindStream(s.stream.name);
     const bool scattered = info == nullptr || info->scattered;  // a key file's order is unknown: assume the worst
-    return static_cast<double>(s.rows) * (scattered ? 4.0 : 1.0) * (s.flush ? 1.2 : 1.0);
+    const double one = static_cast<double>(s.rows) * (scattered ? 4.0 : 1.0) * (s.flush ? 1.2 : 1.0);
+    return one * (1.0 + 0.3 * static_cast<double>(group.size() - 1));
   };
+  std::vector<size_t> order(groups.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return cost(specs[a]) > cost(specs[b]); });
-  for (const RunSpec& s : specs) {
-    if (s.progress == nullptr) continue;
-    s.progress->total_rows += RowsToInsert(s);
-    s.progress->total_configurations += 1;
+                   [&](size_t a, size_t b) { return cost(groups[a]) > cost(groups[b]); });
+  for (const std::vector<size_t>& group : groups) {
+    // A shared load counts its rows once, on its first spec's progress.
+    const RunSpec& s = specs[group[0]];
+    if (s.progress != nullptr) s.progress->total_rows += RowsToInsert(s);
+    for (size_t i : group) {
+      if (specs[i].progress != nullptr) specs[i].progress->total_configurations += 1;
+    }
   }
   std::atomic<size_t> next{0};
   auto worker = [&]() {
-    for (size_t k = next++; k < specs.size(); k = next++) {
-      results[order[k]] = Run(specs[order[k]]);
-      if (ended_s != nullptr) {
-        (*ended_s)[order[k]] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (size_t k = next++; k < groups.size(); k = next++) {
+      const std::vector<size_t>& group = groups[order[k]];
+      RunGroup(specs, group, &results);
+      const double ended = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      for (size_t i : group) {
+        if (ended_s != nullptr) (*ended_s)[i] = ended;
+        if (specs[i].progress != nullptr) specs[i].progress->configurations.fetch_add(1);
       }
-      if (specs[order[k]].progress != nullptr) specs[order[k]].progress->configurations.fetch_add(1);
     }
   };
   std::vector<std::thread> pool;

@@ -179,9 +179,12 @@ StreamSpec PhaseStreamSpec(const RunSpec& spec, size_t n, uint64_t rows_before, 
 uint64_t RowsToInsert(const RunSpec& spec);
 // Runs every spec, `threads` at a time (0 = all cores). With `ended_s`,
 // (*ended_s)[i] is the wall time from the call until spec i's run ended
-// (timing only, as elapsed_s).
+// (timing only, as elapsed_s). Runs that load the same rows into the same
+// table share one tree when the engine can (sim/shared_tree.h; each such
+// run's elapsed_s is then the shared load's); `share_trees` false runs
+// every spec alone. The results are the same either way.
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0,
-                                               std::vector<double>* ended_s = nullptr);
+                                               std::vector<double>* ended_s = nullptr, bool share_trees = true);
 
 // The spec's table (--table) for keys of `key_width` bytes, with the spec's
 // payload length (--payload-bytes); errors as ResolveTable's, and
