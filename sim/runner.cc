@@ -155,7 +155,7 @@ absl::StatusOr<RunResult> RunOnce(const RunSpec& spec, const std::function<void(
 }
 
 // Several configurations sharing one tree (sim/shared_tree.h), each
-// result in specs' order with the shared load's wall time. FailedPrecondition
+// result in specs' order with its share of the shared load's wall time. FailedPrecondition
 // when they cannot share; the load's first error (any configuration's) as
 // it comes, `loaded` set once rows went in. The caller runs them one by one
 // after either.
@@ -168,7 +168,11 @@ absl::StatusOr<std::vector<RunResult>> RunSharedOnce(const std::vector<RunSpec>&
   const auto t0 = std::chrono::steady_clock::now();
   if (absl::Status s = load.Insert(load.stream(), specs[0].rows, 0); !s.ok()) return s;
   if (absl::Status s = load.engine().EndLoad(); !s.ok()) return s;
-  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Each configuration's equal share of the shared load's wall time, so that
+  // a sum over runs (an experiment of several files, `innosim merge`)
+  // counts it once.
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                           static_cast<double>(load.n_instances());
   std::vector<RunResult> results;
   for (size_t i = 0; i < load.n_instances(); ++i) {
     results.push_back(load.FinishInstance(i));

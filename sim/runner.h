@@ -93,7 +93,9 @@ struct RunResult {
   int key_width = 16;
   std::string table;     // the table definition used, as SQL
   EngineReport report;
-  double elapsed_s = 0;  // wall time of the insert loop
+  // Wall time of the insert loop; for runs that shared one load (RunMany,
+  // sim/shared_tree.h), each one's equal share of it.
+  double elapsed_s = 0;
   // With spec.flush:
   FlushModel::Counters flush;
   // Innodb_pages_written by where the pages live (BufferPool::PagesWrittenOf):
@@ -181,7 +183,7 @@ uint64_t RowsToInsert(const RunSpec& spec);
 // (*ended_s)[i] is the wall time from the call until spec i's run ended
 // (timing only, as elapsed_s). Runs that load the same rows into the same
 // table share one tree when the engine can (sim/shared_tree.h; each such
-// run's elapsed_s is then the shared load's); `share_trees` false runs
+// run's elapsed_s is then its share of the shared load's); `share_trees` false runs
 // every spec alone. The results are the same either way.
 std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs, int threads = 0,
                                                std::vector<double>* ended_s = nullptr, bool share_trees = true);
