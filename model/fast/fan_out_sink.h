@@ -33,34 +33,28 @@ class FanOutSink final : public PageEventSink {
   size_t size() const { return sinks_.size(); }
 
   void OnPageAccess(uint32_t space_id, uint32_t page_no) override {
-    for (PageEventSink* s : sinks_) s->OnPageAccess(space_id, page_no);
+    Each(&PageEventSink::OnPageAccess, space_id, page_no);
   }
   void OnPageFixOnly(uint32_t space_id, uint32_t page_no) override {
-    for (PageEventSink* s : sinks_) s->OnPageFixOnly(space_id, page_no);
+    Each(&PageEventSink::OnPageFixOnly, space_id, page_no);
   }
   void OnPageCreate(uint32_t space_id, uint32_t page_no) override {
-    for (PageEventSink* s : sinks_) s->OnPageCreate(space_id, page_no);
+    Each(&PageEventSink::OnPageCreate, space_id, page_no);
   }
   void OnPageModify(uint32_t space_id, uint32_t page_no) override {
-    for (PageEventSink* s : sinks_) s->OnPageModify(space_id, page_no);
+    Each(&PageEventSink::OnPageModify, space_id, page_no);
   }
-  void OnMtrCommit(uint64_t redo_bytes) override {
-    for (PageEventSink* s : sinks_) s->OnMtrCommit(redo_bytes);
-  }
-  void OnPageFree(uint32_t space_id, uint32_t page_no) override {
-    for (PageEventSink* s : sinks_) s->OnPageFree(space_id, page_no);
-  }
+  void OnMtrCommit(uint64_t redo_bytes) override { Each(&PageEventSink::OnMtrCommit, redo_bytes); }
+  void OnPageFree(uint32_t space_id, uint32_t page_no) override { Each(&PageEventSink::OnPageFree, space_id, page_no); }
   void OnTempPageModify(uint32_t space_id, uint32_t page_no) override {
-    for (PageEventSink* s : sinks_) s->OnTempPageModify(space_id, page_no);
+    Each(&PageEventSink::OnTempPageModify, space_id, page_no);
   }
-  void OnSpaceDrop(uint32_t space_id) override {
-    for (PageEventSink* s : sinks_) s->OnSpaceDrop(space_id);
-  }
+  void OnSpaceDrop(uint32_t space_id) override { Each(&PageEventSink::OnSpaceDrop, space_id); }
   void OnPagesFlush(uint32_t space_id, const std::vector<uint32_t>& pages) override {
     for (PageEventSink* s : sinks_) s->OnPagesFlush(space_id, pages);
   }
   void OnPageSoon(uint32_t space_id, uint32_t page_no, int step) override {
-    for (PageEventSink* s : sinks_) s->OnPageSoon(space_id, page_no, step);
+    Each(&PageEventSink::OnPageSoon, space_id, page_no, step);
   }
   // The first sink's failure, in the order added.
   absl::Status status() const override {
@@ -77,6 +71,13 @@ class FanOutSink final : public PageEventSink {
   }
 
  private:
+  // Calls `event` (a virtual of PageEventSink: each sink's own override)
+  // on every sink in order.
+  template <typename... Params, typename... Args>
+  void Each(void (PageEventSink::*event)(Params...), Args... args) {
+    for (PageEventSink* s : sinks_) (s->*event)(args...);
+  }
+
   std::vector<PageEventSink*> sinks_;
 };
 
