@@ -4,7 +4,8 @@
 // A RunSpec names everything a run depends on (stream, seed, rows, clock
 // rate, profile, page size); the same spec gives byte-identical results.
 // RunMany spreads independent specs over threads (each run is
-// single-threaded and owns its engine), returning results in spec order.
+// single-threaded and owns its engine, or shares one with the runs that load
+// the same rows: sim/shared_tree.h), returning results in spec order.
 #ifndef INNOSIM_SIM_RUNNER_H_
 #define INNOSIM_SIM_RUNNER_H_
 
