@@ -55,7 +55,7 @@ TEST(HugePagesTest, RegionsComeZeroFilledEvenWhenMemoryIsReused) {
 // A region of one huge page given back is kept and handed to the next
 // request (zero-filled, as the test above checks): the runs of one process
 // after the first reuse memory the system has already backed. Larger
-// regions go back to the system.
+// regions are kept apart, below.
 TEST(HugePagesTest, OneHugePageRegionsAreKeptForTheNextRequest) {
   const size_t before = SpareHugeRegions();
   void* a = AllocateHuge(kHugePageBytes);
@@ -70,6 +70,40 @@ TEST(HugePagesTest, OneHugePageRegionsAreKeptForTheNextRequest) {
   void* big = AllocateHuge(2 * kHugePageBytes);
   FreeHuge(big, 2 * kHugePageBytes);
   EXPECT_EQ(SpareHugeRegions(), spare + 1);  // b's region only
+}
+
+// A larger region given back is handed, zero-filled, to the next request of
+// the same span only; beyond 256 MiB kept in all, regions go back.
+TEST(HugePagesTest, LargerRegionsAreKeptForARequestOfTheSameSpan) {
+  // Other tests of the process may have left regions: every figure is
+  // measured against what is kept just before.
+  const size_t bytes = 3 * kHugePageBytes - 100;
+  auto* a = static_cast<unsigned char*>(AllocateHuge(bytes));
+  a[12345] = 7;
+  void* other = AllocateHuge(2 * kHugePageBytes);
+  const size_t before = SpareLargeHugeBytes();
+  ASSERT_LE(before + 3 * kHugePageBytes, kSpareLargeHugeBytes) << "left by other tests";
+  FreeHuge(a, bytes);
+  EXPECT_EQ(SpareLargeHugeBytes(), before + 3 * kHugePageBytes);
+  auto* b = static_cast<unsigned char*>(AllocateHuge(3 * kHugePageBytes));  // the same span
+  EXPECT_EQ(b, a);
+  EXPECT_EQ(b[12345], 0);
+  EXPECT_EQ(SpareLargeHugeBytes(), before);
+  FreeHuge(b, 3 * kHugePageBytes);
+  FreeHuge(other, 2 * kHugePageBytes);
+  // Two regions of 130 MiB cannot both be kept under 256 MiB: what passes
+  // the bound goes back to the system.
+  const size_t huge = size_t{130} << 20;
+  void* c = AllocateHuge(huge);
+  void* d = AllocateHuge(huge);
+  const size_t k0 = SpareLargeHugeBytes();
+  FreeHuge(c, huge);
+  EXPECT_EQ(SpareLargeHugeBytes(), k0 + huge <= kSpareLargeHugeBytes ? k0 + huge : k0);
+  const size_t k1 = SpareLargeHugeBytes();
+  FreeHuge(d, huge);
+  EXPECT_EQ(SpareLargeHugeBytes(), k1 + huge <= kSpareLargeHugeBytes ? k1 + huge : k1);
+  EXPECT_LT(SpareLargeHugeBytes(), k0 + 2 * huge);
+  EXPECT_LE(SpareLargeHugeBytes(), kSpareLargeHugeBytes);
 }
 
 TEST(HugePagesTest, PagePoolTakesHugeChunksUnlessToldNot) {

@@ -12,7 +12,8 @@
 // kept for the next request of the process instead of returned to the
 // system, so that the runs of an experiment or sweep after the first reuse
 // memory already backed: the process holds at most what its engines held at
-// once. A speed device only: no result depends on it (model/fast/README.md,
+// once. Larger regions are kept too, up to 256 MiB in all, each for a
+// request of the same span (the next run's buffer-pool frames). A speed device only: no result depends on it (model/fast/README.md,
 // "Record blocks").
 #ifndef INNOSIM_MODEL_FAST_HUGE_PAGES_H_
 #define INNOSIM_MODEL_FAST_HUGE_PAGES_H_
@@ -25,6 +26,10 @@ namespace innosim {
 // The x86-64 huge page size; regions of at least this size get huge pages.
 // A memory setting of the simulator, not an InnoDB constant.
 inline constexpr size_t kHugePageBytes = size_t{2} << 20;
+// The most a process keeps of regions larger than one huge page for reuse
+// (a memory setting of the simulator): a 4 GB pool's frames take 20 MiB, an
+// OPTIMIZE of 6M rows' keys 192 MiB. Beyond it regions go back to the system.
+inline constexpr size_t kSpareLargeHugeBytes = size_t{256} << 20;
 
 // `bytes` of zero-filled memory, 64-byte aligned; a region of at least
 // kHugePageBytes is 2 MiB-aligned, marked for huge pages and faulted in at
@@ -32,10 +37,13 @@ inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 // fault, with or without huge pages). Throws std::bad_alloc.
 void* AllocateHuge(size_t bytes);
 // Releases a region from AllocateHuge(bytes), with the same `bytes`: a
-// region of one huge page is kept for reuse, others go back to the system.
+// region of one huge page is kept for reuse, a larger one while the larger
+// regions kept stay within 256 MiB; others go back to the system.
 void FreeHuge(void* p, size_t bytes) noexcept;
 // Regions of one huge page kept for reuse (for tests and memory reports).
 size_t SpareHugeRegions();
+// Bytes of the larger regions kept for reuse.
+size_t SpareLargeHugeBytes();
 
 // An allocator for the large arrays the model fills at once and reads once
 // (the keys an OPTIMIZE sorts, Engine::Rebuild): their memory comes from
