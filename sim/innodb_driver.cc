@@ -11,7 +11,6 @@
 #include "model/page_format.h"
 #include "sim/defaults_file.h"
 #include "sim/secondary_keys.h"
-#include "sim/shared_tree.h"
 
 namespace innosim {
 
@@ -131,7 +130,6 @@ absl::StatusOr<PreparedEngine> InnodbPrepareShared(const std::vector<RunSpec>& s
   if (!prepared.ok()) return prepared.status();
   const std::string table_sql = TableSql(def);
   for (size_t i = 1; i < specs.size(); ++i) {
-    if (absl::Status s = InnodbSharesTree(c[0], c[i]); !s.ok()) return s;
     absl::StatusOr<TableSchema> other = ResolveRunTable(specs[i], key_width, &c[i].server);
     if (!other.ok()) return other.status();
     if (TableSql(other->def) != table_sql) return absl::FailedPreconditionError("the configurations' tables differ");

@@ -22,11 +22,11 @@ namespace innosim {
 absl::Status InnodbCheck(const RunSpec& spec);
 absl::StatusOr<RunConfig> InnodbConfigure(const RunSpec& spec);
 absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* config, int key_width);
-// Several configurations sharing one tree (EngineKind::prepare_shared):
-// refused unless every configuration reads the same table, has the same
-// profile, agrees with the first in every variable a tree reads
-// (sim/shared_tree.h), and, where the table has secondary indexes (whose
-// time columns take the insert rate), the same rows_per_sec.
+// Several configurations sharing one tree (EngineKind::prepare_shared),
+// each pair already passed by InnodbSharesTree (sim/shared_tree.h: the same
+// profile, every variable a tree reads alike): refused unless every
+// configuration reads the same table and, where the table has secondary
+// indexes (whose time columns take the insert rate), the same rows_per_sec.
 absl::StatusOr<PreparedEngine> InnodbPrepareShared(const std::vector<RunSpec>& specs, std::vector<RunConfig>* configs,
                                                    int key_width);
 absl::Status InnodbCheckTable(const RunSpec& spec, int key_width);

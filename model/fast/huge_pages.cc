@@ -17,7 +17,6 @@ constexpr std::align_val_t kSmallAlign{64};
 // The x86-64 base page: touching one byte in each faults the region in.
 constexpr size_t kBasePageBytes = 4096;
 
-
 // Bytes of address space a huge region of `bytes` occupies: whole huge
 // pages, so that its end is aligned too and nothing else shares its last one.
 size_t HugeSpan(size_t bytes) { return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes; }
