@@ -433,7 +433,7 @@ void BufferPool::FixSlow(int32_t f, uint32_t space_id, uint32_t page_no, uint64_
   // buf_read_page -> buf_page_init_for_read -> buf_LRU_add_block(old=true).
   const int32_t g = GetFreeFrame(now_ms);
   if (g < 0) return;
-  ++stats_.reads;
+  CountRead(space_id, page_no);
   Install(g, space_id, page_no, /*old=*/true, now_ms);
 }
 
@@ -445,7 +445,7 @@ void BufferPool::FixNoAccess(uint32_t space_id, uint32_t page_no, uint64_t now_m
   }
   const int32_t g = GetFreeFrame(now_ms);
   if (g < 0) return;
-  ++stats_.reads;
+  CountRead(space_id, page_no);
   Install(g, space_id, page_no, /*old=*/true, now_ms);
   frames_[g].access_time = 0;  // buf_read_page alone sets no access time
 }

@@ -259,6 +259,18 @@ class BufferPool {
     }
     return 0;
   }
+  // A page type whose reads are counted apart, as INNODB_METRICS
+  // buffer_page_read_<type> counts them (buf_page_monitor, by the page's
+  // FIL_PAGE_TYPE): pages [first_page, end_page) of `space_id` are of
+  // `type`. The pool does not know page types; the engine names the ranges
+  // it lays out (the rollback segment headers, the undo log pages). Set
+  // before the first read; a read falls in the first range that holds it.
+  enum class ReadType { kSystemPage, kUndoLog, kCount };
+  void CountReadsAs(ReadType type, uint32_t space_id, uint32_t first_page, uint32_t end_page) {
+    read_ranges_.push_back({space_id, first_page, end_page, type});
+  }
+  // Reads of pages of `type` so far (part of stats().reads).
+  uint64_t ReadsOf(ReadType type) const { return reads_of_[static_cast<size_t>(type)]; }
   uint64_t dirty_pages() const { return flush_len_; }
   // Dirty pages of one tablespace (a walk of the flush list).
   uint64_t DirtyPagesOf(uint32_t space_id) const;
@@ -327,6 +339,22 @@ class BufferPool {
     // dirty, off the flush list, oldest_modification 0 here.
     bool temp = false;
   };
+  struct ReadRange {
+    uint32_t space_id = 0;
+    uint32_t first_page = 0;
+    uint32_t end_page = 0;
+    ReadType type = ReadType::kSystemPage;
+  };
+  // A read: stats_.reads and the ReadType tally of its page.
+  void CountRead(uint32_t space_id, uint32_t page_no) {
+    ++stats_.reads;
+    for (const ReadRange& r : read_ranges_) {
+      if (r.space_id == space_id && page_no >= r.first_page && page_no < r.end_page) {
+        ++reads_of_[static_cast<size_t>(r.type)];
+        return;
+      }
+    }
+  }
   struct SpacePages {
     uint32_t space_id = 0;
     std::vector<int32_t> frame_of_page;  // -1 = not resident
@@ -470,6 +498,8 @@ class BufferPool {
   // Reused by the MySQL LRU batch (neighbours to free); no per-row use.
   std::vector<int32_t> scratch_;
   Stats stats_;
+  std::vector<ReadRange> read_ranges_;
+  uint64_t reads_of_[static_cast<size_t>(ReadType::kCount)] = {};
   absl::Status status_;
 };
 

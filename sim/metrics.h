@@ -81,6 +81,12 @@ inline constexpr InnodbCounter kInnodbPagesWritten{
 inline constexpr InnodbCounter kInnodbBufferPoolReads{
     "Innodb_buffer_pool_reads", "Innodb_buffer_pool_reads", CounterSource::kGlobalStatus, false, true,
     "pages read from disk because they were not in the buffer pool"};
+inline constexpr InnodbCounter kBufferPageReadSystemPage{
+    "buffer_page_read_system_page", "buffer_page_read_system_page", CounterSource::kInnodbMetrics, false, true,
+    "of the reads, system pages: the rollback segment headers"};
+inline constexpr InnodbCounter kBufferPageReadUndoLog{
+    "buffer_page_read_undo_log", "buffer_page_read_undo_log", CounterSource::kInnodbMetrics, false, true,
+    "of the reads, undo log pages"};
 inline constexpr InnodbCounter kInnodbDblwrPagesWritten{
     "Innodb_dblwr_pages_written", "Innodb_dblwr_pages_written", CounterSource::kGlobalStatus, false, true,
     "pages written to the doublewrite buffer"};
@@ -92,7 +98,7 @@ inline constexpr InnodbCounter kInnodbCounters[] = {
     counters::kIndexPageMergeAttempts, counters::kIndexPageMergeSuccessful, counters::kNLeafPages,
     counters::kSize,                  counters::kDataLength,             counters::kIndexLength,
     counters::kDataFree,              counters::kInnodbPagesWritten,     counters::kInnodbBufferPoolReads,
-    counters::kInnodbDblwrPagesWritten,
+    counters::kBufferPageReadSystemPage, counters::kBufferPageReadUndoLog, counters::kInnodbDblwrPagesWritten,
 };
 
 // The server names of the counters read from `source`, in table order.

@@ -54,6 +54,32 @@ uint32_t SomePage(const BufferPool& pool, bool dirty) {
   return 0;
 }
 
+// Reads by page type (INNODB_METRICS buffer_page_read_<type>): a read
+// counts in the first range that holds its page, every read in stats().reads,
+// a page found resident in none.
+TEST(BufferPoolTest, ReadsAreCountedByTheRangeTheirPageIsIn) {
+  BufferPool pool = MakePool(4);
+  pool.CountReadsAs(BufferPool::ReadType::kSystemPage, kSpace, 6, 10);
+  pool.CountReadsAs(BufferPool::ReadType::kUndoLog, kSpace, 8, 300);  // 8, 9: the first range's
+  for (uint32_t page : {5u, 6u, 9u, 10u, 299u, 300u}) {
+    pool.Fix(kSpace, page, 0);
+    pool.CommitMtr();
+  }
+  pool.Fix(kSpace + 1, 7, 0);  // another space
+  pool.CommitMtr();
+  EXPECT_EQ(pool.stats().reads, 7u);
+  EXPECT_EQ(pool.ReadsOf(BufferPool::ReadType::kSystemPage), 2u);  // 6, 9
+  EXPECT_EQ(pool.ReadsOf(BufferPool::ReadType::kUndoLog), 2u);     // 10, 299
+  // Four frames: 6 has been evicted since, 300 (among the last read) has not.
+  pool.Fix(kSpace, 6, 1);
+  pool.CommitMtr();
+  pool.Fix(kSpace, 300, 1);  // resident still: no read
+  pool.CommitMtr();
+  EXPECT_EQ(pool.ReadsOf(BufferPool::ReadType::kSystemPage), 3u);
+  EXPECT_EQ(pool.stats().reads, 8u);
+  EXPECT_EQ(pool.Verify(), "");
+}
+
 TEST(BufferPoolTest, BusyPoolVerifies) {
   const BufferPool pool = BusyPool();
   EXPECT_GT(pool.stats().evicted, 0u);

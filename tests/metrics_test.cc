@@ -40,6 +40,8 @@ TEST(MetricsTest, EveryCounterButDataFreeIsMeasured) {
   m.measured.index_page_reorg_successful = 1;
   m.measured.index_page_merge_attempts = 1;
   m.measured.index_page_merge_successful = 1;
+  m.measured.buffer_page_read_system_page = 1;
+  m.measured.buffer_page_read_undo_log = 1;
   const nlohmann::json j = MeasureResultToJson(m)["measured"];
   for (const InnodbCounter& c : kInnodbCounters) {
     SCOPED_TRACE(c.name);
@@ -70,6 +72,8 @@ TEST(MetricsTest, SimulatedCounterIsWhatRunJsonReports) {
     r.flush.Innodb_pages_written = 21;
     r.flush.Innodb_buffer_pool_reads = 22;
     r.flush.Innodb_dblwr_pages_written = 23;
+    r.flush.buffer_page_read_system_page = 24;
+    r.flush.buffer_page_read_undo_log = 25;
     const nlohmann::ordered_json j = RunToJson(r);
     for (const InnodbCounter& counter : kInnodbCounters) {
       SCOPED_TRACE(counter.name);
@@ -92,6 +96,8 @@ TEST(MetricsTest, MeasuredCounterIsWhatMeasureJsonReports) {
       c.index_page_reorg_successful = 13;
       c.index_page_merge_attempts = 14;
       c.index_page_merge_successful = 15;
+      c.buffer_page_read_system_page = 24;
+      c.buffer_page_read_undo_log = 25;
     }
     c.n_leaf_pages = 16;
     c.size = 17;

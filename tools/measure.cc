@@ -163,6 +163,14 @@ absl::StatusOr<std::string> MetricsEnabledColumn(ServerConnection& conn) {
       "information_schema.INNODB_METRICS has neither STATUS nor ENABLED column");
 }
 
+// What turns an INNODB_METRICS counter on: its own name, or for a counter of
+// a group module its module's (srv0mon.cc MONITOR_GROUP_MODULE: the
+// buffer_page_io counters, buffer_page_read_* and buffer_page_written_*,
+// refuse innodb_monitor_enable one by one).
+std::string MonitorSwitch(const std::string& counter) {
+  return absl::StartsWith(counter, "buffer_page_") ? "module_buffer_page" : counter;
+}
+
 // Reads the counters; turns on (through `enable`, when given) those that are off.
 absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col, ServerStateGuard* enable,
                          std::map<std::string, int64_t>* out, std::vector<std::string>* missing) {
@@ -180,7 +188,10 @@ absl::Status ReadMetrics(ServerConnection& conn, const std::string& enabled_col,
     if (!ToInt(*r[1], &v)) continue;
     (*out)[*r[0]] = v;
     const std::string on = absl::AsciiStrToLower(r[2].value_or(""));
-    if (on != "enabled" && on != "1") to_enable.push_back(*r[0]);
+    if (on != "enabled" && on != "1") {
+      const std::string sw = MonitorSwitch(*r[0]);
+      if (std::find(to_enable.begin(), to_enable.end(), sw) == to_enable.end()) to_enable.push_back(sw);
+    }
   }
   if (missing != nullptr) {
     missing->clear();
@@ -993,6 +1004,8 @@ void CounterDeltas(const Snapshot& before, const Snapshot& after, MeasuredCounte
   m.Innodb_pages_written = status_delta(counters::kInnodbPagesWritten.server_name);
   m.Innodb_buffer_pool_reads = status_delta(counters::kInnodbBufferPoolReads.server_name);
   m.Innodb_dblwr_pages_written = status_delta(counters::kInnodbDblwrPagesWritten.server_name);
+  m.buffer_page_read_system_page = metric_delta(counters::kBufferPageReadSystemPage);
+  m.buffer_page_read_undo_log = metric_delta(counters::kBufferPageReadUndoLog);
   if (before.status.count(kReadAheadStatus) != 0 && after.status.count(kReadAheadStatus) != 0) {
     m.Innodb_buffer_pool_read_ahead = status_delta(kReadAheadStatus);
   }
@@ -1505,6 +1518,8 @@ nlohmann::json MeasuredJson(const MeasuredCounters& c) {
   m[counters::kInnodbPagesWritten.name] = c.Innodb_pages_written;
   m[counters::kInnodbBufferPoolReads.name] = c.Innodb_buffer_pool_reads;
   m[counters::kInnodbDblwrPagesWritten.name] = c.Innodb_dblwr_pages_written;
+  opt(counters::kBufferPageReadSystemPage.name, c.buffer_page_read_system_page);
+  opt(counters::kBufferPageReadUndoLog.name, c.buffer_page_read_undo_log);
   if (c.Innodb_buffer_pool_read_ahead) m[kReadAheadStatus] = *c.Innodb_buffer_pool_read_ahead;
   m[c.rows_inserted_counter.empty() ? "rows_inserted" : c.rows_inserted_counter] =
       c.rows_inserted;
@@ -1562,6 +1577,8 @@ std::optional<int64_t> MeasuredCounter(const MeasuredCounters& m, const InnodbCo
   if (name == counters::kInnodbPagesWritten.name) return m.Innodb_pages_written;
   if (name == counters::kInnodbBufferPoolReads.name) return m.Innodb_buffer_pool_reads;
   if (name == counters::kInnodbDblwrPagesWritten.name) return m.Innodb_dblwr_pages_written;
+  if (name == counters::kBufferPageReadSystemPage.name) return m.buffer_page_read_system_page;
+  if (name == counters::kBufferPageReadUndoLog.name) return m.buffer_page_read_undo_log;
   return std::nullopt;
 }
 

@@ -240,6 +240,11 @@ struct MeasuredCounters {
   int64_t Innodb_pages_written = 0;
   int64_t Innodb_buffer_pool_reads = 0;
   int64_t Innodb_dblwr_pages_written = 0;
+  // INNODB_METRICS deltas from before the load to after the final flush:
+  // of the reads, the system pages (rollback segment headers) and the undo
+  // log pages; unset when the server lacks the counter.
+  std::optional<int64_t> buffer_page_read_system_page;
+  std::optional<int64_t> buffer_page_read_undo_log;
   // Pages read by read-ahead (linear or random), which are not in
   // Innodb_buffer_pool_reads; unset when the server does not report it.
   std::optional<int64_t> Innodb_buffer_pool_read_ahead;
