@@ -137,8 +137,8 @@ double Median(const std::vector<Figures>& loads, double Figures::*figure) {
 //     pool fills first, the server reads them back, 72-370 reads (a race of
 //     its purge and page cleaner threads: docs/flushing.md, "Purge keeps the
 //     rollback segment headers young"). Here a fresh-server load took that
-//     branch about one time in ten, in one CI run two loads of three (72 and
-//     240 header reads, 0 simulated). The model reads no more of them than
+//     branch about one time in ten; in one CI run two loads of three read 72
+//     and 240 pages (0 simulated; before measure told the headers apart). The model reads no more of them than
 //     the server's fewest plus 50, and the whole of Innodb_buffer_pool_reads
 //     agrees, within max(50 pages, 30%), on the median of the loads that
 //     kept the headers resident (a load reading at most 50 of them), when
