@@ -280,6 +280,7 @@ bool BufferPool::WritePage(int32_t f) {
     return false;
   }
   ++stats_.pages_written;
+  CountTyped(writes_of_, fr.space_id, fr.page_no);
   if (fr.reinit) {
     fr.reinit = false;
     ++stats_.reinit_written;

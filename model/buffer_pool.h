@@ -259,18 +259,21 @@ class BufferPool {
     }
     return 0;
   }
-  // A page type whose reads are counted apart, as INNODB_METRICS
-  // buffer_page_read_<type> counts them (buf_page_monitor, by the page's
-  // FIL_PAGE_TYPE): pages [first_page, end_page) of `space_id` are of
-  // `type`. The pool does not know page types; the engine names the ranges
-  // it lays out (the rollback segment headers, the undo log pages). Set
-  // before the first read; a read falls in the first range that holds it.
-  enum class ReadType { kSystemPage, kUndoLog, kCount };
-  void CountReadsAs(ReadType type, uint32_t space_id, uint32_t first_page, uint32_t end_page) {
-    read_ranges_.push_back({space_id, first_page, end_page, type});
+  // A page type whose reads and writes are counted apart, as INNODB_METRICS
+  // buffer_page_read_<type> / buffer_page_written_<type> count them
+  // (buf_page_monitor, by the page's FIL_PAGE_TYPE): pages [first_page,
+  // end_page) of `space_id` are of `type`. The pool does not know page
+  // types; the engine names the ranges it lays out (the rollback segment
+  // headers, the undo log pages). Set before the first page event; a page
+  // counts in the first range that holds it.
+  enum class PageType { kSystemPage, kUndoLog, kCount };
+  void CountPagesAs(PageType type, uint32_t space_id, uint32_t first_page, uint32_t end_page) {
+    typed_ranges_.push_back({space_id, first_page, end_page, type});
   }
-  // Reads of pages of `type` so far (part of stats().reads).
-  uint64_t ReadsOf(ReadType type) const { return reads_of_[static_cast<size_t>(type)]; }
+  // Reads and writes of pages of `type` so far (parts of stats().reads and
+  // stats().pages_written).
+  uint64_t ReadsOf(PageType type) const { return reads_of_[static_cast<size_t>(type)]; }
+  uint64_t WritesOf(PageType type) const { return writes_of_[static_cast<size_t>(type)]; }
   uint64_t dirty_pages() const { return flush_len_; }
   // Dirty pages of one tablespace (a walk of the flush list).
   uint64_t DirtyPagesOf(uint32_t space_id) const;
@@ -339,21 +342,26 @@ class BufferPool {
     // dirty, off the flush list, oldest_modification 0 here.
     bool temp = false;
   };
-  struct ReadRange {
+  struct TypedRange {
     uint32_t space_id = 0;
     uint32_t first_page = 0;
     uint32_t end_page = 0;
-    ReadType type = ReadType::kSystemPage;
+    PageType type = PageType::kSystemPage;
   };
-  // A read: stats_.reads and the ReadType tally of its page.
-  void CountRead(uint32_t space_id, uint32_t page_no) {
-    ++stats_.reads;
-    for (const ReadRange& r : read_ranges_) {
+  // The tally of `counts` (reads_of_ or writes_of_) for the page's type, if
+  // it has one.
+  void CountTyped(uint64_t* counts, uint32_t space_id, uint32_t page_no) {
+    for (const TypedRange& r : typed_ranges_) {
       if (r.space_id == space_id && page_no >= r.first_page && page_no < r.end_page) {
-        ++reads_of_[static_cast<size_t>(r.type)];
+        ++counts[static_cast<size_t>(r.type)];
         return;
       }
     }
+  }
+  // A read: stats_.reads and its page type's tally.
+  void CountRead(uint32_t space_id, uint32_t page_no) {
+    ++stats_.reads;
+    CountTyped(reads_of_, space_id, page_no);
   }
   struct SpacePages {
     uint32_t space_id = 0;
@@ -498,8 +506,9 @@ class BufferPool {
   // Reused by the MySQL LRU batch (neighbours to free); no per-row use.
   std::vector<int32_t> scratch_;
   Stats stats_;
-  std::vector<ReadRange> read_ranges_;
-  uint64_t reads_of_[static_cast<size_t>(ReadType::kCount)] = {};
+  std::vector<TypedRange> typed_ranges_;
+  uint64_t reads_of_[static_cast<size_t>(PageType::kCount)] = {};
+  uint64_t writes_of_[static_cast<size_t>(PageType::kCount)] = {};
   absl::Status status_;
 };
 

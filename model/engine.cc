@@ -152,14 +152,17 @@ void Engine::Build() {
         // MariaDB's purge comes once a simulated second (EndRowLogged): only
         // with the flush model's clock can a log wait for it.
         in.undo->set_deferred_purge(in.flush != nullptr);
-        // Reads of the undo side by page type, as the server's
-        // buffer_page_read_* counters tell them apart: the rollback
-        // segment headers are FIL_PAGE_TYPE_SYS pages, the undo segments'
-        // pages FIL_PAGE_UNDO_LOG.
+        // The undo side's reads and writes by page type, as the server's
+        // buffer_page_* counters tell them apart: the rollback segment
+        // headers, the temporary tablespace's too (UndoLogs::Startup), are
+        // FIL_PAGE_TYPE_SYS pages, the undo segments' pages
+        // FIL_PAGE_UNDO_LOG.
         if (in.flush != nullptr) {
-          in.flush->CountReadsAs(BufferPool::ReadType::kSystemPage, kUndoPageEventSpace, UndoLogs::kRsegFirstPage,
+          in.flush->CountPagesAs(BufferPool::PageType::kSystemPage, kUndoPageEventSpace, UndoLogs::kRsegFirstPage,
                                  UndoLogs::kRsegFirstPage + in.undo->n_rsegs());
-          in.flush->CountReadsAs(BufferPool::ReadType::kUndoLog, kUndoPageEventSpace, UndoLogs::kSegmentFirstPage,
+          in.flush->CountPagesAs(BufferPool::PageType::kSystemPage, UndoLogs::kTempSpaceKey, UndoLogs::kRsegFirstPage,
+                                 UndoLogs::kRsegFirstPage + UndoLogs::kMariaDbRsegs);
+          in.flush->CountPagesAs(BufferPool::PageType::kUndoLog, kUndoPageEventSpace, UndoLogs::kSegmentFirstPage,
                                  UINT32_MAX);
         }
       }

@@ -75,8 +75,10 @@ FlushModel::Counters FlushModel::counters() const {
         settings_.flavor == ServerFlavor::kMariaDb1011 ? b.pages_written - b.reinit_written : b.pages_written;
   }
   c.Innodb_buffer_pool_reads = b.reads;
-  c.buffer_page_read_system_page = pool_.ReadsOf(BufferPool::ReadType::kSystemPage);
-  c.buffer_page_read_undo_log = pool_.ReadsOf(BufferPool::ReadType::kUndoLog);
+  c.buffer_page_read_system_page = pool_.ReadsOf(BufferPool::PageType::kSystemPage);
+  c.buffer_page_read_undo_log = pool_.ReadsOf(BufferPool::PageType::kUndoLog);
+  c.buffer_page_written_system_page = pool_.WritesOf(BufferPool::PageType::kSystemPage);
+  c.buffer_page_written_undo_log = pool_.WritesOf(BufferPool::PageType::kUndoLog);
   c.peak_dirty_pages = peak_dirty_;
   c.adaptive_flush_pages = p.adaptive_pages;
   c.sync_flush_pages = p.sync_pages;

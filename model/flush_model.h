@@ -57,11 +57,14 @@ class FlushModel : public PageEventSink {
     uint64_t Innodb_dblwr_pages_written = 0;  // = pages written when
                                               // innodb_doublewrite=ON
     uint64_t Innodb_buffer_pool_reads = 0;
-    // Of those, INNODB_METRICS buffer_page_read_system_page (the rollback
-    // segment headers, FIL_PAGE_TYPE_SYS) and buffer_page_read_undo_log:
-    // the ranges the engine gave CountReadsAs.
+    // Of the reads and of Innodb_pages_written, INNODB_METRICS
+    // buffer_page_{read,written}_system_page (the rollback segment headers,
+    // FIL_PAGE_TYPE_SYS) and buffer_page_{read,written}_undo_log: the
+    // ranges the engine gave CountPagesAs.
     uint64_t buffer_page_read_system_page = 0;
     uint64_t buffer_page_read_undo_log = 0;
+    uint64_t buffer_page_written_system_page = 0;
+    uint64_t buffer_page_written_undo_log = 0;
     uint64_t peak_dirty_pages = 0;
     // Where the writes came from.
     uint64_t adaptive_flush_pages = 0;  // page_recommendation batches
@@ -158,9 +161,9 @@ class FlushModel : public PageEventSink {
   std::string Verify() const override;
 
   const BufferPool& buffer_pool() const { return pool_; }
-  // BufferPool::CountReadsAs, before the load's first page event.
-  void CountReadsAs(BufferPool::ReadType type, uint32_t space_id, uint32_t first_page, uint32_t end_page) {
-    pool_.CountReadsAs(type, space_id, first_page, end_page);
+  // BufferPool::CountPagesAs, before the load's first page event.
+  void CountPagesAs(BufferPool::PageType type, uint32_t space_id, uint32_t first_page, uint32_t end_page) {
+    pool_.CountPagesAs(type, space_id, first_page, end_page);
   }
   const RedoLog& redo_log() const { return log_; }
   const PageCleaner& page_cleaner() const { return cleaner_; }

@@ -87,6 +87,12 @@ inline constexpr InnodbCounter kBufferPageReadSystemPage{
 inline constexpr InnodbCounter kBufferPageReadUndoLog{
     "buffer_page_read_undo_log", "buffer_page_read_undo_log", CounterSource::kInnodbMetrics, false, true,
     "of the reads, undo log pages"};
+inline constexpr InnodbCounter kBufferPageWrittenSystemPage{
+    "buffer_page_written_system_page", "buffer_page_written_system_page", CounterSource::kInnodbMetrics, false, true,
+    "of the pages written, system pages: the rollback segment headers (MariaDB: the temporary tablespace's too)"};
+inline constexpr InnodbCounter kBufferPageWrittenUndoLog{
+    "buffer_page_written_undo_log", "buffer_page_written_undo_log", CounterSource::kInnodbMetrics, false, true,
+    "of the pages written, undo log pages"};
 inline constexpr InnodbCounter kInnodbDblwrPagesWritten{
     "Innodb_dblwr_pages_written", "Innodb_dblwr_pages_written", CounterSource::kGlobalStatus, false, true,
     "pages written to the doublewrite buffer"};
@@ -98,7 +104,8 @@ inline constexpr InnodbCounter kInnodbCounters[] = {
     counters::kIndexPageMergeAttempts, counters::kIndexPageMergeSuccessful, counters::kNLeafPages,
     counters::kSize,                  counters::kDataLength,             counters::kIndexLength,
     counters::kDataFree,              counters::kInnodbPagesWritten,     counters::kInnodbBufferPoolReads,
-    counters::kBufferPageReadSystemPage, counters::kBufferPageReadUndoLog, counters::kInnodbDblwrPagesWritten,
+    counters::kBufferPageReadSystemPage, counters::kBufferPageReadUndoLog, counters::kBufferPageWrittenSystemPage,
+    counters::kBufferPageWrittenUndoLog, counters::kInnodbDblwrPagesWritten,
 };
 
 // The server names of the counters read from `source`, in table order.

@@ -153,6 +153,8 @@ nlohmann::ordered_json RunToJson(const RunResult& r) {
     j[counters::kInnodbBufferPoolReads.name] = f.Innodb_buffer_pool_reads;
     j[counters::kBufferPageReadSystemPage.name] = f.buffer_page_read_system_page;
     j[counters::kBufferPageReadUndoLog.name] = f.buffer_page_read_undo_log;
+    j[counters::kBufferPageWrittenSystemPage.name] = f.buffer_page_written_system_page;
+    j[counters::kBufferPageWrittenUndoLog.name] = f.buffer_page_written_undo_log;
     // Seed 000 divides pages written by the index's size.
     j["pages_written_per_page"] = p.size ? static_cast<double>(f.Innodb_pages_written) / p.size : 0.0;
     j["peak_dirty_pages"] = f.peak_dirty_pages;
@@ -292,6 +294,8 @@ std::optional<uint64_t> SimulatedCounter(const RunResult& r, const InnodbCounter
   if (name == counters::kInnodbBufferPoolReads.name) return r.flush.Innodb_buffer_pool_reads;
   if (name == counters::kBufferPageReadSystemPage.name) return r.flush.buffer_page_read_system_page;
   if (name == counters::kBufferPageReadUndoLog.name) return r.flush.buffer_page_read_undo_log;
+  if (name == counters::kBufferPageWrittenSystemPage.name) return r.flush.buffer_page_written_system_page;
+  if (name == counters::kBufferPageWrittenUndoLog.name) return r.flush.buffer_page_written_undo_log;
   return std::nullopt;
 }
 
@@ -380,6 +384,8 @@ std::string RunSummary(const RunResult& r) {
                           f.Innodb_buffer_pool_reads);
     absl::StrAppendFormat(&s, "    of them: system pages (rollback segment headers) %d, undo log pages %d\n",
                           f.buffer_page_read_system_page, f.buffer_page_read_undo_log);
+    absl::StrAppendFormat(&s, "  pages written by type: system pages (rollback segment headers) %d, undo log pages %d\n",
+                          f.buffer_page_written_system_page, f.buffer_page_written_undo_log);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "peak dirty pages", f.peak_dirty_pages);
     absl::StrAppendFormat(&s, "  %-28s %14d\n", "redo bytes", f.redo_bytes);
     const RunResult::PagesWrittenBySpace& w = r.pages_written_by_space;

@@ -54,13 +54,15 @@ uint32_t SomePage(const BufferPool& pool, bool dirty) {
   return 0;
 }
 
-// Reads by page type (INNODB_METRICS buffer_page_read_<type>): a read
-// counts in the first range that holds its page, every read in stats().reads,
-// a page found resident in none.
-TEST(BufferPoolTest, ReadsAreCountedByTheRangeTheirPageIsIn) {
+// Reads and writes by page type (INNODB_METRICS buffer_page_read_<type>,
+// buffer_page_written_<type>): a page counts in the first range that holds
+// it, every read in stats().reads and every write in pages_written; a page
+// found resident is not read.
+TEST(BufferPoolTest, ReadsAndWritesAreCountedByTheRangeTheirPageIsIn) {
+  using Type = BufferPool::PageType;
   BufferPool pool = MakePool(4);
-  pool.CountReadsAs(BufferPool::ReadType::kSystemPage, kSpace, 6, 10);
-  pool.CountReadsAs(BufferPool::ReadType::kUndoLog, kSpace, 8, 300);  // 8, 9: the first range's
+  pool.CountPagesAs(Type::kSystemPage, kSpace, 6, 10);
+  pool.CountPagesAs(Type::kUndoLog, kSpace, 8, 300);  // 8, 9: the first range's
   for (uint32_t page : {5u, 6u, 9u, 10u, 299u, 300u}) {
     pool.Fix(kSpace, page, 0);
     pool.CommitMtr();
@@ -68,15 +70,26 @@ TEST(BufferPoolTest, ReadsAreCountedByTheRangeTheirPageIsIn) {
   pool.Fix(kSpace + 1, 7, 0);  // another space
   pool.CommitMtr();
   EXPECT_EQ(pool.stats().reads, 7u);
-  EXPECT_EQ(pool.ReadsOf(BufferPool::ReadType::kSystemPage), 2u);  // 6, 9
-  EXPECT_EQ(pool.ReadsOf(BufferPool::ReadType::kUndoLog), 2u);     // 10, 299
+  EXPECT_EQ(pool.ReadsOf(Type::kSystemPage), 2u);  // 6, 9
+  EXPECT_EQ(pool.ReadsOf(Type::kUndoLog), 2u);     // 10, 299
   // Four frames: 6 has been evicted since, 300 (among the last read) has not.
   pool.Fix(kSpace, 6, 1);
   pool.CommitMtr();
   pool.Fix(kSpace, 300, 1);  // resident still: no read
   pool.CommitMtr();
-  EXPECT_EQ(pool.ReadsOf(BufferPool::ReadType::kSystemPage), 3u);
+  EXPECT_EQ(pool.ReadsOf(Type::kSystemPage), 3u);
   EXPECT_EQ(pool.stats().reads, 8u);
+  // Writes: 6 (system page), 300 (no type), 299 again read and written.
+  pool.MarkDirty(kSpace, 6, 100, 2);
+  pool.MarkDirty(kSpace, 300, 100, 2);
+  pool.CommitMtr();
+  EXPECT_EQ(pool.FlushAllDirty(), 2u);
+  pool.MarkDirty(kSpace, 299, 200, 3);
+  pool.CommitMtr();
+  EXPECT_EQ(pool.FlushAllDirty(), 1u);
+  EXPECT_EQ(pool.WritesOf(Type::kSystemPage), 1u);
+  EXPECT_EQ(pool.WritesOf(Type::kUndoLog), 1u);
+  EXPECT_EQ(pool.stats().pages_written, 3u);
   EXPECT_EQ(pool.Verify(), "");
 }
 

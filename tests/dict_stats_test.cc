@@ -10,7 +10,9 @@
 #include <utility>
 
 #include "gtest/gtest.h"
+#include "model/buffer_pool.h"
 #include "model/engine.h"
+#include "model/undo_log.h"
 #include "sim/runner.h"
 
 namespace innosim {
@@ -201,10 +203,18 @@ TEST(DictStatsTest, TheRunReportsTheLastSaveAndThePagesWrittenBySpace) {
     RunSpec spec = Seed004Load(200000);
     spec.end_wait_s = wait;
     spec.page_writes = true;
-    uint64_t stats_writes = 0;
+    uint64_t stats_writes = 0, header_writes = 0, undo_log_writes = 0;
     absl::StatusOr<RunResult> r = innosim::Run(spec, [&](const Engine& e) {
-      for (uint32_t p = 0; p < 1024; ++p) {
-        stats_writes += e.flush_model()->buffer_pool().PageWrites(DictStats::kStatsPageEventSpace, p);
+      const BufferPool& pool = e.flush_model()->buffer_pool();
+      for (uint32_t p = 0; p < 1024; ++p) stats_writes += pool.PageWrites(DictStats::kStatsPageEventSpace, p);
+      // By page type: the rollback segment headers of the undo side and of
+      // the temporary tablespace, and the undo segments' pages.
+      for (uint32_t r = 0; r < UndoLogs::kMariaDbRsegs; ++r) {
+        header_writes += pool.PageWrites(Engine::kUndoPageEventSpace, UndoLogs::kRsegFirstPage + r) +
+                         pool.PageWrites(UndoLogs::kTempSpaceKey, UndoLogs::kRsegFirstPage + r);
+      }
+      for (uint32_t p = UndoLogs::kSegmentFirstPage; p < 1000000; ++p) {
+        undo_log_writes += pool.PageWrites(Engine::kUndoPageEventSpace, p);
       }
     });
     ASSERT_TRUE(r.ok()) << r.status();
@@ -227,6 +237,11 @@ TEST(DictStatsTest, TheRunReportsTheLastSaveAndThePagesWrittenBySpace) {
     EXPECT_GT(w.undo, 0u);
     EXPECT_EQ(w.temporary, 131u) << "MariaDB's temporary tablespace: FSP header, 2 inode pages, 128 headers";
     EXPECT_EQ(w.Sum(), r->flush.Innodb_pages_written) << "no other tablespace without a rebuild";
+    EXPECT_EQ(r->flush.buffer_page_written_system_page, header_writes);
+    EXPECT_GE(header_writes, 128u) << "the temporary tablespace's headers at least";
+    EXPECT_EQ(r->flush.buffer_page_written_undo_log, undo_log_writes);
+    EXPECT_GT(undo_log_writes, 0u);
+    EXPECT_LT(header_writes + undo_log_writes, w.undo + w.temporary) << "the FSP header and inode pages besides";
   }
 }
 

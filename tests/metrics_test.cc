@@ -42,6 +42,8 @@ TEST(MetricsTest, EveryCounterButDataFreeIsMeasured) {
   m.measured.index_page_merge_successful = 1;
   m.measured.buffer_page_read_system_page = 1;
   m.measured.buffer_page_read_undo_log = 1;
+  m.measured.buffer_page_written_system_page = 1;
+  m.measured.buffer_page_written_undo_log = 1;
   const nlohmann::json j = MeasureResultToJson(m)["measured"];
   for (const InnodbCounter& c : kInnodbCounters) {
     SCOPED_TRACE(c.name);
@@ -74,6 +76,8 @@ TEST(MetricsTest, SimulatedCounterIsWhatRunJsonReports) {
     r.flush.Innodb_dblwr_pages_written = 23;
     r.flush.buffer_page_read_system_page = 24;
     r.flush.buffer_page_read_undo_log = 25;
+    r.flush.buffer_page_written_system_page = 26;
+    r.flush.buffer_page_written_undo_log = 27;
     const nlohmann::ordered_json j = RunToJson(r);
     for (const InnodbCounter& counter : kInnodbCounters) {
       SCOPED_TRACE(counter.name);
@@ -98,6 +102,8 @@ TEST(MetricsTest, MeasuredCounterIsWhatMeasureJsonReports) {
       c.index_page_merge_successful = 15;
       c.buffer_page_read_system_page = 24;
       c.buffer_page_read_undo_log = 25;
+      c.buffer_page_written_system_page = 26;
+      c.buffer_page_written_undo_log = 27;
     }
     c.n_leaf_pages = 16;
     c.size = 17;

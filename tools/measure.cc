@@ -1006,6 +1006,8 @@ void CounterDeltas(const Snapshot& before, const Snapshot& after, MeasuredCounte
   m.Innodb_dblwr_pages_written = status_delta(counters::kInnodbDblwrPagesWritten.server_name);
   m.buffer_page_read_system_page = metric_delta(counters::kBufferPageReadSystemPage);
   m.buffer_page_read_undo_log = metric_delta(counters::kBufferPageReadUndoLog);
+  m.buffer_page_written_system_page = metric_delta(counters::kBufferPageWrittenSystemPage);
+  m.buffer_page_written_undo_log = metric_delta(counters::kBufferPageWrittenUndoLog);
   if (before.status.count(kReadAheadStatus) != 0 && after.status.count(kReadAheadStatus) != 0) {
     m.Innodb_buffer_pool_read_ahead = status_delta(kReadAheadStatus);
   }
@@ -1520,6 +1522,8 @@ nlohmann::json MeasuredJson(const MeasuredCounters& c) {
   m[counters::kInnodbDblwrPagesWritten.name] = c.Innodb_dblwr_pages_written;
   opt(counters::kBufferPageReadSystemPage.name, c.buffer_page_read_system_page);
   opt(counters::kBufferPageReadUndoLog.name, c.buffer_page_read_undo_log);
+  opt(counters::kBufferPageWrittenSystemPage.name, c.buffer_page_written_system_page);
+  opt(counters::kBufferPageWrittenUndoLog.name, c.buffer_page_written_undo_log);
   if (c.Innodb_buffer_pool_read_ahead) m[kReadAheadStatus] = *c.Innodb_buffer_pool_read_ahead;
   m[c.rows_inserted_counter.empty() ? "rows_inserted" : c.rows_inserted_counter] =
       c.rows_inserted;
@@ -1579,6 +1583,8 @@ std::optional<int64_t> MeasuredCounter(const MeasuredCounters& m, const InnodbCo
   if (name == counters::kInnodbDblwrPagesWritten.name) return m.Innodb_dblwr_pages_written;
   if (name == counters::kBufferPageReadSystemPage.name) return m.buffer_page_read_system_page;
   if (name == counters::kBufferPageReadUndoLog.name) return m.buffer_page_read_undo_log;
+  if (name == counters::kBufferPageWrittenSystemPage.name) return m.buffer_page_written_system_page;
+  if (name == counters::kBufferPageWrittenUndoLog.name) return m.buffer_page_written_undo_log;
   return std::nullopt;
 }
 

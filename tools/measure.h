@@ -245,6 +245,9 @@ struct MeasuredCounters {
   // log pages; unset when the server lacks the counter.
   std::optional<int64_t> buffer_page_read_system_page;
   std::optional<int64_t> buffer_page_read_undo_log;
+  // Of the pages written, the same two types'.
+  std::optional<int64_t> buffer_page_written_system_page;
+  std::optional<int64_t> buffer_page_written_undo_log;
   // Pages read by read-ahead (linear or random), which are not in
   // Innodb_buffer_pool_reads; unset when the server does not report it.
   std::optional<int64_t> Innodb_buffer_pool_read_ahead;
