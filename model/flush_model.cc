@@ -50,7 +50,12 @@ void FlushModel::Tick(double now_seconds) {
     cleaner_.RunIteration(next_iteration_s_);
     next_iteration_s_ += 1;
   }
-  cleaner_.CheckRedoPressure(now_seconds);
+  if (cleaner_.CheckRedoPressure(now_seconds)) {
+    // buf_flush_ahead woke the sleeping cleaner: a pass now, the next a
+    // second after it.
+    cleaner_.RunIteration(now_seconds);
+    next_iteration_s_ = now_seconds + 1;
+  }
 }
 
 void FlushModel::FlushAll() {

@@ -420,13 +420,13 @@ void PageCleaner::SkipIdlePasses(uint64_t passes) {
   }
 }
 
-void PageCleaner::CheckRedoPressure(double now_s) {
+bool PageCleaner::CheckRedoPressure(double now_s) {
   const uint64_t oldest = pool_->OldestModification();
-  if (oldest == 0) return;
+  if (oldest == 0) return false;
   if (settings_.flavor == ServerFlavor::kMySql84) {
     if (settings_.innodb_flush_sync) {
       if (log_->MySqlSyncFlushLsn(oldest) != 0) MySqlSyncLoop(now_s);
-      return;
+      return false;
     }
     // innodb_flush_sync=OFF: user threads stop in log_free_check once the
     // checkpoint age passes limit_for_free_check and request a checkpoint
@@ -438,7 +438,7 @@ void PageCleaner::CheckRedoPressure(double now_s) {
       stats_.sync_pages += pool_->FlushListBatch(kLsnMax, target + RedoLog::kFlushOrderLag);
       log_->Checkpoint(pool_->OldestModification());
     }
-    return;
+    return false;
   }
   // MariaDB log_close() at mtr commit: checkpoint age against the limits.
   // Above max_modified_age_async it returns a flush target, not the commit
@@ -453,11 +453,16 @@ void PageCleaner::CheckRedoPressure(double now_s) {
   const uint64_t lsn = log_->lsn();
   const uint64_t ckpt_age = lsn - log_->last_checkpoint_lsn();
   const MariaDbRedoLimits& lim = log_->mariadb();
-  if (ckpt_age <= lim.max_modified_age_async) return;
+  if (ckpt_age <= lim.max_modified_age_async) return false;
   const uint64_t target = lsn - lim.max_modified_age_async;
   if (ckpt_age < lim.max_checkpoint_age || !settings_.innodb_flush_sync) {
-    async_lsn_ = std::max(async_lsn_, target);  // buf_flush_ahead(target, false)
-    return;
+    // buf_flush_ahead(target, false): a raised limit wakes a cleaner that
+    // waits without a timeout (idle with innodb_max_dirty_pages_pct_lwm 0,
+    // the wait MariaDbIteration's sleep stands for); a cleaner in its timed
+    // wait takes the limit at its next pass.
+    const bool raised = target > async_lsn_;
+    async_lsn_ = std::max(async_lsn_, target);
+    return raised && mariadb_idle_ && settings_.innodb_max_dirty_pages_pct_lwm == 0;
   }
   // furious (age >= max_checkpoint_age) -> buf_flush_ahead(target, true) ->
   // the cleaner runs buf_flush_sync_for_checkpoint(target) until every page
@@ -467,6 +472,7 @@ void PageCleaner::CheckRedoPressure(double now_s) {
   async_lsn_ = 0;
   last_pages_ = 0;  // furious_flush: last_pages= 0
   log_->Checkpoint(pool_->OldestModification());
+  return false;
 }
 
 }  // namespace innosim

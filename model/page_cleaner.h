@@ -86,8 +86,14 @@ class PageCleaner {
   void SkipIdlePasses(uint64_t passes);
 
   // Cheap check after each row: starts sync (MySQL) or furious/async
-  // (MariaDB) flushing when redo requires it.
-  void CheckRedoPressure(double now_s);
+  // (MariaDB) flushing when redo requires it. True when a MariaDB request
+  // for async flushing woke the cleaner from its wait without a timeout
+  // (idle, innodb_max_dirty_pages_pct_lwm 0): buf_flush_ahead wakes such a
+  // cleaner at once ("we will only wake the buf_flush_page_cleaner() from
+  // an indefinite my_cond_wait(), but we will not disturb the regular
+  // 1-second sleep"); the caller runs a pass now and counts the cleaner's
+  // next second from it (set_timespec(abstime, 1) after the wait).
+  [[nodiscard]] bool CheckRedoPressure(double now_s);
 
   // --- Formulas, exposed for tests ----------------------------------------
   // MySQL Adaptive_flush::get_pct_for_dirty.

@@ -1,6 +1,7 @@
 #include "model/flush_model.h"
 
 #include <random>
+#include <string>
 
 #include "gtest/gtest.h"
 
@@ -197,6 +198,47 @@ TEST(FlushModelTest, MariaDbProfileAlsoSeparatesRandomFromSequential) {
   const double wpp_random = static_cast<double>(random.c.Innodb_pages_written) / random.pages;
   const double wpp_seq = static_cast<double>(seq.c.Innodb_pages_written) / seq.pages;
   EXPECT_GT(wpp_random, 2 * wpp_seq);
+}
+
+}  // namespace
+}  // namespace innosim
+
+namespace innosim {
+namespace {
+
+// MariaDB's buf_flush_ahead wakes a cleaner that waits without a timeout
+// (idle, innodb_max_dirty_pages_pct_lwm 0) the moment the checkpoint age
+// passes max_modified_age_async: the async batch runs then, not at the next
+// whole second. A cleaner in its 1-second timed wait (lwm 10, pages dirty)
+// is not disturbed: the limit waits for its pass.
+TEST(FlushModelTest, MariaDbAsyncRequestWakesOnlyACleanerAsleepWithoutATimeout) {
+  for (const char* lwm : {"0", "10"}) {
+    SCOPED_TRACE(lwm);
+    ServerSettings s = ServerSettings::Defaults(ServerFlavor::kMariaDb1011);
+    ASSERT_TRUE(s.Set("innodb_buffer_pool_size", "1G").ok());
+    ASSERT_TRUE(s.Set("innodb_max_dirty_pages_pct_lwm", lwm).ok());
+    FlushModel fm(s);
+    const uint64_t async_age = fm.redo_log().mariadb().max_modified_age_async;
+    // A page dirtied per 100 KB of redo, all of it within the first 0.9 s:
+    // past the async limit at about 0.8 s, below 10% of the pool dirty.
+    const uint64_t rows = (async_age + (4u << 20)) / 100000 + 1;
+    uint32_t page = 0;
+    for (uint64_t i = 0; i < rows; ++i) {
+      fm.OnPageCreate(kSpace, page);
+      fm.OnPageModify(kSpace, page++);
+      fm.OnMtrCommit(100000);
+      fm.Tick(0.9 * static_cast<double>(i + 1) / static_cast<double>(rows));
+    }
+    const uint64_t written_before_the_second = fm.counters().Innodb_pages_written;
+    if (std::string(lwm) == "0") {
+      EXPECT_GT(written_before_the_second, 0u) << "woken at the crossing";
+      EXPECT_EQ(fm.counters().async_flush_pages, written_before_the_second);
+    } else {
+      EXPECT_EQ(written_before_the_second, 0u) << "the timed wait is not disturbed";
+    }
+    fm.Tick(1.0);
+    EXPECT_GT(fm.counters().async_flush_pages, 0u);
+  }
 }
 
 }  // namespace

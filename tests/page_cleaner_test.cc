@@ -117,7 +117,7 @@ TEST(PageCleanerTest, SyncFlushIsNotCappedByIoCapacityMax) {
     pool.CommitMtr();
     log.Append(8192);
   }
-  cleaner.CheckRedoPressure(0.5);
+  (void)cleaner.CheckRedoPressure(0.5);
   const uint64_t age = log.lsn() - pool.OldestModification();
   EXPECT_LE(age, log.mysql().sync_flush_age);
   EXPECT_GT(cleaner.stats().sync_pages, 400u);
@@ -217,7 +217,7 @@ TEST(PageCleanerTest, MariaDbAsyncFlushStopsAtTheAgeTarget) {
     log.Append(10000);
   }
   const uint64_t target = log.lsn() - async_age;
-  cleaner.CheckRedoPressure(0.5);
+  (void)cleaner.CheckRedoPressure(0.5);
   cleaner.RunIteration(1);
   EXPECT_GT(cleaner.stats().async_pages, 90u);
   EXPECT_LT(cleaner.stats().async_pages, 120u);
