@@ -138,6 +138,12 @@ absl::StatusOr<PreparedEngine> InnodbPrepareShared(const std::vector<RunSpec>& s
     if (!def.secondary.empty() && specs[i].rows_per_sec != specs[0].rows_per_sec) {
       return absl::FailedPreconditionError("rows_per_sec differs on a table with secondary indexes");
     }
+    // ... or from the synthetic clock (time:R, key-time), which a stream
+    // that ignores it may share with different settings (MayShareTree).
+    if (!def.secondary.empty() && (specs[i].stream.rows_per_ms != specs[0].stream.rows_per_ms ||
+                                   specs[i].stream.start_ms != specs[0].stream.start_ms)) {
+      return absl::FailedPreconditionError("rows_per_ms differs on a table with secondary indexes");
+    }
   }
   prepared->driver = std::make_unique<InnodbDriver>(specs, c, def);
   return prepared;

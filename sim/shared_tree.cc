@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "sim/engines.h"
+#include "sim/stream_registry.h"
 
 namespace innosim {
 namespace {
@@ -44,6 +45,20 @@ std::map<std::string, std::string> TreeVariables(const ServerSettings& s) {
   return out;
 }
 
+// The same keys: equal specs, or specs that differ only in the synthetic
+// clock (rows_per_ms, start_ms) of a stream that does not read it (uuidv4,
+// autoinc, ...). A table whose secondary index takes its times from that
+// clock is the engine's to refuse (InnodbPrepareShared).
+bool SameKeys(const StreamSpec& a, const StreamSpec& b) {
+  if (a == b) return true;
+  const StreamInfo* info = FindStream(a.name);
+  if (info == nullptr || info->uses_clock) return false;
+  StreamSpec clock_of_a = b;
+  clock_of_a.rows_per_ms = a.rows_per_ms;
+  clock_of_a.start_ms = a.start_ms;
+  return a == clock_of_a;
+}
+
 }  // namespace
 
 bool MayShareTree(const RunSpec& a, const RunConfig& ca, const RunSpec& b, const RunConfig& cb) {
@@ -51,7 +66,7 @@ bool MayShareTree(const RunSpec& a, const RunConfig& ca, const RunSpec& b, const
     return !s.flush || !s.phases.empty() || s.series_every != 0 || s.page_writes;
   };
   if (alone(a) || alone(b)) return false;
-  if (!(a.stream == b.stream && a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size &&
+  if (!(SameKeys(a.stream, b.stream) && a.rows == b.rows && a.profile == b.profile && a.page_size == b.page_size &&
         a.table == b.table && a.payload_bytes == b.payload_bytes && a.payload_bytes_given == b.payload_bytes_given &&
         a.columns == b.columns)) {
     return false;

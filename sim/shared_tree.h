@@ -22,7 +22,8 @@
 namespace innosim {
 
 // Whether runs `a` and `b`, with their configurations (ConfigFor), may
-// share one tree: the same stream, rows, profile, page size, table, payload
+// share one tree: the same stream (its synthetic clock aside when the
+// stream does not read it: StreamInfo::uses_clock), rows, profile, page size, table, payload
 // and column sources, the engine's buffers on, no phases, no time series,
 // no per-page write counts, and settings the engine says its trees read
 // alike (EngineKind::shares_tree). The engine's preparation may still

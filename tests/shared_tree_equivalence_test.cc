@@ -20,6 +20,7 @@
 #include "model/flush_model.h"
 #include "model/record_format.h"
 #include "model/undo_log.h"
+#include "sim/column_values.h"
 #include "sim/report.h"
 #include "sim/runner.h"
 #include "sim/shared_tree.h"
@@ -262,6 +263,19 @@ TEST(SharedTreeEquivalenceTest, RunManyGivesTheSameResultsSharedOrNot) {
   indexed_later.rows_per_sec = 5000;
   specs.push_back(indexed);
   specs.push_back(indexed_later);
+  // uuidv4 ignores the synthetic clock: another rows_per_ms shares the
+  // first uuidv4 tree (and reports its own); the indexed table's time
+  // column reads that clock (key-time), so there it is refused.
+  RunSpec other_clock = Spec("uuidv4", 30000, 127290, {{"innodb_buffer_pool_size", "6M"}});
+  other_clock.stream.rows_per_ms = 7;
+  specs.push_back(other_clock);
+  RunSpec indexed_other_clock = indexed;
+  indexed_other_clock.stream.rows_per_ms = 7;
+  indexed_other_clock.columns = {*ParseColumnSource("created=key-time")};
+  RunSpec indexed_key_time = indexed;
+  indexed_key_time.columns = {*ParseColumnSource("created=key-time")};
+  specs.push_back(indexed_key_time);
+  specs.push_back(indexed_other_clock);
   // Not shareable from the start: an unknown variable's error, as alone.
   specs.push_back(Spec("uuidv4", 30000, 127290, {{"innodb_no_such_variable", "1"}}));
 
@@ -282,6 +296,11 @@ TEST(SharedTreeEquivalenceTest, RunManyGivesTheSameResultsSharedOrNot) {
   EXPECT_EQ(ended[0], ended[3]);
   EXPECT_EQ(shared[5]->elapsed_s, shared[6]->elapsed_s);
   EXPECT_NE(shared[0]->elapsed_s, shared[4]->elapsed_s);
+  ASSERT_TRUE(shared[9].ok());
+  EXPECT_EQ(shared[0]->elapsed_s, shared[9]->elapsed_s) << "another clock, the same uuidv4 keys: one load";
+  EXPECT_EQ(shared[9]->spec.stream.rows_per_ms, 7u);
+  ASSERT_TRUE(shared[10].ok() && shared[11].ok());
+  EXPECT_NE(shared[10]->elapsed_s, shared[11]->elapsed_s) << "key-time reads the clock: two loads";
 }
 
 TEST(SharedTreeEquivalenceTest, WhatMayShare) {
@@ -308,6 +327,18 @@ TEST(SharedTreeEquivalenceTest, WhatMayShare) {
   EXPECT_FALSE(MayShareTree(a, ca, g, cb));
   RunSpec m = Spec("uuidv4", 1000, 1000, {}, "mariadb-10.11");
   EXPECT_FALSE(MayShareTree(a, ca, m, *ConfigFor(m)));
+  // The synthetic clock: ignored by uuidv4's keys, read by uuidv7's.
+  RunSpec h = b;
+  h.stream.rows_per_ms = 1;
+  h.stream.start_ms += 5;
+  EXPECT_TRUE(MayShareTree(a, ca, h, cb));
+  RunSpec v7a = Spec("uuidv7-counter", 1000, 1000, {});
+  RunSpec v7b = v7a;
+  v7b.stream.rows_per_ms = 1;
+  EXPECT_FALSE(MayShareTree(v7a, *ConfigFor(v7a), v7b, *ConfigFor(v7b)));
+  RunSpec seed = b;
+  seed.stream.seed = 6;
+  EXPECT_FALSE(MayShareTree(a, ca, seed, cb));
 }
 
 }  // namespace

@@ -17,7 +17,9 @@
 #                    (issue 30's grid: time-ordered keys, 64 and 128 MB
 #                    pools, 10- to 10,000-row transactions, the statistics
 #                    recalculation ON and OFF), three loads each, the
-#                    medians of each side (about 15 minutes).
+#                    medians of each side (about 15 minutes), with the
+#                    pages written and read of the rollback segment
+#                    headers and the undo log pages apart.
 # BUILD_DIR defaults to build; CONFIG_FILTER (a grep pattern over the
 # configuration lines) runs only some, and then the table is printed but the
 # document is left alone. Each run's JSON is kept in $FLUSH_VALIDATION_DIR
@@ -97,9 +99,9 @@ while IFS='|' read -r label args; do
     i=$((i + 1))
   done
   # shellcheck disable=SC2086
-  python3 - "$label" $files >> "$rows" <<'EOF'
+  python3 - "$set_name" "$label" $files >> "$rows" <<'EOF'
 import json, statistics, sys
-label, runs = sys.argv[1], [json.load(open(f)) for f in sys.argv[2:]]
+set_name, label, runs = sys.argv[1], sys.argv[2], [json.load(open(f)) for f in sys.argv[3:]]
 def cell(name):
     sim = statistics.median(j["comparison"][name]["simulated"] for j in runs)
     meas = statistics.median(j["comparison"][name]["measured"] for j in runs)
@@ -108,17 +110,34 @@ def cell(name):
     if len(runs) > 1:
         text += " [server: " + ", ".join("{:,}".format(j["comparison"][name]["measured"]) for j in runs) + "]"
     return text
+def typed(name):
+    # The medians of a page type's counter, simulated / measured.
+    sim = statistics.median(j["comparison"][name]["simulated"] for j in runs)
+    meas = statistics.median(j["comparison"][name]["measured"] for j in runs)
+    return "{:,.0f} / {:,.0f}".format(sim, meas)
 rate = statistics.median(j["measured"]["rows"] / j["measured"]["elapsed_s"] if j["measured"]["elapsed_s"] else 0 for j in runs)
-print("| {} | {} | {} | {:,.0f} | {} |".format(
-    label, cell("Innodb_pages_written"), cell("Innodb_buffer_pool_reads"), rate,
-    "yes" if all(j["valid"] for j in runs) else "NO"))
+cells = [label, cell("Innodb_pages_written"), cell("Innodb_buffer_pool_reads")]
+if set_name == "ordered":
+    # Where the pages written and read go: the rollback segment headers
+    # (buffer_page_*_system_page) and the undo log pages.
+    cells.append("headers {}, undo {}".format(typed("buffer_page_written_system_page"),
+                                               typed("buffer_page_written_undo_log")))
+    cells.append("headers {}, undo {}".format(typed("buffer_page_read_system_page"),
+                                               typed("buffer_page_read_undo_log")))
+cells += ["{:,.0f}".format(rate), "yes" if all(j["valid"] for j in runs) else "NO"]
+print("| " + " | ".join(cells) + " |")
 EOF
 done < "$out/configs"
 
 what=$([ "$loads" -gt 1 ] && echo "median of $loads loads, " || true)
-table=$(printf '%s\n%s\n' \
-  "| configuration | \`Innodb_pages_written\` sim / measured (${what}rel. error) | \`Innodb_buffer_pool_reads\` sim / measured | rows/s achieved | sanity checks |" \
-  '|---|---|---|---|---|'; cat "$rows")
+if [ "$set_name" = ordered ]; then
+  header="| configuration | \`Innodb_pages_written\` sim / measured (${what}rel. error) | \`Innodb_buffer_pool_reads\` sim / measured | of the pages written: headers, undo log pages, sim / measured | of the reads: headers, undo log pages | rows/s achieved | sanity checks |"
+  rule='|---|---|---|---|---|---|---|'
+else
+  header="| configuration | \`Innodb_pages_written\` sim / measured (${what}rel. error) | \`Innodb_buffer_pool_reads\` sim / measured | rows/s achieved | sanity checks |"
+  rule='|---|---|---|---|---|'
+fi
+table=$(printf '%s\n%s\n' "$header" "$rule"; cat "$rows")
 echo "$table"
 if [ -n "$filter" ]; then
   echo "flush-validation: filtered run; $doc left as it is. JSON in $out" >&2
