@@ -120,7 +120,8 @@ void MeasureLoads(const std::string& recalc, const std::string& rows, int n, std
   }
 }
 
-// The median of one figure over an odd number of loads.
+// The median of one figure over the loads (of an even number, the upper of
+// the middle two).
 double Median(const std::vector<Figures>& loads, double Figures::*figure) {
   std::vector<double> v;
   for (const Figures& f : loads) v.push_back(f.*figure);
@@ -138,8 +139,9 @@ double Median(const std::vector<Figures>& loads, double Figures::*figure) {
 //     its purge and page cleaner threads: docs/flushing.md, "Purge keeps the
 //     rollback segment headers young"). Here a fresh-server load took that
 //     branch about one time in ten; in one CI run two loads of three read 72
-//     and 240 pages (0 simulated; before measure told the headers apart). The model reads no more of them than
-//     the server's fewest plus 50, and the whole of Innodb_buffer_pool_reads
+//     and 240 pages (0 simulated; before measure told the headers apart).
+//     The model reads no more of them than the server's fewest plus 50, and
+//     the whole of Innodb_buffer_pool_reads
 //     agrees, within max(50 pages, 30%), on the median of the loads that
 //     kept the headers resident (a load reading at most 50 of them), when
 //     there is one;
