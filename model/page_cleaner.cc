@@ -283,7 +283,7 @@ void PageCleaner::MariaDbIteration(double now_s) {
   // sync LSN (CheckRedoPressure). Measured on 10.11.19: no page written
   // during a 1-row-transaction load until the checkpoint age passed
   // max_modified_age_async (docs/flushing.md).
-  if (mariadb_idle_ && settings_.innodb_max_dirty_pages_pct_lwm == 0 && async_lsn_ == 0 &&
+  if (MariaDbWaitsWithoutTimeout() && async_lsn_ == 0 &&
       pool_->ModifiedRatioPct() < settings_.innodb_max_dirty_pages_pct) {
     return;  // asleep: no flush, no checkpoint
   }
@@ -394,7 +394,7 @@ uint64_t PageCleaner::IdlePeriod(double next_s) const {
   if (oldest == 0) return 1;
   // Asleep: returns before any work or checkpoint.
   if (async_lsn_ != 0) return 0;  // buf_flush_async_lsn: a flush-list batch
-  if (mariadb_idle_ && settings_.innodb_max_dirty_pages_pct_lwm == 0 &&
+  if (MariaDbWaitsWithoutTimeout() &&
       pool_->ModifiedRatioPct() < settings_.innodb_max_dirty_pages_pct) {
     return 1;
   }
@@ -462,7 +462,7 @@ bool PageCleaner::CheckRedoPressure(double now_s) {
     // wait takes the limit at its next pass.
     const bool raised = target > async_lsn_;
     async_lsn_ = std::max(async_lsn_, target);
-    return raised && mariadb_idle_ && settings_.innodb_max_dirty_pages_pct_lwm == 0;
+    return raised && MariaDbWaitsWithoutTimeout();
   }
   // furious (age >= max_checkpoint_age) -> buf_flush_ahead(target, true) ->
   // the cleaner runs buf_flush_sync_for_checkpoint(target) until every page

@@ -140,6 +140,13 @@ class PageCleaner {
   // no async LSN, flushes or goes idle (possibly_unemployed); the
   // innodb_max_dirty_pages_pct_lwm it hands on in *pct_lwm (0 below it).
   bool MariaDbPassWorks(uint64_t oldest, double* pct_lwm) const;
+  // buf_flush_page_cleaner's wait without a timeout (my_cond_wait): idle
+  // with innodb_max_dirty_pages_pct_lwm 0 (its flush list is never empty
+  // where this is asked), woken only by page_cleaner_wakeup or
+  // buf_flush_ahead.
+  bool MariaDbWaitsWithoutTimeout() const {
+    return mariadb_idle_ && settings_.innodb_max_dirty_pages_pct_lwm == 0;
+  }
 
   ServerSettings settings_;
   BufferPool* pool_;

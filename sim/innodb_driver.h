@@ -26,7 +26,8 @@ absl::StatusOr<PreparedEngine> InnodbPrepare(const RunSpec& spec, RunConfig* con
 // each pair already passed by InnodbSharesTree (sim/shared_tree.h: the same
 // profile, every variable a tree reads alike): refused unless every
 // configuration reads the same table and, where the table has secondary
-// indexes (whose time columns take the insert rate), the same rows_per_sec.
+// indexes (whose time columns take the insert rate or the stream's synthetic
+// clock), the same rows_per_sec, rows_per_ms and start_ms.
 absl::StatusOr<PreparedEngine> InnodbPrepareShared(const std::vector<RunSpec>& specs, std::vector<RunConfig>* configs,
                                                    int key_width);
 absl::Status InnodbCheckTable(const RunSpec& spec, int key_width);
