@@ -45,14 +45,18 @@ absl::Status LazyVacuum::Delete(const Key& pk, std::span<const Key> secondary_en
   HeapTid tid = 0;
   // The primary key's index scan finds the row (a dead one not yet vacuumed
   // is invisible to the DELETE's snapshot).
-  if (!BtVacuum::FindTid(*t_.primary_, pk, &tid) || IsDeadPrimary(pk, tid) || deleted_now_.count(tid) != 0) {
+  if (!BtVacuum::FindTid(*t_.primary_, pk, &tid) || IsDeadPrimary(pk, tid) || DeletedNow(tid)) {
     return absl::NotFoundError("DELETE: no row with that primary key");
   }
   // heap_delete: xmax set on the tuple; pages and indexes unchanged.
   const uint32_t block = static_cast<uint32_t>(tid >> 16);
   if (block >= t_.heap_.pages_.size()) return absl::InternalError("DELETE: heap TID beyond the heap");
   ++t_.heap_.pages_[block].dead;
-  deleted_now_.insert(tid);
+  const size_t bit = DeletedBit(tid);
+  if (bit >= deleted_now_.size()) {
+    deleted_now_.resize(static_cast<size_t>(t_.heap_.pages_.size()) * (kMaxHeapTuplesPerPage + 1));
+  }
+  deleted_now_[bit] = true;
   dead_[0].push_back(BtDeadTuple{pk, tid});
   for (size_t i = 0; i < secondary_entries.size(); ++i) dead_[i + 1].push_back(BtDeadTuple{secondary_entries[i], tid});
   --t_.rows_;
