@@ -345,7 +345,8 @@ std::vector<absl::StatusOr<RunResult>> RunMany(const std::vector<RunSpec>& specs
     const RunSpec& s = specs[group[0]];
     const StreamInfo* info = FindStream(s.stream.name);
     const bool scattered = info == nullptr || info->scattered;  // a key file's order is unknown: assume the worst
-    const double one = static_cast<double>(s.rows) * (scattered ? 4.0 : 1.0) * (s.flush ? 1.2 : 1.0);
+    // Every insert phase's rows count (a run with phases loads more than --rows).
+    const double one = static_cast<double>(RowsToInsert(s)) * (scattered ? 4.0 : 1.0) * (s.flush ? 1.2 : 1.0);
     return one * (1.0 + 0.3 * static_cast<double>(group.size() - 1));
   };
   std::vector<size_t> order(groups.size());
