@@ -22,6 +22,31 @@ int PutFraction(int64_t usec, uint32_t fsp, uint8_t* out) {
   }
 }
 
+// `t` (microseconds) cut to `fsp` fractional digits: t - t % 10^(6 - fsp),
+// with each divisor a constant (a division by a variable costs tens of
+// cycles a row).
+int64_t TruncateToFsp(int64_t t, uint32_t fsp) {
+  switch (fsp) {
+    case 0: return t - t % 1000000;
+    case 1: return t - t % 100000;
+    case 2: return t - t % 10000;
+    case 3: return t - t % 1000;
+    case 4: return t - t % 100;
+    case 5: return t - t % 10;
+    default: return t;
+  }
+}
+
+// The same fraction, appended: `usec` (0..999,999) already cut to `fsp`.
+void PutFraction(int64_t usec, uint32_t fsp, KeyBuilder* b) {
+  switch (fsp) {
+    case 1: case 2: b->Put(static_cast<uint64_t>(usec / 10000), 1); break;
+    case 3: case 4: b->Put(static_cast<uint64_t>(usec / 100), 2); break;
+    case 5: case 6: b->Put(static_cast<uint64_t>(usec), 3); break;
+    default: break;
+  }
+}
+
 // Days since 1970-01-01 -> civil date (H. Hinnant's civil_from_days).
 void CivilFromDays(int64_t z, int64_t* y, uint32_t* m, uint32_t* d) {
   z += 719468;
@@ -51,8 +76,7 @@ int64_t FloorSeconds(int64_t epoch_us) { return epoch_us >= 0 ? epoch_us / 10000
 // `packed` (SecondaryKeyEncoder::DatetimeSecondsPacked).
 int PutDatetime(uint64_t packed, int64_t secs, int64_t epoch_us, uint32_t fsp, uint8_t* out) {
   PutBigEndian(packed, 5, out);
-  const int64_t usec = epoch_us - secs * 1000000;
-  return 5 + PutFraction(usec - usec % kPow10[6 - fsp], fsp, out + 5);
+  return 5 + PutFraction(TruncateToFsp(epoch_us - secs * 1000000, fsp), fsp, out + 5);
 }
 
 }  // namespace
@@ -78,7 +102,7 @@ int SecondaryKeyEncoder::TimestampBytes(int64_t epoch_us, uint32_t fsp, uint8_t*
   const int64_t secs = epoch_us / 1000000;
   const int64_t usec = epoch_us % 1000000;
   PutBigEndian(static_cast<uint64_t>(secs), 4, out);
-  return 4 + PutFraction(usec - usec % kPow10[6 - fsp], fsp, out + 4);
+  return 4 + PutFraction(TruncateToFsp(usec, fsp), fsp, out + 4);
 }
 
 SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index, uint64_t start_ms,
@@ -151,8 +175,11 @@ SecondaryKeyEncoder::SecondaryKeyEncoder(const TableSchema& schema, size_t index
 }
 
 int64_t SecondaryKeyEncoder::RowTimeUs(int64_t start_us, double us_per_row, uint64_t row, uint32_t fsp) {
-  const int64_t t = start_us + static_cast<int64_t>(std::floor(static_cast<double>(row) * us_per_row));
-  return t - t % kPow10[6 - fsp];
+  // floor, without a call for the usual non-negative product (for x >= 0
+  // the conversion's truncation is the floor).
+  const double x = static_cast<double>(row) * us_per_row;
+  const int64_t t = start_us + (x >= 0 ? static_cast<int64_t>(x) : static_cast<int64_t>(std::floor(x)));
+  return TruncateToFsp(t, fsp);
 }
 
 int64_t SecondaryKeyEncoder::KeyTimeUs(int64_t start_us, uint64_t rows_per_ms, uint64_t row, uint32_t fsp) {
@@ -160,7 +187,7 @@ int64_t SecondaryKeyEncoder::KeyTimeUs(int64_t start_us, uint64_t rows_per_ms, u
   // generators' SyntheticClock spreads the rows of one ms.
   const int64_t t = start_us + static_cast<int64_t>(row / rows_per_ms) * 1000 +
                     static_cast<int64_t>(row % rows_per_ms * 1000 / rows_per_ms);
-  return t - t % kPow10[6 - fsp];
+  return TruncateToFsp(t, fsp);
 }
 
 void SecondaryKeyEncoder::RandomBytes(uint64_t row, uint32_t column, uint32_t width, uint8_t* out) {
@@ -186,59 +213,59 @@ const Key& SecondaryKeyEncoder::StreamKey(int stream, uint64_t row) const {
 }
 
 Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
-  uint8_t buf[64];
-  uint32_t n = 0;
-  uint8_t pk_bytes[Key::kMaxBytes];
-  pk.ToBytes(pk_bytes, Key::kMaxBytes);
+  // The bytes as InnoDB stores them, left to right, each part taking its
+  // width (bytes a part leaves unwritten are zero); past 64 bytes the
+  // remaining parts are dropped, and the Key keeps the first 32.
+  KeyBuilder b;
   for (const Part& p : parts_) {
-    uint8_t* out = buf + n;
-    if (n + p.width > sizeof(buf)) break;
+    const uint32_t start = b.size();
+    if (start + p.width > 64) break;
     const bool is_int = p.value.kind == ColumnKind::kInteger;
     // InnoDB stores a signed integer big-endian with its sign bit flipped
     // (row_mysql_store_col_in_innobase_format), so bytes order as numbers.
     const uint64_t sign = exact_ && is_int && !p.value.is_unsigned ? 1ull << (8 * p.width - 1) : 0;
     switch (p.source) {
       case ValueSource::kPrimaryKey:
-        std::memcpy(out, pk_bytes, std::min<uint32_t>(p.width, Key::kMaxBytes));
+        b.PutKey(pk, std::min<uint32_t>(p.width, Key::kMaxBytes));
         break;
-      case ValueSource::kStream: {
-        uint8_t key[Key::kMaxBytes];
-        StreamKey(p.stream, row).ToBytes(key, Key::kMaxBytes);
-        std::memcpy(out, key, std::min<uint32_t>(p.width, Key::kMaxBytes));
+      case ValueSource::kStream:
+        b.PutKey(StreamKey(p.stream, row), std::min<uint32_t>(p.width, Key::kMaxBytes));
+        break;
+      case ValueSource::kRandom: {
+        uint8_t bytes[64];
+        RandomBytes(row, p.column, p.width, bytes);
+        b.PutBytes(bytes, p.width);
         break;
       }
-      case ValueSource::kRandom:
-        RandomBytes(row, p.column, p.width, out);
-        break;
       case ValueSource::kDefault:
       case ValueSource::kConstant:
         if (p.value.kind == ColumnKind::kChar || p.value.kind == ColumnKind::kVarchar) {
-          std::memset(out, 'x', p.width);
+          for (uint32_t i = 0; i < p.width; i += 8) b.Put(0x7878787878787878ull, std::min<uint32_t>(8, p.width - i));
         } else if (is_int) {
-          PutBigEndian(1 ^ sign, p.width, out);
-        } else if (p.value.kind == ColumnKind::kDatetime) {
-          DatetimeBytes(start_us_ - start_us_ % kPow10[6 - p.value.fsp], p.value.fsp, out);
-        } else if (p.value.kind == ColumnKind::kTimestamp) {
-          TimestampBytes(start_us_ - start_us_ % kPow10[6 - p.value.fsp], p.value.fsp, out);
-        } else {
-          std::memset(out, 0, p.width);
-        }
+          b.Put(1 ^ sign, p.width);
+        } else if (p.value.kind == ColumnKind::kDatetime || p.value.kind == ColumnKind::kTimestamp) {
+          uint8_t bytes[16];
+          const int64_t t = TruncateToFsp(start_us_, p.value.fsp);
+          const int n = p.value.kind == ColumnKind::kDatetime ? DatetimeBytes(t, p.value.fsp, bytes)
+                                                              : TimestampBytes(t, p.value.fsp, bytes);
+          b.PutBytes(bytes, static_cast<uint32_t>(n));
+        }  // else zero bytes
         break;
       case ValueSource::kRowNumber:
-        PutBigEndian((row + 1) ^ sign, p.width, out);
+        b.Put((row + 1) ^ sign, p.width);
         break;
       case ValueSource::kRowTime:
       case ValueSource::kKeyTime: {
         if (is_int) {  // BIGINT: ms since the epoch
           const int64_t ms = TimeUs(p, row, 3) / 1000;
           const int64_t v = exact_ ? ms : ms - start_us_ / 1000;
-          PutBigEndian(static_cast<uint64_t>(v) ^ sign, p.width, out);
+          b.Put(static_cast<uint64_t>(v) ^ sign, p.width);
           break;
         }
         const int64_t t = TimeUs(p, row, p.value.fsp);
         if (!exact_) {
-          const int64_t start = start_us_ - start_us_ % kPow10[6 - p.value.fsp];
-          PutBigEndian(static_cast<uint64_t>((t - start) / kPow10[6 - p.value.fsp]), p.width, out);
+          const int64_t unit = kPow10[6 - p.value.fsp];
+          b.Put(static_cast<uint64_t>((t - TruncateToFsp(start_us_, p.value.fsp)) / unit), p.width);
         } else if (p.value.kind == ColumnKind::kDatetime) {
           // DatetimeBytes, with the date and time of day computed once per
           // second: consecutive rows mostly share theirs (any other second
@@ -248,18 +275,20 @@ Key SecondaryKeyEncoder::Encode(uint64_t row, const Key& pk) const {
             p.cached_secs = secs;
             p.cached_packed = DatetimeSecondsPacked(secs);
           }
-          PutDatetime(p.cached_packed, secs, t, p.value.fsp, out);
+          b.Put(p.cached_packed, 5);
+          PutFraction(t - secs * 1000000, p.value.fsp, &b);
         } else {
-          TimestampBytes(t, p.value.fsp, out);
+          const int64_t secs = t / 1000000;
+          b.Put(static_cast<uint64_t>(secs), 4);
+          PutFraction(t % 1000000, p.value.fsp, &b);
         }
         break;
       }
     }
-    n += p.width;
+    b.PadTo(start + p.width);
   }
-  std::memcpy(buf + n, pk_bytes, pk_bytes_kept_);
-  n += pk_bytes_kept_;
-  return Key::FromBytes(buf, std::min<uint32_t>(n, Key::kMaxBytes));
+  b.PutKey(pk, pk_bytes_kept_);
+  return b.Build();
 }
 
 }  // namespace innosim
