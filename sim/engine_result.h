@@ -10,6 +10,8 @@
 #ifndef INNOSIM_SIM_ENGINE_RESULT_H_
 #define INNOSIM_SIM_ENGINE_RESULT_H_
 
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +40,15 @@ class EngineResult {
   // The few figures a sweep's text table shows, one column each, in order
   // (names Metric answers).
   virtual std::vector<std::string> SweepColumns() const = 0;
+  // The result of the same run stopped after its first `phases` phases
+  // (1: its own insert alone, no --phase), in the figures its engine's
+  // EngineKind::phase_figure accepts; nullptr where this result cannot
+  // tell (it recorded no such phase). A speed device for experiments
+  // (RunExperiments: a run whose phases are another's first ones).
+  virtual std::shared_ptr<const EngineResult> AtPhase(size_t phases) const {
+    (void)phases;
+    return nullptr;
+  }
 };
 
 }  // namespace innosim

@@ -566,7 +566,33 @@ bool SameConfig(const RunSpec& a, const RunSpec& b) {
          a.columns == b.columns && PhaseTexts(a) == PhaseTexts(b);
 }
 
+// Whether `a`'s run is the first phases of `b`'s: the same in everything
+// else, a.phases a proper prefix of b.phases.
+bool PhasePrefix(const RunSpec& a, const RunSpec& b) {
+  if (a.phases.size() >= b.phases.size()) return false;
+  RunSpec cut = b;
+  cut.phases.resize(a.phases.size());
+  return SameConfig(a, cut);
+}
+
 }  // namespace
+
+std::vector<size_t> PhasePrefixSources(const std::vector<RunSpec>& all,
+                                       const std::vector<std::vector<std::string>>& needs) {
+  std::vector<size_t> from(all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    from[i] = i;
+    const EngineKind* kind = EngineKindFor(all[i].profile);
+    if (kind == nullptr || kind->phase_figure == nullptr) continue;
+    bool all_kept = true;
+    for (const std::string& m : needs[i]) all_kept = all_kept && kind->phase_figure(m);
+    if (!all_kept) continue;
+    for (size_t j = 0; j < all.size(); ++j) {
+      if (j != i && PhasePrefix(all[i], all[j]) && all[j].phases.size() > all[from[i]].phases.size()) from[i] = j;
+    }
+  }
+  return from;
+}
 
 absl::StatusOr<Experiment> LoadExperiment(const std::string& path) {
   NoteInputFile(path);  // an output naming it is refused (sim/output_file.h)
@@ -753,8 +779,87 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
   return std::move(r->front());
 }
 
+namespace {
+
+// RunMany of `all` (the plans' distinct configurations in order), each
+// phase prefix (PhasePrefixSources) taken from its longer run's record
+// instead of simulated, when `share_prefixes`; results and end times in
+// `all`'s order. The longer run's time is shared equally with its prefixes,
+// as a shared tree's is.
+std::vector<absl::StatusOr<RunResult>> RunPhasePrefixesOnce(const std::vector<RunSpec>& all,
+                                                            const std::vector<ExperimentPlan>& plans, int threads,
+                                                            std::vector<double>* ended_s, bool share_prefixes) {
+  if (!share_prefixes) return RunMany(all, threads, ended_s);
+  std::vector<std::vector<std::string>> needs(all.size());
+  size_t first = 0;
+  for (const ExperimentPlan& plan : plans) {
+    for (size_t r = 0; r < plan.experiment.runs.size(); ++r) {
+      for (const auto& [metric, published] : plan.experiment.runs[r].published) {
+        needs[first + plan.which[r]].push_back(metric);
+      }
+    }
+    first += plan.distinct.size();
+  }
+  std::vector<size_t> from = PhasePrefixSources(all, needs);
+  std::vector<RunSpec> to_run;
+  std::vector<size_t> slot(all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (from[i] != i) continue;
+    slot[i] = to_run.size();
+    to_run.push_back(all[i]);
+  }
+  std::vector<double> ran_ended;
+  std::vector<absl::StatusOr<RunResult>> ran = RunMany(to_run, threads, &ran_ended);
+  std::vector<size_t> sharing(to_run.size(), 1);  // runs each simulated run's figures serve
+  std::vector<absl::StatusOr<RunResult>> results(all.size(), absl::UnknownError("not run"));
+  std::vector<RunSpec> alone;  // prefixes the longer run's result could not give after all
+  std::vector<size_t> alone_of;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const absl::StatusOr<RunResult>& src = ran[slot[from[i]]];
+    if (from[i] == i) {
+      results[i] = src;
+      continue;
+    }
+    // A longer run that failed says nothing of its prefix, which then runs
+    // (and fails, or not) on its own.
+    std::shared_ptr<const EngineResult> at =
+        src.ok() && src->engine_result ? src->engine_result->AtPhase(all[i].phases.size() + 1) : nullptr;
+    if (at == nullptr) {
+      alone.push_back(all[i]);
+      alone_of.push_back(i);
+      continue;
+    }
+    RunResult r = *src;  // its spec as run (the page size used), cut to the prefix's phases
+    r.spec.phases = all[i].phases;
+    r.spec.label = all[i].label;
+    r.engine_result = std::move(at);
+    results[i] = std::move(r);
+    ++sharing[slot[from[i]]];
+  }
+  ended_s->assign(all.size(), 0);
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!results[i].ok() || (from[i] != i && results[i]->engine_result == nullptr)) continue;
+    const size_t s = slot[from[i]];
+    (*ended_s)[i] = ran_ended[s];
+    results[i]->elapsed_s = ran[s]->elapsed_s / static_cast<double>(sharing[s]);
+  }
+  if (!alone.empty()) {
+    std::vector<double> alone_ended;
+    std::vector<absl::StatusOr<RunResult>> more = RunMany(alone, threads, &alone_ended);
+    const double offset = ran_ended.empty() ? 0 : *std::max_element(ran_ended.begin(), ran_ended.end());
+    for (size_t k = 0; k < alone.size(); ++k) {
+      results[alone_of[k]] = std::move(more[k]);
+      (*ended_s)[alone_of[k]] = offset + alone_ended[k];
+    }
+  }
+  return results;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<ExperimentResult>> RunExperiments(const std::vector<Experiment>& es, int threads,
-                                                             std::optional<uint64_t> rows_override) {
+                                                             std::optional<uint64_t> rows_override,
+                                                             bool share_prefixes) {
   std::vector<ExperimentPlan> plans;
   std::vector<RunSpec> all;
   for (const Experiment& e : es) {
@@ -762,7 +867,7 @@ absl::StatusOr<std::vector<ExperimentResult>> RunExperiments(const std::vector<E
     all.insert(all.end(), plans.back().distinct.begin(), plans.back().distinct.end());
   }
   std::vector<double> ended_s;
-  std::vector<absl::StatusOr<RunResult>> results = RunMany(all, threads, &ended_s);
+  std::vector<absl::StatusOr<RunResult>> results = RunPhasePrefixesOnce(all, plans, threads, &ended_s, share_prefixes);
   std::vector<ExperimentResult> out;
   size_t first = 0;  // the file's first configuration in `all`
   for (const ExperimentPlan& plan : plans) {

@@ -90,8 +90,24 @@ absl::StatusOr<ExperimentResult> RunExperiment(const Experiment& e, int threads,
 // several, whose runs overlap, the sum of the file's runs' own times (as
 // `innosim merge` reports shards). The first error in file order is
 // returned, and no result with it.
+// For each of `all`'s configurations, the one whose run gives its figures:
+// itself, or a longer run of which its run is the first phases (of those,
+// the one with the most phases, which no other extends), when its engine
+// keeps every figure needs[i] names at a phase's end as the run's end
+// gives it (EngineKind::phase_figure). A speed device: the shorter run is
+// not simulated (tests/phase_prefix_test.cc holds the figures equal).
+std::vector<size_t> PhasePrefixSources(const std::vector<RunSpec>& all,
+                                       const std::vector<std::vector<std::string>>& needs);
+
+// A configuration whose run is the first phases of another's, in figures
+// its engine keeps at a phase's end (EngineKind::phase_figure), takes them
+// from that run's record instead of being simulated (seed 002's switch:
+// one run of four phases gives the figures of all four); `share_prefixes`
+// false simulates every configuration. The figures are the same either
+// way.
 absl::StatusOr<std::vector<ExperimentResult>> RunExperiments(const std::vector<Experiment>& es, int threads,
-                                                             std::optional<uint64_t> rows_override);
+                                                             std::optional<uint64_t> rows_override,
+                                                             bool share_prefixes = true);
 
 // The configurations an experiment simulates: runs with identical settings
 // are simulated once (distinct, in the order of their first run); which[i]

@@ -609,6 +609,32 @@ std::vector<std::string> PgRunResult::MetricNames() const {
   return names;
 }
 
+bool PostgresPhaseFigure(std::string_view metric) {
+  static constexpr std::string_view kTable[] = {"heap_relpages", "heap_pg_relation_size", "rows"};
+  static constexpr std::string_view kIndex[] = {"tree_level",       "index_size",         "root_block_no", "internal_pages",
+                                                "leaf_pages",       "empty_pages",        "deleted_pages", "avg_leaf_density",
+                                                "leaf_fragmentation", "relpages",         "leaf_splits",   "internal_splits",
+                                                "new_roots"};
+  for (std::string_view n : kTable) {
+    if (metric == n) return true;
+  }
+  // "NAME.figure" for an index other than the primary key's.
+  const size_t dot = metric.rfind('.');
+  const std::string_view figure = dot == std::string_view::npos ? metric : metric.substr(dot + 1);
+  if (metric.starts_with("last_phase.") || metric.starts_with("heap.")) return false;
+  for (std::string_view n : kIndex) {
+    if (figure == n) return true;
+  }
+  return false;
+}
+
+std::shared_ptr<const EngineResult> PgRunResult::AtPhase(size_t phases) const {
+  if (phases == 0 || phases > phases_.size()) return nullptr;
+  if (phases == 1) return std::make_shared<PgRunResult>(phases_[0].report);  // a plain run records no phase
+  return std::make_shared<PgRunResult>(phases_[phases - 1].report,
+                                       std::vector<PgPhaseResult>(phases_.begin(), phases_.begin() + phases));
+}
+
 std::vector<std::string> PgRunResult::SweepColumns() const {
   // The primary key's index (the figures seed 002 publishes) and the heap.
   return {"leaf_pages", "internal_pages", "avg_leaf_density", "leaf_fragmentation", "relpages", "heap_relpages"};

@@ -38,6 +38,11 @@ absl::StatusOr<RunConfig> PostgresConfigure(const RunSpec& spec);
 absl::Status PostgresBindStream(std::string_view table, StreamSpec* stream);
 absl::Status PostgresCheckTable(const RunSpec& spec, int key_width);
 absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec);
+// EngineKind::phase_figure: the figures of the tree and the heap (an
+// index's pgstatindex() and split counts, relpages, pg_relation_size, rows),
+// which the run's end (its last transaction's commit record) leaves alone;
+// not the WAL's, the buffers' or the dirty blocks'.
+bool PostgresPhaseFigure(std::string_view metric);
 // The primary key's index and the sizes, for `innosim compare`.
 TreeFigures PostgresTreeFigures(const RunResult& run);
 absl::StatusOr<PreparedEngine> PostgresPrepare(const RunSpec& spec, RunConfig* config, int key_width);
@@ -65,6 +70,9 @@ class PgRunResult final : public EngineResult {
   std::optional<double> Metric(std::string_view name) const override;
   std::vector<std::string> MetricNames() const override;
   std::vector<std::string> SweepColumns() const override;
+  // The table as phase `phases` left it (its record's report), with the
+  // records up to it (none for a run of one phase, as such a run keeps).
+  std::shared_ptr<const EngineResult> AtPhase(size_t phases) const override;
   const postgres::PgTableReport& report() const { return report_; }
   const std::vector<PgPhaseResult>& phases() const { return phases_; }
 
