@@ -67,12 +67,17 @@ struct EngineKind {
   // The figures an experiment may compare for `spec` (its table's index
   // names among them); nullptr: the numeric fields of `run --json`.
   absl::StatusOr<std::vector<std::string>> (*metric_names)(const RunSpec& spec) = nullptr;
-  // Whether figure `metric` is, at a run's end, what the record of its
-  // last phase holds (the run's end, EndLoad and Finish, changes no such
-  // figure), so that an experiment's run whose phases are the first ones of
-  // another's takes it from that run's record (EngineResult::AtPhase).
-  // nullptr: no figure.
-  bool (*phase_figure)(std::string_view metric) = nullptr;
+  // Whether figure `metric` of a run of `spec` is, at the run's end, what
+  // the record of its last phase holds (the run's end, EndLoad and Finish,
+  // changes no such figure), so that an experiment's run whose phases are
+  // the first ones of another's takes it from that run's record
+  // (result_at_phase). nullptr: no figure.
+  bool (*phase_figure)(const RunSpec& spec, std::string_view metric) = nullptr;
+  // The result of `longer`'s run stopped after its first `phases` phases (1:
+  // its own insert alone), in the figures phase_figure accepts, into *out
+  // (spec, label and elapsed_s still `longer`'s); false if `longer` cannot
+  // tell (no such phase recorded).
+  bool (*result_at_phase)(const RunResult& longer, size_t phases, RunResult* out) = nullptr;
   // `innosim explain` (sim/explain.h's spec: a stream or the learner's
   // keys, the rows to print): the insert path step by step as text, or as
   // JSON lines with `json`; one-line errors. nullptr: explain refuses it.

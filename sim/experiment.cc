@@ -584,8 +584,8 @@ std::vector<size_t> PhasePrefixSources(const std::vector<RunSpec>& all,
     from[i] = i;
     const EngineKind* kind = EngineKindFor(all[i].profile);
     if (kind == nullptr || kind->phase_figure == nullptr) continue;
-    bool all_kept = true;
-    for (const std::string& m : needs[i]) all_kept = all_kept && kind->phase_figure(m);
+    bool all_kept = kind->result_at_phase != nullptr;
+    for (const std::string& m : needs[i]) all_kept = all_kept && kind->phase_figure(all[i], m);
     if (!all_kept) continue;
     for (size_t j = 0; j < all.size(); ++j) {
       if (j != i && PhasePrefix(all[i], all[j]) && all[j].phases.size() > all[from[i]].phases.size()) from[i] = j;
@@ -822,23 +822,20 @@ std::vector<absl::StatusOr<RunResult>> RunPhasePrefixesOnce(const std::vector<Ru
     }
     // A longer run that failed says nothing of its prefix, which then runs
     // (and fails, or not) on its own.
-    std::shared_ptr<const EngineResult> at =
-        src.ok() && src->engine_result ? src->engine_result->AtPhase(all[i].phases.size() + 1) : nullptr;
-    if (at == nullptr) {
+    RunResult r;
+    if (!src.ok() || !EngineKindFor(all[i].profile)->result_at_phase(*src, all[i].phases.size() + 1, &r)) {
       alone.push_back(all[i]);
       alone_of.push_back(i);
       continue;
     }
-    RunResult r = *src;  // its spec as run (the page size used), cut to the prefix's phases
-    r.spec.phases = all[i].phases;
+    r.spec.phases = all[i].phases;  // the spec as run (the page size used), cut to the prefix's phases
     r.spec.label = all[i].label;
-    r.engine_result = std::move(at);
     results[i] = std::move(r);
     ++sharing[slot[from[i]]];
   }
   ended_s->assign(all.size(), 0);
   for (size_t i = 0; i < all.size(); ++i) {
-    if (!results[i].ok() || (from[i] != i && results[i]->engine_result == nullptr)) continue;
+    if (!results[i].ok()) continue;
     const size_t s = slot[from[i]];
     (*ended_s)[i] = ran_ended[s];
     results[i]->elapsed_s = ran[s]->elapsed_s / static_cast<double>(sharing[s]);

@@ -10,6 +10,7 @@
 #include "model/big_rec.h"
 #include "model/page_format.h"
 #include "sim/defaults_file.h"
+#include "sim/metrics.h"
 #include "sim/secondary_keys.h"
 
 namespace innosim {
@@ -242,6 +243,32 @@ void InnodbDriver::FinishInstance(size_t i, RunResult* result) {
   if (const DictStats* stats = engine_.dict_stats(i); stats != nullptr) result->dict_stats = stats->counters();
   result->report = engine_.Report();
   result->settings_used = settings_[i];
+}
+
+bool InnodbPhaseFigure(const RunSpec& spec, std::string_view metric) {
+  if (spec.flush) return false;
+  static constexpr std::string_view kFigures[] = {
+      counters::kIndexPageSplits.name, counters::kIndexPageReorgAttempts.name,
+      counters::kIndexPageReorgSuccessful.name, counters::kIndexPageMergeAttempts.name,
+      counters::kIndexPageMergeSuccessful.name, counters::kNLeafPages.name, counters::kSize.name,
+      counters::kDataLength.name, counters::kIndexLength.name, counters::kDataFree.name,
+      "height", "leaf_fill", "rows"};
+  for (std::string_view f : kFigures) {
+    if (metric == f) return true;
+  }
+  return false;
+}
+
+bool InnodbResultAtPhase(const RunResult& longer, size_t phases, RunResult* out) {
+  if (phases == 0 || phases > longer.phases.size()) return false;
+  *out = longer;
+  out->report = longer.phases[phases - 1].report;
+  if (phases == 1) {
+    out->phases.clear();  // a plain run records no phase
+  } else {
+    out->phases.resize(phases);
+  }
+  return true;
 }
 
 TreeFigures InnodbTreeFigures(const RunResult& run) {

@@ -33,6 +33,15 @@ absl::StatusOr<PreparedEngine> InnodbPrepareShared(const std::vector<RunSpec>& s
 absl::Status InnodbCheckTable(const RunSpec& spec, int key_width);
 // The clustered index and the sizes, for `innosim compare`.
 TreeFigures InnodbTreeFigures(const RunResult& run);
+// EngineKind::phase_figure: the clustered index's figures (its split,
+// reorganization and merge counters, n_leaf_pages, size, height, leaf_fill)
+// and the table's sizes and rows, for a run without the flush model, whose
+// end then changes nothing; none with it (its end commits, purges and
+// flushes).
+bool InnodbPhaseFigure(const RunSpec& spec, std::string_view metric);
+// EngineKind::result_at_phase: the report of the phase's record (and the
+// records up to it).
+bool InnodbResultAtPhase(const RunResult& longer, size_t phases, RunResult* out);
 
 class InnodbDriver final : public EngineDriver {
  public:

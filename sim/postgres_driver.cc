@@ -609,7 +609,7 @@ std::vector<std::string> PgRunResult::MetricNames() const {
   return names;
 }
 
-bool PostgresPhaseFigure(std::string_view metric) {
+bool PostgresPhaseFigure(const RunSpec&, std::string_view metric) {
   static constexpr std::string_view kTable[] = {"heap_relpages", "heap_pg_relation_size", "rows"};
   static constexpr std::string_view kIndex[] = {"tree_level",       "index_size",         "root_block_no", "internal_pages",
                                                 "leaf_pages",       "empty_pages",        "deleted_pages", "avg_leaf_density",
@@ -626,6 +626,15 @@ bool PostgresPhaseFigure(std::string_view metric) {
     if (figure == n) return true;
   }
   return false;
+}
+
+bool PostgresResultAtPhase(const RunResult& longer, size_t phases, RunResult* out) {
+  if (longer.engine_result == nullptr) return false;
+  std::shared_ptr<const EngineResult> at = longer.engine_result->AtPhase(phases);
+  if (at == nullptr) return false;
+  *out = longer;
+  out->engine_result = std::move(at);
+  return true;
 }
 
 std::shared_ptr<const EngineResult> PgRunResult::AtPhase(size_t phases) const {

@@ -42,7 +42,9 @@ absl::StatusOr<std::vector<std::string>> PostgresMetricNames(const RunSpec& spec
 // index's pgstatindex() and split counts, relpages, pg_relation_size, rows),
 // which the run's end (its last transaction's commit record) leaves alone;
 // not the WAL's, the buffers' or the dirty blocks'.
-bool PostgresPhaseFigure(std::string_view metric);
+bool PostgresPhaseFigure(const RunSpec& spec, std::string_view metric);
+// EngineKind::result_at_phase: PgRunResult::AtPhase.
+bool PostgresResultAtPhase(const RunResult& longer, size_t phases, RunResult* out);
 // The primary key's index and the sizes, for `innosim compare`.
 TreeFigures PostgresTreeFigures(const RunResult& run);
 absl::StatusOr<PreparedEngine> PostgresPrepare(const RunSpec& spec, RunConfig* config, int key_width);

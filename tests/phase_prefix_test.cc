@@ -86,14 +86,42 @@ TEST(PhasePrefixTest, TheFiguresEqualThoseOfTheRunsSimulatedAlone) {
   EXPECT_GT(leaf_pages("v4 -> v7"), leaf_pages("reindex"));
 }
 
-TEST(PhasePrefixTest, InnodbRunsAreSimulatedAlone) {
-  // InnoDB keeps its figures in RunResult's own fields (no phase_figure).
+// The switch on InnoDB (seed 002's InnoDB file), with the flush model on or
+// off.
+std::string InnodbSwitch(bool flush) {
   std::string text = SwitchExperiment("mariadb-10.11", false);
-  text.replace(text.find("show = "), text.find('\n', text.find("show = ")) - text.find("show = "),
-               "show = [\"n_leaf_pages\", \"leaf_fill\"]");
-  text.replace(text.find("table = "), text.find('\n', text.find("table = ")) - text.find("table = "),
+  const size_t show = text.find("show = ");
+  text.replace(show, text.find('\n', show) - show,
+               "show = [\"n_leaf_pages\", \"leaf_fill\", \"size\", \"index_page_splits\", \"data_length\", "
+               "\"height\", \"rows\"]" + std::string(flush ? "" : "\nflush = false"));
+  const size_t table = text.find("table = ");
+  text.replace(table, text.find('\n', table) - table,
                "table = \"CREATE TABLE t (id BINARY(16) NOT NULL PRIMARY KEY) ENGINE=InnoDB\"");
-  absl::StatusOr<Experiment> e = ParseExperiment(text, "t.toml");
+  return text;
+}
+
+TEST(PhasePrefixTest, InnodbRunsWithoutTheFlushModelTakeTheRecordsToo) {
+  absl::StatusOr<Experiment> e = ParseExperiment(InnodbSwitch(false), "t.toml");
+  ASSERT_TRUE(e.ok()) << e.status();
+  const ExperimentPlan plan = PlanExperiment(*e, std::nullopt);
+  EXPECT_EQ(PhasePrefixSources(plan.distinct, Needs(plan)), (std::vector<size_t>{3, 3, 3, 3, 4}));
+  absl::StatusOr<std::vector<ExperimentResult>> shared = RunExperiments({*e}, 2, std::nullopt, true);
+  absl::StatusOr<std::vector<ExperimentResult>> alone = RunExperiments({*e}, 2, std::nullopt, false);
+  ASSERT_TRUE(shared.ok()) << shared.status();
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  const std::vector<ComparisonRow>& a = shared->front().rows;
+  const std::vector<ComparisonRow>& b = alone->front().rows;
+  ASSERT_EQ(a.size(), 5u * 7u);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].metric, b[i].metric);
+    EXPECT_EQ(a[i].simulated, b[i].simulated) << a[i].label << " " << a[i].metric;
+  }
+}
+
+TEST(PhasePrefixTest, InnodbRunsWithTheFlushModelAreSimulatedAlone) {
+  // Their end commits, purges and flushes.
+  absl::StatusOr<Experiment> e = ParseExperiment(InnodbSwitch(true), "t.toml");
   ASSERT_TRUE(e.ok()) << e.status();
   const ExperimentPlan plan = PlanExperiment(*e, std::nullopt);
   EXPECT_EQ(PhasePrefixSources(plan.distinct, Needs(plan)), (std::vector<size_t>{0, 1, 2, 3, 4}));
