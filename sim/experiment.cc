@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <toml++/toml.h>
@@ -577,6 +578,14 @@ bool PhasePrefix(const RunSpec& a, const RunSpec& b) {
 
 }  // namespace
 
+std::vector<std::vector<std::string>> ShownMetrics(const ExperimentPlan& plan) {
+  std::vector<std::vector<std::string>> shown(plan.distinct.size());
+  for (size_t r = 0; r < plan.experiment.runs.size(); ++r) {
+    for (const auto& [metric, published] : plan.experiment.runs[r].published) shown[plan.which[r]].push_back(metric);
+  }
+  return shown;
+}
+
 std::vector<size_t> PhasePrefixSources(const std::vector<RunSpec>& all,
                                        const std::vector<std::vector<std::string>>& needs) {
   std::vector<size_t> from(all.size());
@@ -749,14 +758,12 @@ ConfigFigures FiguresOf(const ExperimentPlan& plan, size_t config, const RunResu
   f.data_length = r.report.data_length;
   f.elapsed_s = r.elapsed_s;
   const nlohmann::ordered_json j = RunToJson(r);
-  for (size_t i = 0; i < plan.experiment.runs.size(); ++i) {
-    if (plan.which[i] != config) continue;
-    for (const auto& [metric, published] : plan.experiment.runs[i].published) {
-      if (r.engine_result != nullptr) {
-        if (const std::optional<double> v = r.engine_result->Metric(metric)) f.metrics[metric] = *v;
-      } else if (j.contains(metric) && j[metric].is_number()) {
-        f.metrics[metric] = j[metric].get<double>();
-      }
+  const std::vector<std::vector<std::string>> shown = ShownMetrics(plan);
+  for (const std::string& metric : shown[config]) {
+    if (r.engine_result != nullptr) {
+      if (const std::optional<double> v = r.engine_result->Metric(metric)) f.metrics[metric] = *v;
+    } else if (j.contains(metric) && j[metric].is_number()) {
+      f.metrics[metric] = j[metric].get<double>();
     }
   }
   return f;
@@ -790,15 +797,10 @@ std::vector<absl::StatusOr<RunResult>> RunPhasePrefixesOnce(const std::vector<Ru
                                                             const std::vector<ExperimentPlan>& plans, int threads,
                                                             std::vector<double>* ended_s, bool share_prefixes) {
   if (!share_prefixes) return RunMany(all, threads, ended_s);
-  std::vector<std::vector<std::string>> needs(all.size());
-  size_t first = 0;
+  std::vector<std::vector<std::string>> needs;  // in `all`'s order
   for (const ExperimentPlan& plan : plans) {
-    for (size_t r = 0; r < plan.experiment.runs.size(); ++r) {
-      for (const auto& [metric, published] : plan.experiment.runs[r].published) {
-        needs[first + plan.which[r]].push_back(metric);
-      }
-    }
-    first += plan.distinct.size();
+    std::vector<std::vector<std::string>> shown = ShownMetrics(plan);
+    needs.insert(needs.end(), std::make_move_iterator(shown.begin()), std::make_move_iterator(shown.end()));
   }
   std::vector<size_t> from = PhasePrefixSources(all, needs);
   std::vector<RunSpec> to_run;

@@ -119,6 +119,10 @@ struct ExperimentPlan {
 };
 ExperimentPlan PlanExperiment(const Experiment& e, std::optional<uint64_t> rows_override);
 
+// For each of plan.distinct's configurations, the figures its runs publish
+// or show (with repeats).
+std::vector<std::vector<std::string>> ShownMetrics(const ExperimentPlan& plan);
+
 // All an experiment reads of one configuration's result: the figures its
 // runs publish or show (a metric the result lacks is absent), whether they
 // came from another engine's EngineResult (for the message), and what

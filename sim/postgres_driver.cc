@@ -618,10 +618,11 @@ bool PostgresPhaseFigure(const RunSpec&, std::string_view metric) {
   for (std::string_view n : kTable) {
     if (metric == n) return true;
   }
-  // "NAME.figure" for an index other than the primary key's.
-  const size_t dot = metric.rfind('.');
-  const std::string_view figure = dot == std::string_view::npos ? metric : metric.substr(dot + 1);
   if (metric.starts_with("last_phase.") || metric.starts_with("heap.")) return false;
+  // "NAME.figure" for an index other than the primary key's, split as
+  // PgRunResult::Metric splits it.
+  const size_t dot = metric.find('.');
+  const std::string_view figure = dot == std::string_view::npos ? metric : metric.substr(dot + 1);
   for (std::string_view n : kIndex) {
     if (figure == n) return true;
   }
