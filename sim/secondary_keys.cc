@@ -13,13 +13,23 @@ constexpr int64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 
 // Fraction bytes of the 5.6.4+ temporal formats (my_datetime_packed_to_binary
 // and my_timestamp_to_binary in mysys/my_time.cc).
-int PutFraction(int64_t usec, uint32_t fsp, uint8_t* out) {
+struct FractionField {
+  uint64_t value = 0;
+  uint32_t width = 0;  // bytes
+};
+FractionField Fraction(int64_t usec, uint32_t fsp) {
   switch (fsp) {
-    case 1: case 2: out[0] = static_cast<uint8_t>(usec / 10000); return 1;
-    case 3: case 4: PutBigEndian(static_cast<uint64_t>(usec / 100), 2, out); return 2;
-    case 5: case 6: PutBigEndian(static_cast<uint64_t>(usec), 3, out); return 3;
-    default: return 0;
+    case 1: case 2: return {static_cast<uint64_t>(usec / 10000), 1};
+    case 3: case 4: return {static_cast<uint64_t>(usec / 100), 2};
+    case 5: case 6: return {static_cast<uint64_t>(usec), 3};
+    default: return {};
   }
+}
+
+int PutFraction(int64_t usec, uint32_t fsp, uint8_t* out) {
+  const FractionField f = Fraction(usec, fsp);
+  PutBigEndian(f.value, f.width, out);
+  return static_cast<int>(f.width);
 }
 
 // `t` (microseconds) cut to `fsp` fractional digits: t - t % 10^(6 - fsp),
@@ -39,12 +49,8 @@ int64_t TruncateToFsp(int64_t t, uint32_t fsp) {
 
 // The same fraction, appended: `usec` (0..999,999) already cut to `fsp`.
 void PutFraction(int64_t usec, uint32_t fsp, KeyBuilder* b) {
-  switch (fsp) {
-    case 1: case 2: b->Put(static_cast<uint64_t>(usec / 10000), 1); break;
-    case 3: case 4: b->Put(static_cast<uint64_t>(usec / 100), 2); break;
-    case 5: case 6: b->Put(static_cast<uint64_t>(usec), 3); break;
-    default: break;
-  }
+  const FractionField f = Fraction(usec, fsp);
+  b->Put(f.value, f.width);
 }
 
 // Days since 1970-01-01 -> civil date (H. Hinnant's civil_from_days).
